@@ -1,0 +1,64 @@
+package engine
+
+import "sync/atomic"
+
+// StageCounters are the per-stage counts kept outside the aggregator, because they change where
+// no sample exists yet: a request is scheduled, then sent or dropped.
+type StageCounters struct {
+	Scheduled atomic.Int64
+	Sent      atomic.Int64
+	Dropped   atomic.Int64
+}
+
+// Counters are the lock-free counts shared by the scheduler, the workers and the aggregator.
+// Completed is not here: the aggregator derives it from samples, and in-flight = sent − completed.
+type Counters struct {
+	stages    []StageCounters
+	Dials     atomic.Int64 // new connections dialed
+	DialNanos atomic.Int64 // total time spent dialing (dial + TLS)
+	DialMax   atomic.Int64 // slowest dial, ns
+}
+
+// NewCounters makes counters for a plan of n stages (at least one).
+func NewCounters(n int) *Counters {
+	if n < 1 {
+		n = 1
+	}
+	return &Counters{stages: make([]StageCounters, n)}
+}
+
+// Stage returns stage i's counters; out-of-range indexes clamp to the last stage.
+func (c *Counters) Stage(i int) *StageCounters {
+	if i < 0 {
+		i = 0
+	}
+	if i >= len(c.stages) {
+		i = len(c.stages) - 1
+	}
+	return &c.stages[i]
+}
+
+// StageCount is the number of stages counted.
+func (c *Counters) StageCount() int { return len(c.stages) }
+
+// Totals sums scheduled, sent and dropped over all stages.
+func (c *Counters) Totals() (scheduled, sent, dropped int64) {
+	for i := range c.stages {
+		scheduled += c.stages[i].Scheduled.Load()
+		sent += c.stages[i].Sent.Load()
+		dropped += c.stages[i].Dropped.Load()
+	}
+	return scheduled, sent, dropped
+}
+
+// RecordDial counts one new connection and the time its setup took.
+func (c *Counters) RecordDial(nanos int64) {
+	c.Dials.Add(1)
+	c.DialNanos.Add(nanos)
+	for {
+		m := c.DialMax.Load()
+		if nanos <= m || c.DialMax.CompareAndSwap(m, nanos) {
+			return
+		}
+	}
+}

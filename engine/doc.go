@@ -1,0 +1,19 @@
+// Package engine is rpcstress's load engine and the home of all its numbers.
+//
+// The path of one request, from profile to snapshot:
+//
+//  1. A Config (compiled from a profile by package profiles) carries the request mix and a Plan
+//     of Stages, each a Rate held for a Duration.
+//  2. The Scheduler turns the Plan into intended send times (open loop: fixed by the rate, never
+//     by responses) and hands them to a bounded backlog; a full backlog counts a request dropped.
+//  3. A pool of at most Config.Connections workers takes due requests and sends them through
+//     fasthttp. Latency is measured from the intended time (coordinated-omission corrected);
+//     service time from the actual send.
+//  4. Classify turns each answer into exactly one outcome: an HTTP status or a transport error
+//     class, plus JSON-RPC error codes found in the body, and an outcome class (ok, limited,
+//     failed).
+//  5. Workers batch Samples down ONE bounded channel to ONE Aggregator, the only owner of the HDR
+//     histograms, which publishes an immutable Stats view a few times a second.
+//  6. Control calls (SetRate, Pause, NextStage, Hold, Stop …) steer the Scheduler and are
+//     recorded as Events. At the end, the Aggregator's state becomes a Snapshot.
+package engine

@@ -1,0 +1,140 @@
+package engine
+
+import "time"
+
+// Percentiles are latency figures in milliseconds.
+type Percentiles struct {
+	Min  float64 `json:"min"`
+	P50  float64 `json:"p50"`
+	P75  float64 `json:"p75"`
+	P90  float64 `json:"p90"`
+	P95  float64 `json:"p95"`
+	P99  float64 `json:"p99"`
+	P999 float64 `json:"p999"`
+	Max  float64 `json:"max"`
+	Mean float64 `json:"mean"`
+}
+
+// RowLatency is the short percentile set kept per timeline second.
+type RowLatency struct {
+	P50 float64 `json:"p50"`
+	P90 float64 `json:"p90"`
+	P99 float64 `json:"p99"`
+	Max float64 `json:"max"`
+}
+
+// Connections describes connection setup, measured apart from request latency.
+type Connections struct {
+	Dialed   int64   `json:"dialed"`
+	DialMean float64 `json:"dial_mean_ms"`
+	DialMax  float64 `json:"dial_max_ms"`
+}
+
+// Summary is the full set of numbers for a span of a run (the whole run or one stage).
+// Invariant: Scheduled = Sent + Dropped; Sent = Completed + Inflight;
+// Completed = Σ Status + Σ Errors.
+type Summary struct {
+	Scheduled        int64                  `json:"scheduled"`
+	Sent             int64                  `json:"sent"`
+	Completed        int64                  `json:"completed"`
+	Inflight         int64                  `json:"inflight"`
+	Dropped          int64                  `json:"dropped"`
+	Status           map[string]int64       `json:"status"`
+	Errors           map[string]int64       `json:"errors"`
+	RPCErrors        map[string]int64       `json:"rpc_errors"`
+	BytesIn          int64                  `json:"bytes_in"`
+	BytesOut         int64                  `json:"bytes_out"`
+	DurationS        float64                `json:"duration_s"`
+	RPS              float64                `json:"rps"`
+	OK               int64                  `json:"ok"`
+	Limited          int64                  `json:"limited"`
+	Failed           int64                  `json:"failed"`
+	Latency          Percentiles            `json:"latency_ms"`
+	Service          Percentiles            `json:"service_ms"`
+	LatencyByOutcome map[string]Percentiles `json:"latency_by_outcome"`
+	Connections      Connections            `json:"connections"`
+}
+
+// Row is one second of the timeline. T is whole seconds since the start; the row holds the
+// requests that completed during [T, T+1).
+type Row struct {
+	T          int              `json:"t"`
+	Stage      int              `json:"stage"`
+	TargetRate float64          `json:"target_rate"`
+	RPS        float64          `json:"rps"`
+	Status     map[string]int64 `json:"status"`
+	Errors     map[string]int64 `json:"errors"`
+	RPCErrors  map[string]int64 `json:"rpc_errors"`
+	OK         int64            `json:"ok"`
+	Limited    int64            `json:"limited"`
+	Failed     int64            `json:"failed"`
+	Inflight   int64            `json:"inflight"`
+	Dropped    int64            `json:"dropped"`
+	Latency    RowLatency       `json:"latency_ms"`
+	BytesIn    int64            `json:"bytes_in"`
+	Saturated  bool             `json:"saturated,omitempty"`
+}
+
+// Event is something that happened to the run: a stage change, a control action, a save.
+type Event struct {
+	T      float64 `json:"t"` // seconds since start
+	Kind   string  `json:"kind"`
+	Detail string  `json:"detail"`
+}
+
+// State is what the run is doing now.
+type State string
+
+// Run states shown in the header of the dashboard.
+const (
+	StateRunning  State = "running"
+	StatePaused   State = "paused"
+	StateHeld     State = "held"
+	StateDraining State = "draining"
+	StateDone     State = "done"
+)
+
+// PlanState is the scheduler's position in the plan, read by the aggregator when it publishes.
+type PlanState struct {
+	State      State
+	Stage      int
+	StageCount int
+	StageStart time.Duration // elapsed time when the current stage began
+	StageLeft  time.Duration // time left in the current stage; 0 when open-ended or held
+	TargetRate Rate          // the rate being sent now (after live changes), per this instance
+	Saturated  bool          // the generator fell behind its own schedule recently
+}
+
+// StageStats is one stage's spec and numbers.
+type StageStats struct {
+	Index   int     `json:"index"`
+	Spec    Stage   `json:"spec"`
+	Summary Summary `json:"summary"`
+}
+
+// Bucket is one bar of the latency histogram view: [From, To) milliseconds.
+type Bucket struct {
+	From, To float64
+	Count    int64
+}
+
+// Stats is an immutable view of a run, published by the aggregator a few times a second. Readers
+// must not modify it; a new one replaces it.
+type Stats struct {
+	Name       string
+	Target     string // display URL, no secrets
+	Mode       Mode
+	Elapsed    time.Duration
+	Plan       PlanState
+	Total      Summary
+	Current    Summary // the current stage so far
+	Last       Row     // the last complete second
+	Timeline   []Row   // the most recent seconds, oldest first (bounded)
+	Stages     []StageStats
+	Events     []Event
+	RPCMessage map[string]string // JSON-RPC error code -> a message seen with it
+	Headers    map[string]string // rate-limit headers, last value seen
+	Histogram  []Bucket          // latency buckets of the current stage
+	Done       bool              // the run ended; Total is final
+	EndReason  string
+}
