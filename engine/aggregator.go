@@ -1,0 +1,313 @@
+package engine
+
+import (
+	"strconv"
+	"sync/atomic"
+	"time"
+)
+
+// rowGrace is how long a second stays open after it ends, so samples still in a worker's batch
+// land in the right row. A sample later than that is counted in the oldest open second: counted,
+// never lost, only filed a little late.
+const rowGrace = 500 * time.Millisecond
+
+// statsWindow is how many recent timeline rows a published Stats carries (the dashboard's chart).
+const statsWindow = 300
+
+// Aggregator owns every number of a run. It alone touches the HDR histograms (they are not
+// goroutine-safe): workers send it batches of samples down one channel, and it publishes an
+// immutable Stats view a few times a second for the UI to pull.
+type Aggregator struct {
+	cfg      *Config
+	counters *Counters
+	events   *EventLog
+	plan     func() PlanState
+	start    time.Time
+	every    time.Duration
+
+	in       chan *Batch
+	free     chan *Batch
+	finish   chan string
+	finished chan struct{}
+	latest   atomic.Pointer[Stats]
+
+	// Owned by the Run goroutine.
+	total     *spanAcc
+	stages    []*spanAcc
+	open      []*second // open seconds, oldest first
+	spare     []*second
+	nextSec   int // the next second to open
+	timeline  []Row
+	rpcMsg    map[string]string
+	headers   map[string]string
+	dropped   int64 // total dropped at the last row close
+	stageView []StageStats
+	endReason string
+	endedAt   time.Duration
+}
+
+// NewAggregator makes an aggregator for a run that started at start. plan reports the
+// scheduler's position; every is the publish interval.
+func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func() PlanState, start time.Time, every time.Duration) *Aggregator {
+	if every <= 0 {
+		every = 100 * time.Millisecond
+	}
+	a := &Aggregator{
+		cfg: cfg, counters: counters, events: events, plan: plan, start: start, every: every,
+		in:       make(chan *Batch, 1024),
+		free:     make(chan *Batch, 1024),
+		finish:   make(chan string, 1),
+		finished: make(chan struct{}),
+		total:    newSpanAcc(),
+		rpcMsg:   map[string]string{},
+		headers:  map[string]string{},
+	}
+	for range cfg.Plan.Stages {
+		a.stages = append(a.stages, newSpanAcc())
+	}
+	if len(a.stages) == 0 {
+		a.stages = append(a.stages, newSpanAcc())
+	}
+	a.latest.Store(a.view(false))
+	return a
+}
+
+// Stats is the latest published view; never nil.
+func (a *Aggregator) Stats() *Stats { return a.latest.Load() }
+
+// getBatch hands a worker an empty batch, reused when one is free.
+func (a *Aggregator) getBatch() *Batch {
+	select {
+	case b := <-a.free:
+		return b
+	default:
+		return &Batch{Samples: make([]Sample, 0, batchSize)}
+	}
+}
+
+// submit sends a full batch to the aggregator. It reports false, dropping the batch, only when
+// the aggregator has already finished (a request that outlived the drain wait: it stays counted
+// as in flight).
+func (a *Aggregator) submit(b *Batch) bool {
+	select {
+	case a.in <- b:
+		return true
+	case <-a.finished:
+		return false
+	}
+}
+
+// Finish ends the aggregation: every batch already submitted is ingested, the last seconds are
+// closed, a final Stats with Done set is published. It returns when that is done.
+func (a *Aggregator) Finish(reason string) {
+	select {
+	case a.finish <- reason:
+	default:
+	}
+	<-a.finished
+}
+
+// Run ingests batches and publishes views until Finish.
+func (a *Aggregator) Run() {
+	tick := time.NewTicker(a.every)
+	defer tick.Stop()
+	lastStages := time.Duration(0)
+	for {
+		select {
+		case b := <-a.in:
+			a.ingest(b)
+		case <-tick.C:
+			now := time.Since(a.start)
+			a.advance(now, false)
+			if now-lastStages >= time.Second {
+				a.refreshStages()
+				lastStages = now
+			}
+			a.latest.Store(a.view(false))
+		case reason := <-a.finish:
+			for drained := false; !drained; {
+				select {
+				case b := <-a.in:
+					a.ingest(b)
+				default:
+					drained = true
+				}
+			}
+			a.endReason = reason
+			a.endedAt = time.Since(a.start)
+			a.advance(a.endedAt, true)
+			a.refreshStages()
+			a.latest.Store(a.view(true))
+			close(a.finished)
+			return
+		}
+	}
+}
+
+// ingest counts a batch and gives it back for reuse.
+func (a *Aggregator) ingest(b *Batch) {
+	for i := range b.Samples {
+		s := &b.Samples[i]
+		a.total.add(s)
+		a.stageAcc(int(s.Stage)).add(s)
+		a.secondFor(s.Done).add(s)
+	}
+	for _, e := range b.RPCErrors {
+		a.total.addRPC(e.Code)
+		if int(e.Sample) < len(b.Samples) {
+			s := &b.Samples[e.Sample]
+			a.stageAcc(int(s.Stage)).addRPC(e.Code)
+			a.secondFor(s.Done).rpc[e.Code]++
+		}
+		if e.Message != "" {
+			key := strconv.Itoa(int(e.Code))
+			if _, ok := a.rpcMsg[key]; !ok {
+				a.rpcMsg[key] = e.Message
+			}
+		}
+	}
+	for _, h := range b.Headers {
+		a.headers[h.Name] = h.Value
+	}
+	b.Reset()
+	select {
+	case a.free <- b:
+	default:
+	}
+}
+
+func (a *Aggregator) stageAcc(i int) *spanAcc {
+	if i < 0 || i >= len(a.stages) {
+		i = len(a.stages) - 1
+	}
+	return a.stages[i]
+}
+
+// secondFor finds the open second a completion time belongs to, opening seconds as needed.
+func (a *Aggregator) secondFor(done int64) *second {
+	t := int(done / int64(time.Second))
+	a.openUpTo(t)
+	if t < a.open[0].t {
+		return a.open[0] // late: see rowGrace
+	}
+	return a.open[t-a.open[0].t]
+}
+
+// openUpTo opens every second up to t, so a second with no completions still gets its row.
+func (a *Aggregator) openUpTo(t int) {
+	for a.nextSec <= t {
+		ps := a.plan()
+		var s *second
+		if n := len(a.spare); n > 0 {
+			s, a.spare = a.spare[n-1], a.spare[:n-1]
+		} else {
+			s = newSecond()
+		}
+		s.reset(a.nextSec, ps.Stage, float64(ps.TargetRate))
+		a.open = append(a.open, s)
+		a.nextSec++
+	}
+}
+
+// advance closes the seconds whose grace has passed at now; final closes all, the last one partial.
+func (a *Aggregator) advance(now time.Duration, final bool) {
+	a.openUpTo(int(now / time.Second))
+	_, _, dropped := a.counters.Totals()
+	for len(a.open) > 0 {
+		s := a.open[0]
+		end := time.Duration(s.t+1) * time.Second
+		if !final && end+rowGrace > now {
+			return
+		}
+		span := time.Second
+		if final && end > now {
+			span = now - time.Duration(s.t)*time.Second
+		}
+		_, sent, _ := a.counters.Totals()
+		ps := a.plan()
+		// The second opened before its samples arrived, maybe just before a stage change took
+		// effect; its samples say which stage it belongs to.
+		if ps.Stage == s.stage {
+			s.target = float64(ps.TargetRate)
+		} else if s.stage < len(a.cfg.Plan.Stages) {
+			s.target = float64(a.cfg.Plan.Stages[s.stage].Rate)
+		}
+		row := s.row(sent-a.total.completed, dropped-a.dropped, ps.Saturated, span)
+		a.dropped = dropped
+		a.timeline = append(a.timeline, row)
+		a.open = a.open[1:]
+		a.spare = append(a.spare, s)
+	}
+}
+
+// refreshStages recomputes every stage's summary; done once a second, not every frame, because
+// percentiles cost a pass over each histogram.
+func (a *Aggregator) refreshStages() {
+	view := make([]StageStats, len(a.stages))
+	for i, acc := range a.stages {
+		sc := a.counters.Stage(i)
+		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())}
+		if i < len(a.cfg.Plan.Stages) {
+			view[i].Spec = a.cfg.Plan.Stages[i]
+		}
+	}
+	a.stageView = view
+}
+
+// view builds an immutable Stats. Rows and stage views are shared: they are never modified once
+// made (a closed row is final), and slices are cut to their length so appends cannot reach them.
+func (a *Aggregator) view(done bool) *Stats {
+	scheduled, sent, dropped := a.counters.Totals()
+	ps := a.plan()
+	if done {
+		ps.State = StateDone
+	}
+	st := &Stats{
+		Name:       a.cfg.Name,
+		Target:     a.cfg.DisplayURL,
+		Mode:       a.cfg.Mode,
+		Elapsed:    time.Since(a.start),
+		Plan:       ps,
+		Total:      a.total.summary(scheduled, sent, dropped),
+		Stages:     a.stageView,
+		Events:     a.events.List(),
+		RPCMessage: copyMap(a.rpcMsg),
+		Headers:    copyMap(a.headers),
+		Done:       done,
+		EndReason:  a.endReason,
+	}
+	if done {
+		st.Elapsed = a.endedAt
+	}
+	a.addConnections(&st.Total)
+	sc := a.counters.Stage(ps.Stage)
+	st.Current = a.stageAcc(ps.Stage).summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
+	n := len(a.timeline)
+	from := n - statsWindow
+	if from < 0 {
+		from = 0
+	}
+	st.Timeline = a.timeline[from:n:n]
+	if n > 0 {
+		st.Last = a.timeline[n-1]
+	}
+	return st
+}
+
+// addConnections fills the connection-setup figures, measured apart from request latency.
+func (a *Aggregator) addConnections(s *Summary) {
+	dials := a.counters.Dials.Load()
+	s.Connections.Dialed = dials
+	if dials > 0 {
+		s.Connections.DialMean = roundMs(float64(a.counters.DialNanos.Load()) / float64(dials) / 1e6)
+		s.Connections.DialMax = roundMs(float64(a.counters.DialMax.Load()) / 1e6)
+	}
+}
+
+func copyMap(m map[string]string) map[string]string {
+	out := make(map[string]string, len(m))
+	for k, v := range m {
+		out[k] = v
+	}
+	return out
+}

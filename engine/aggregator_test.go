@@ -1,0 +1,71 @@
+package engine
+
+import (
+	"testing"
+	"time"
+)
+
+func fixedPlan() PlanState { return PlanState{State: StateRunning, StageCount: 1, TargetRate: 100} }
+
+// TestAggregatorTimeline: samples land in the second they completed in, seconds without answers
+// still get a row, and the rows add up to the totals.
+func TestAggregatorTimeline(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+	c := NewCounters(1)
+	start := time.Now().Add(-5 * time.Second) // as if the run began 5 s ago
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	go a.Run()
+	b := a.getBatch()
+	for _, done := range []time.Duration{100 * time.Millisecond, 900 * time.Millisecond, 2500 * time.Millisecond} {
+		b.Samples = append(b.Samples, Sample{Intended: int64(done - time.Millisecond), Sent: int64(done - time.Millisecond), Done: int64(done), Status: 200})
+	}
+	b.Samples = append(b.Samples, Sample{Done: int64(2600 * time.Millisecond), Err: ErrTimeout, Outcome: OutcomeFailed})
+	b.RPCErrors = append(b.RPCErrors, RPCError{Sample: 1, Code: -32602, Message: "bad params"})
+	c.Stage(0).Scheduled.Add(4)
+	c.Stage(0).Sent.Add(4)
+	a.submit(b)
+	a.Finish("completed")
+	st := a.Stats()
+	if !st.Done || st.Total.Completed != 4 || st.Total.Errors["timeout"] != 1 || st.Total.RPCErrors["-32602"] != 1 {
+		t.Fatalf("totals: %+v", st.Total)
+	}
+	if err := st.Total.CheckInvariant(); err != nil {
+		t.Error(err)
+	}
+	want := []int64{2, 0, 2} // seconds 0, 1 (empty), 2; then 3 and 4 empty
+	if len(st.Timeline) < 5 {
+		t.Fatalf("timeline has %d rows, want at least 5", len(st.Timeline))
+	}
+	for i, w := range want {
+		r := st.Timeline[i]
+		if r.T != i || r.OK+r.Failed != w {
+			t.Errorf("row %d: t=%d completed %d, want t=%d completed %d", i, r.T, r.OK+r.Failed, i, w)
+		}
+	}
+	if st.Timeline[0].RPCErrors["-32602"] != 1 || st.RPCMessage["-32602"] != "bad params" {
+		t.Errorf("rpc error not filed: row %+v messages %v", st.Timeline[0].RPCErrors, st.RPCMessage)
+	}
+}
+
+// BenchmarkAggregatorIngest measures how many samples per second one aggregator core takes.
+func BenchmarkAggregatorIngest(b *testing.B) {
+	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour})
+	start := time.Now()
+	a := NewAggregator(cfg, NewCounters(1), NewEventLog(start), fixedPlan, start, time.Hour)
+	batch := &Batch{Samples: make([]Sample, batchSize)}
+	for i := range batch.Samples {
+		lat := int64(200_000 + (i*7919)%5_000_000)
+		batch.Samples[i] = Sample{Intended: 0, Sent: 1000, Done: lat, Status: 200}
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for n := 0; n < b.N; n++ {
+		for i := range batch.Samples {
+			s := &batch.Samples[i]
+			a.total.add(s)
+			a.stageAcc(0).add(s)
+			a.secondFor(s.Done).add(s)
+		}
+	}
+	b.ReportMetric(float64(b.N*batchSize)/b.Elapsed().Seconds(), "samples/s")
+}

@@ -1,0 +1,169 @@
+package engine
+
+import (
+	"math"
+	"strings"
+	"testing"
+)
+
+func TestClassify(t *testing.T) {
+	type rpc struct {
+		code int32
+		msg  string
+	}
+	tests := []struct {
+		name    string
+		status  int
+		body    string
+		outcome Outcome
+		errs    []rpc
+	}{
+		// A plain JSON-RPC success is ok and never parsed (no "error" bytes).
+		{"result", 200, `{"jsonrpc":"2.0","id":1,"result":{"value":42}}`, OutcomeOK, nil},
+		// An error member with a numeric code is a failed answer counted under its code.
+		{"invalid params", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`, OutcomeFailed, []rpc{{-32602, "Invalid params"}}},
+		// A code listed in Limits.RPCCodes is rate-limited, not failed.
+		{"rpc limited", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`, OutcomeLimited, []rpc{{-32005, "limit exceeded"}}},
+		// A batch: each element is examined; one limited item makes the whole answer limited.
+		{"batch mixed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32601,"message":"no such method"}},{"id":3,"error":{"code":-32005,"message":"slow down"}}]`, OutcomeLimited, []rpc{{-32601, "no such method"}, {-32005, "slow down"}}},
+		// A batch with only a plain error is failed.
+		{"batch failed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32000,"message":"x"}}]`, OutcomeFailed, []rpc{{-32000, "x"}}},
+		// A batch of successes is ok even though "error" appears in a result string.
+		{"batch ok", 200, ` [{"id":1,"result":"error"},{"id":2,"result":2}]`, OutcomeOK, nil},
+		// HTTP 429 is limited whatever the body says; the body is not read.
+		{"429", 429, `{"error":{"code":-32000,"message":"x"}}`, OutcomeLimited, nil},
+		// HTTP 500 is failed.
+		{"500", 500, `Internal Server Error`, OutcomeFailed, nil},
+		// A non-2xx answer with a JSON-RPC body still reports its code.
+		{"400 with rpc error", 400, `{"error":{"code":-32600,"message":"Invalid Request"}}`, OutcomeFailed, []rpc{{-32600, "Invalid Request"}}},
+		// A 503 carrying a rate-limit code is limited: limited wins over failed.
+		{"503 with limit code", 503, `{"error":{"code":-32005,"message":"busy"}}`, OutcomeLimited, []rpc{{-32005, "busy"}}},
+		// A 2xx body that is not JSON is ok: raw HTTP APIs answer in any format.
+		{"non-JSON 200", 200, `hello, "error" world`, OutcomeOK, nil},
+		// Garbage that starts like JSON but does not parse is ok too (no validation).
+		{"garbage", 200, `{"error": {"code": -3`, OutcomeOK, nil},
+		// An empty body is ok.
+		{"empty", 204, ``, OutcomeOK, nil},
+		// "error": null is JSON-RPC 1.0's way of saying success.
+		{"error null", 200, `{"result":1,"error":null}`, OutcomeOK, nil},
+		// An error member without a numeric code fails the answer but has no code to count.
+		{"error string", 200, `{"error":"boom"}`, OutcomeFailed, nil},
+		// Same for an error object whose code is a string.
+		{"string code", 200, `{"error":{"code":"-32000","message":"x"}}`, OutcomeFailed, nil},
+		// A code beyond int32 is clamped, never wrapped.
+		{"huge code", 200, `{"error":{"code":1e30,"message":"big"}}`, OutcomeFailed, []rpc{{math.MaxInt32, "big"}}},
+		// A fractional code is truncated; the HTTP-style code 429 in the body is limited.
+		{"float code", 200, `{"error":{"code":429.0,"message":"Too many requests"}}`, OutcomeLimited, []rpc{{429, "Too many requests"}}},
+		// Scalars at the top level are ok.
+		{"scalar", 200, `["error"]`, OutcomeOK, nil},
+		// 1xx-3xx outside 2xx are failed: the tester never follows redirects.
+		{"redirect", 301, ``, OutcomeFailed, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := NewClassifier(DefaultLimits())
+			s := Sample{RPCErrN: 99, Outcome: OutcomeFailed}
+			errs := c.Classify(&s, tt.status, []byte(tt.body), 7, nil)
+			if s.Outcome != tt.outcome {
+				t.Errorf("outcome %v, want %v", s.Outcome, tt.outcome)
+			}
+			if int(s.RPCErrN) != len(errs) || len(errs) != len(tt.errs) {
+				t.Fatalf("RPCErrN %d, %d errors %v, want %v", s.RPCErrN, len(errs), errs, tt.errs)
+			}
+			for i, e := range errs {
+				if e.Sample != 7 || e.Code != tt.errs[i].code || e.Message != tt.errs[i].msg {
+					t.Errorf("error %d = %+v, want sample 7 %+v", i, e, tt.errs[i])
+				}
+			}
+		})
+	}
+}
+
+// TestClassifyMessageOnce: a code's message is reported the first time only, so a steady
+// stream of errors allocates nothing; a code first seen without a message reports it later.
+func TestClassifyMessageOnce(t *testing.T) {
+	c := NewClassifier(DefaultLimits())
+	var s Sample
+	body := []byte(`{"error":{"code":-32602,"message":"Invalid params"}}`)
+	errs := c.Classify(&s, 200, body, 0, nil)
+	errs = c.Classify(&s, 200, body, 1, errs)
+	bare := []byte(`{"error":{"code":-32000}}`)
+	errs = c.Classify(&s, 200, bare, 2, errs)
+	errs = c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), 3, errs)
+	errs = c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), 4, errs)
+	want := []RPCError{{0, -32602, "Invalid params"}, {1, -32602, ""}, {2, -32000, ""}, {3, -32000, "late"}, {4, -32000, ""}}
+	if len(errs) != len(want) {
+		t.Fatalf("got %v, want %v", errs, want)
+	}
+	for i := range want {
+		if errs[i] != want[i] {
+			t.Errorf("error %d = %+v, want %+v", i, errs[i], want[i])
+		}
+	}
+}
+
+// TestClassifyLongMessage: messages are cut at a rune boundary, never past maxMessageBytes.
+func TestClassifyLongMessage(t *testing.T) {
+	c := NewClassifier(DefaultLimits())
+	var s Sample
+	msg := strings.Repeat("é", maxMessageBytes) // 2 bytes each
+	errs := c.Classify(&s, 200, []byte(`{"error":{"code":1,"message":"x`+msg+`"}}`), 0, nil)
+	if len(errs) != 1 || len(errs[0].Message) > maxMessageBytes || !strings.HasPrefix(errs[0].Message, "xé") ||
+		strings.ContainsRune(errs[0].Message, '\uFFFD') {
+		t.Fatalf("message %q (%d bytes)", errs[0].Message, len(errs[0].Message))
+	}
+}
+
+// TestClassifyZeroAlloc: once warm, classifying allocates nothing, for ok and error answers.
+func TestClassifyZeroAlloc(t *testing.T) {
+	c := NewClassifier(DefaultLimits())
+	errs := make([]RPCError, 0, 16)
+	for _, body := range [][]byte{rpcOKBody, rpcErrBody, rpcBatchBody} {
+		var s Sample
+		c.Classify(&s, 200, body, 0, errs) // warm: parser cache, seen codes
+		if n := testing.AllocsPerRun(100, func() { c.Classify(&s, 200, body, 0, errs[:0]) }); n != 0 {
+			t.Errorf("%s: %v allocs per Classify", body, n)
+		}
+	}
+}
+
+// Bodies shared by tests and benchmarks.
+var (
+	rpcOKBody    = []byte(`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1234},"value":99999}}`)
+	rpcErrBody   = []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`)
+	rpcBatchBody = []byte(`[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32005,"message":"limit"}},{"jsonrpc":"2.0","id":3,"result":3}]`)
+)
+
+func FuzzClassify(f *testing.F) {
+	for _, b := range [][]byte{rpcOKBody, rpcErrBody, rpcBatchBody, []byte(`{"error":{"code":1e400}}`), []byte(`[[{"error":{}}]]`)} {
+		f.Add(200, b)
+	}
+	f.Add(429, []byte(`{"error":{"code":-32005}}`))
+	f.Add(503, []byte(`{"error":{"code":-32005,"message":"x"}}`))
+	f.Fuzz(func(t *testing.T, status int, body []byte) {
+		c := NewClassifier(DefaultLimits())
+		s := Sample{RPCErrN: 5}
+		pre := []RPCError{{Sample: -1}}
+		errs := c.Classify(&s, status, body, 3, pre)
+		if int(s.RPCErrN) != len(errs)-len(pre) {
+			t.Fatalf("RPCErrN %d, appended %d", s.RPCErrN, len(errs)-len(pre))
+		}
+		if s.Outcome >= outcomeCount {
+			t.Fatalf("outcome %d", s.Outcome)
+		}
+		for _, e := range errs[len(pre):] {
+			if e.Sample != 3 || len(e.Message) > maxMessageBytes {
+				t.Fatalf("bad record %+v", e)
+			}
+		}
+		if errs[0].Sample != -1 {
+			t.Fatal("existing records changed")
+		}
+		// Classifying again gives the same outcome: the parser's reuse leaks nothing between calls.
+		again := s
+		c.Classify(&again, status, body, 3, nil)
+		if again.Outcome != s.Outcome || again.RPCErrN != s.RPCErrN {
+			t.Fatalf("second pass %v/%d, first %v/%d", again.Outcome, again.RPCErrN, s.Outcome, s.RPCErrN)
+		}
+	})
+}

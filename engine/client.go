@@ -1,0 +1,432 @@
+package engine
+
+import (
+	"bufio"
+	"context"
+	"crypto/tls"
+	"encoding/base64"
+	"errors"
+	"fmt"
+	"math"
+	"net"
+	"net/url"
+	"strings"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+const (
+	// DefaultMaxBodyBytes caps response bodies when Config.MaxBodyBytes is 0.
+	DefaultMaxBodyBytes = 4 << 20
+	// readBufferSize bounds status line + headers of one answer; fasthttp's 4 KiB default is
+	// tight for providers behind CDNs (long CSP and cookie headers). Larger headers count as
+	// "toolarge".
+	readBufferSize = 8 << 10
+	// maxIdleConn closes keep-alive connections idle this long. It is shorter than the shortest
+	// common server keep-alive timeout (Node.js: 5 s; fasthttp's own default of 10 s would lose
+	// that race), so a slow plan rarely sends on a connection the server is just closing: the
+	// Client never retries, so that race would show as eof.
+	maxIdleConn = 4 * time.Second
+	userAgent   = "rpcstress"
+)
+
+// dialFunc opens one transport connection to addr within timeout.
+type dialFunc func(addr string, timeout time.Duration) (net.Conn, error)
+
+// Client sends the request mix to one target through one fasthttp.HostClient: at most
+// Config.Connections keep-alive connections, a response body cap, per-phase read and write
+// timeouts, and no retries, ever — a load tester that retried silently would report answers the
+// target never gave. Each new connection's setup time (TCP connect plus TLS handshake) is
+// recorded with Counters.RecordDial. A Client is safe for concurrent use through its Senders.
+type Client struct {
+	cfg      *Config
+	counters *Counters
+	hc       *fasthttp.HostClient
+	uri      string // request URI without userinfo
+	auth     string // Authorization from URL userinfo, "" when none or set in Headers
+	bytesOut []uint32
+	tlsCfg   *tls.Config
+	dial     dialFunc // the transport; tests swap in an in-memory one
+}
+
+// NewClient makes the Client for cfg.URL. It fails for a URL that is not http or https or has
+// no host; the port defaults to 80 or 443.
+func NewClient(cfg *Config, counters *Counters) (*Client, error) {
+	return newClient(cfg, counters, nil, nil)
+}
+
+// newClient is NewClient with the transport and TLS settings replaceable, for tests.
+func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Config) (*Client, error) {
+	shown := cfg.DisplayURL // errors never print cfg.URL: it may carry secrets
+	if shown == "" {
+		shown = "(redacted)"
+	}
+	u, err := url.Parse(cfg.URL)
+	if err != nil {
+		var uerr *url.Error
+		if errors.As(err, &uerr) {
+			err = uerr.Err // *url.Error's text repeats the whole URL
+		}
+		return nil, fmt.Errorf("target URL %q: %w", shown, err)
+	}
+	isTLS := false
+	port := "80"
+	switch strings.ToLower(u.Scheme) {
+	case "http":
+	case "https":
+		isTLS, port = true, "443"
+	default:
+		return nil, fmt.Errorf("target URL %q: scheme %q is not supported, use http:// or https://", shown, u.Scheme)
+	}
+	if u.Hostname() == "" {
+		return nil, fmt.Errorf("target URL %q has no host, write it like http://127.0.0.1:8899", shown)
+	}
+	if p := u.Port(); p != "" {
+		port = p
+	}
+	addr := net.JoinHostPort(u.Hostname(), port)
+
+	c := &Client{cfg: cfg, counters: counters, dial: dial}
+	if u.User != nil && !hasHeader(cfg.Headers, "Authorization") {
+		// Sent explicitly rather than left to fasthttp, which would also do it, so the header is
+		// the same whatever fasthttp version, and Headers can override it.
+		pass, _ := u.User.Password()
+		c.auth = "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass))
+	}
+	clean := *u
+	clean.User = nil
+	clean.Fragment, clean.RawFragment = "", ""
+	c.uri = clean.String()
+	if isTLS {
+		c.tlsCfg = tlsCfg
+		if c.tlsCfg == nil {
+			c.tlsCfg = &tls.Config{MinVersion: tls.VersionTLS12}
+		}
+		c.tlsCfg = c.tlsCfg.Clone()
+		if c.tlsCfg.ServerName == "" {
+			c.tlsCfg.ServerName = u.Hostname()
+		}
+		c.tlsCfg.NextProtos = []string{"http/1.1"} // fasthttp speaks HTTP/1.1 only
+	}
+
+	maxBody := cfg.MaxBodyBytes
+	if maxBody <= 0 {
+		maxBody = DefaultMaxBodyBytes
+	}
+	conns := cfg.Connections
+	if conns <= 0 {
+		conns = 1
+	}
+	noRetry := func(*fasthttp.Request, int, error) (bool, bool) { return false, false }
+	c.hc = &fasthttp.HostClient{
+		Addr:                      addr,
+		IsTLS:                     isTLS,
+		DialTimeout:               c.dialConn,
+		MaxConns:                  conns,
+		MaxConnWaitTimeout:        cfg.Timeout,
+		MaxIdleConnDuration:       maxIdleConn,
+		ReadTimeout:               cfg.Timeout,
+		WriteTimeout:              cfg.Timeout,
+		MaxResponseBodySize:       maxBody,
+		ReadBufferSize:            readBufferSize,
+		MaxIdemponentCallAttempts: 1,
+		RetryIfErr:                noRetry,
+		RetryIf:                   func(*fasthttp.Request) bool { return false },
+		NoDefaultUserAgentHeader:  true,
+		// Parse errors then carry sentinels (see ClassifyError) instead of echoing the answer.
+		SecureErrorLogMessage: true,
+		// Response header names keep fasthttp's canonical form ("X-Ratelimit-Remaining"), so
+		// rate-limit headers land under one name whatever case a server or proxy used; request
+		// headers keep the profile's spelling instead (see prepare).
+		DisableHeaderNamesNormalizing: false,
+	}
+
+	c.bytesOut = make([]uint32, len(cfg.Requests))
+	var req fasthttp.Request
+	c.prepare(&req)
+	for i := range cfg.Requests {
+		req.SetBodyRaw(cfg.Requests[i].Body)
+		n, err := wireSize(&req)
+		if err != nil {
+			return nil, fmt.Errorf("request %d (%s): %w", i, cfg.Requests[i].Name, err)
+		}
+		c.bytesOut[i] = n
+	}
+	return c, nil
+}
+
+// Close closes the idle keep-alive connections. Requests in flight finish on their own; call it
+// after the workers are done.
+func (c *Client) Close() { c.hc.CloseIdleConnections() }
+
+// dialConn is the HostClient's dial: TCP (and TLS, for https) within the request's remaining
+// time or Config.Timeout, whichever is shorter, timed for Counters.RecordDial. The handshake is
+// done here, not left to fasthttp, so the dial time includes it and the handshake shares the
+// deadline. Failed dials are not counted: Counters.Dials is the number of connections made.
+func (c *Client) dialConn(addr string, timeout time.Duration) (net.Conn, error) {
+	if timeout <= 0 || (c.cfg.Timeout > 0 && timeout > c.cfg.Timeout) {
+		timeout = c.cfg.Timeout
+	}
+	t0 := time.Now()
+	var deadline time.Time
+	if timeout > 0 {
+		deadline = t0.Add(timeout)
+	}
+	var conn net.Conn
+	var err error
+	if c.dial != nil {
+		conn, err = c.dial(addr, timeout)
+	} else {
+		d := net.Dialer{Timeout: timeout}
+		conn, err = d.Dial("tcp", addr)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if c.tlsCfg != nil {
+		tc := tls.Client(conn, c.tlsCfg)
+		if err := tc.SetDeadline(deadline); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
+		if err := tc.Handshake(); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
+		if err := tc.SetDeadline(time.Time{}); err != nil {
+			_ = conn.Close()
+			return nil, err
+		}
+		conn = tc
+	}
+	if c.counters != nil {
+		c.counters.RecordDial(int64(time.Since(t0)))
+	}
+	return conn, nil
+}
+
+// prepare sets everything of a request that does not change between sends.
+func (c *Client) prepare(req *fasthttp.Request) {
+	// Custom headers go out spelled as the profile wrote them: some gateways match API-key
+	// header names case-sensitively.
+	req.Header.DisableNormalizing()
+	req.SetRequestURI(c.uri)
+	// Parse it now, as HostClient.Do would: Write sends the origin-form path (not the absolute
+	// URL) only for a parsed URI, and wireSize must see the request exactly as it will go out.
+	req.URI()
+	method := c.cfg.Method
+	if method == "" {
+		method = fasthttp.MethodPost
+	}
+	req.Header.SetMethod(method)
+	req.Header.SetContentType("application/json")
+	req.Header.SetUserAgent(userAgent)
+	if c.auth != "" {
+		req.Header.Set("Authorization", c.auth)
+	}
+	for _, h := range c.cfg.Headers {
+		// Add, not Set: a profile may repeat a header on purpose. fasthttp still keeps one
+		// Content-Type, Host and User-Agent, so these replace the defaults above.
+		req.Header.Add(h.Name, h.Value)
+	}
+	if hasHeader(c.cfg.Headers, "Host") {
+		req.UseHostHeader = true // virtual hosting: the profile's Host, not the URL's
+	}
+}
+
+// wireSize is the request's size on the wire, as fasthttp writes it.
+func wireSize(req *fasthttp.Request) (uint32, error) {
+	var n countWriter
+	w := bufio.NewWriter(&n)
+	if err := req.Write(w); err != nil {
+		return 0, err
+	}
+	if err := w.Flush(); err != nil {
+		return 0, err
+	}
+	if n > math.MaxUint32 {
+		return math.MaxUint32, nil
+	}
+	return uint32(n), nil
+}
+
+// countWriter counts bytes written to it.
+type countWriter int64
+
+func (n *countWriter) Write(p []byte) (int, error) {
+	*n += countWriter(len(p))
+	return len(p), nil
+}
+
+func hasHeader(hs []Header, name string) bool {
+	for _, h := range hs {
+		if strings.EqualFold(h.Name, name) {
+			return true
+		}
+	}
+	return false
+}
+
+// Sender is one worker's private sending state: a reused request with the static headers set,
+// a reused response, and a Classifier. It is not safe for concurrent use; make one per worker.
+type Sender struct {
+	c     *Client
+	req   fasthttp.Request
+	resp  fasthttp.Response
+	cls   *Classifier
+	names []string // rate-limit header names already allocated, reused for every answer
+}
+
+// NewSender makes one worker's Sender.
+func (c *Client) NewSender() *Sender {
+	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits)}
+	c.prepare(&s.req)
+	return s
+}
+
+// Send sends request mix entry idx and fills smp with the result: Sent (just before the
+// request goes out), Done, Status or Err, BytesIn, BytesOut, Request, Outcome and RPCErrN. It
+// leaves Intended and Stage to the caller. JSON-RPC errors are appended to b.RPCErrors with
+// sampleIdx, rate-limit headers (Retry-After, X-RateLimit-*, X-Rate-Limit-*, RateLimit*) to
+// b.Headers. Times are nanoseconds since start, the run's start (monotonic).
+//
+// The request ends at Config.Timeout after the send, or at ctx's deadline if that is earlier
+// (so a draining run bounds its in-flight requests); it always ends with exactly one outcome.
+// Cancelling ctx without a deadline does not abort a request in flight: fasthttp cannot, and
+// an abandoned request would have no outcome.
+//
+// DoDeadline rather than DoTimeout: in fasthttp v1.74 both run the request on the calling
+// goroutine (nothing is left running behind a timeout, unlike old Client.DoTimeout), but a
+// deadline lets ctx's deadline cap it. The HostClient's ReadTimeout and WriteTimeout bound each
+// phase too, and the deadline is re-checked when a connection is dialed or awaited.
+//
+// BytesOut is the request exactly as written (computed once per mix entry). BytesIn counts the
+// status line, every header as "Name: value\r\n", the blank line and the body as received,
+// after de-chunking: chunk framing and the server's own whitespace are not counted, so it
+// is a close lower bound of the wire bytes. A transport error leaves BytesIn 0.
+//
+// Send allocates nothing in steady state; only a rate-limit header value (and a header name
+// the first time it is seen) is copied, because the batch outlives the response.
+func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	c := s.c
+	s.req.SetBodyRaw(c.cfg.Requests[idx].Body)
+	smp.Request = uint16(idx)
+	smp.BytesOut = c.bytesOut[idx]
+	smp.BytesIn = 0
+	smp.RPCErrN = 0
+
+	now := time.Now()
+	deadline := now.Add(c.cfg.Timeout)
+	if c.cfg.Timeout <= 0 {
+		deadline = now.Add(time.Hour) // unvalidated config: still never wait forever
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	smp.Sent = int64(now.Sub(start))
+	err := c.hc.DoDeadline(&s.req, &s.resp, deadline)
+	smp.Done = int64(time.Since(start))
+
+	if err != nil {
+		smp.Status = 0
+		smp.Err = ClassifyError(err)
+		smp.Outcome = OutcomeFailed
+		return
+	}
+	status := s.resp.StatusCode()
+	smp.Status = uint16(status)
+	smp.Err = ErrNone
+	body := s.resp.Body()
+	if len(s.resp.Header.ContentEncoding()) > 0 {
+		// Only when the profile asked for compression (Accept-Encoding): errors are found in
+		// the decoded body, capped like the body itself against decompression bombs. This
+		// opt-in path may allocate; an undecodable body is classified as received.
+		if d, derr := s.resp.BodyUncompressedWithLimit(c.hc.MaxResponseBodySize); derr == nil {
+			body = d
+		}
+	}
+	smp.BytesIn = s.headerBytes(b) + clampU32(len(s.resp.Body()))
+	b.RPCErrors = s.cls.Classify(smp, status, body, sampleIdx, b.RPCErrors)
+}
+
+// headerBytes sizes the status line and headers of the answer and copies rate-limit headers
+// into b, in one pass over the headers.
+func (s *Sender) headerBytes(b *Batch) uint32 {
+	h := &s.resp.Header
+	proto := len(h.Protocol())
+	if proto == 0 {
+		proto = len("HTTP/1.1")
+	}
+	n := proto + 1 + 3 + 1 + len(h.StatusMessage()) + 2 + 2 // "HTTP/1.1 200 OK\r\n" … "\r\n"
+	for k, v := range h.All() {
+		n += len(k) + 2 + len(v) + 2
+		if isRateLimitHeader(k) {
+			s.record(b, k, v)
+		}
+	}
+	return clampU32(n)
+}
+
+// record appends a rate-limit header to b unless the batch already ends its record of that
+// header with the same value (a flood of identical "Retry-After: 1" costs nothing).
+func (s *Sender) record(b *Batch, k, v []byte) {
+	name := ""
+	for _, n := range s.names {
+		if n == string(k) {
+			name = n
+			break
+		}
+	}
+	if name == "" {
+		name = string(k)
+		s.names = append(s.names, name)
+	}
+	for i := len(b.Headers) - 1; i >= 0; i-- {
+		if b.Headers[i].Name == name {
+			if b.Headers[i].Value == string(v) {
+				return
+			}
+			break
+		}
+	}
+	b.Headers = append(b.Headers, HeaderSeen{Name: name, Value: string(v)})
+}
+
+// rateLimitPrefixes are the header name prefixes providers use to announce limits, lower case.
+var rateLimitPrefixes = [...]string{"retry-after", "x-ratelimit-", "x-rate-limit-", "ratelimit"}
+
+// isRateLimitHeader reports Retry-After, X-RateLimit-*, X-Rate-Limit-* and the IETF RateLimit
+// headers (RateLimit, RateLimit-Policy, RateLimit-Limit …), whatever their case.
+func isRateLimitHeader(k []byte) bool {
+	for _, p := range rateLimitPrefixes {
+		if len(k) >= len(p) && asciiEqualFold(k[:len(p)], p) {
+			return true
+		}
+	}
+	return false
+}
+
+// asciiEqualFold compares a header name with a lower-case ASCII string, ignoring case.
+func asciiEqualFold(b []byte, lower string) bool {
+	for i := range len(b) {
+		ch := b[i]
+		if 'A' <= ch && ch <= 'Z' {
+			ch += 'a' - 'A'
+		}
+		if ch != lower[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func clampU32(n int) uint32 {
+	if n < 0 {
+		return 0
+	}
+	if uint64(n) > math.MaxUint32 {
+		return math.MaxUint32
+	}
+	return uint32(n)
+}

@@ -1,0 +1,458 @@
+package engine
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"crypto/tls"
+	"crypto/x509"
+	"io"
+	"net"
+	"net/http"
+	"net/http/httptest"
+	"runtime/debug"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp"
+	"github.com/valyala/fasthttp/fasthttputil"
+)
+
+const clientTestBody = `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}`
+
+// clientConfig is a small valid config for url.
+func clientConfig(url string) *Config {
+	return &Config{
+		Name: "test", URL: url, Timeout: 2 * time.Second, Connections: 4, Limits: DefaultLimits(),
+		Requests: []Request{
+			{Name: "getBalance", Body: []byte(clientTestBody), Weight: 1, Items: 1},
+			{Name: "batch", Body: []byte(`[` + clientTestBody + `,` + clientTestBody + `]`), Weight: 1, Items: 2},
+		},
+	}
+}
+
+// memTarget serves h on an in-memory listener and returns a Client for cfg whose every dial
+// reaches it.
+func memTarget(t testing.TB, cfg *Config, counters *Counters, h fasthttp.RequestHandler) *Client {
+	t.Helper()
+	ln := fasthttputil.NewInmemoryListener()
+	srv := &fasthttp.Server{Handler: h, DisableHeaderNamesNormalizing: true}
+	go srv.Serve(ln) //nolint:errcheck // ends when ln closes
+	c, err := newClient(cfg, counters, func(string, time.Duration) (net.Conn, error) { return ln.Dial() }, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		c.Close()
+		ln.Close()
+	})
+	return c
+}
+
+// sendOne runs one Send of mix entry idx into a fresh batch, keeping the caller's Intended and Stage.
+func sendOne(ctx context.Context, s *Sender, idx int) (Sample, *Batch) {
+	b := &Batch{}
+	smp := Sample{Intended: 12, Stage: 3}
+	s.Send(ctx, idx, &smp, b, 5, time.Now())
+	return smp, b
+}
+
+func TestSendOutcomes(t *testing.T) {
+	tests := []struct {
+		name    string
+		status  int
+		body    string
+		outcome Outcome
+		rpcErrs int
+	}{
+		// A JSON-RPC result.
+		{"ok", 200, `{"jsonrpc":"2.0","id":1,"result":1}`, OutcomeOK, 0},
+		// A JSON-RPC error under 200 is failed and counted.
+		{"rpc error", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"bad"}}`, OutcomeFailed, 1},
+		// A rate-limit code under 200 is limited.
+		{"rpc limited", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"slow"}}`, OutcomeLimited, 1},
+		// HTTP 429.
+		{"429", 429, `Too Many Requests`, OutcomeLimited, 0},
+		// HTTP 500.
+		{"500", 500, `oops`, OutcomeFailed, 0},
+		// HTTP 404 with an empty body.
+		{"404", 404, ``, OutcomeFailed, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c := memTarget(t, clientConfig("http://node.test:8899/"), NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+				ctx.SetStatusCode(tt.status)
+				ctx.SetBodyString(tt.body)
+			})
+			smp, b := sendOne(context.Background(), c.NewSender(), 0)
+			if smp.Status != uint16(tt.status) || smp.Err != ErrNone || smp.Outcome != tt.outcome {
+				t.Errorf("status %d err %v outcome %v, want %d none %v", smp.Status, smp.Err, smp.Outcome, tt.status, tt.outcome)
+			}
+			if int(smp.RPCErrN) != tt.rpcErrs || len(b.RPCErrors) != tt.rpcErrs {
+				t.Errorf("RPCErrN %d, records %v, want %d", smp.RPCErrN, b.RPCErrors, tt.rpcErrs)
+			}
+			for _, e := range b.RPCErrors {
+				if e.Sample != 5 || e.Message == "" {
+					t.Errorf("record %+v: want sample 5 and the first message", e)
+				}
+			}
+			if smp.Intended != 12 || smp.Stage != 3 || smp.Request != 0 {
+				t.Errorf("intended %d stage %d request %d: caller fields changed", smp.Intended, smp.Stage, smp.Request)
+			}
+			if smp.Sent <= 0 || smp.Done < smp.Sent {
+				t.Errorf("sent %d done %d", smp.Sent, smp.Done)
+			}
+			if smp.BytesIn < uint32(len(tt.body)+len("HTTP/1.1 200 OK\r\n\r\n")) || smp.BytesOut <= uint32(len(clientTestBody)) {
+				t.Errorf("bytes in %d out %d", smp.BytesIn, smp.BytesOut)
+			}
+		})
+	}
+}
+
+// TestSendRequestShape: method, URI, Host, Content-Type, custom headers (spelled as written),
+// Authorization from the URL's userinfo and the body all reach the server; BytesOut is exact.
+func TestSendRequestShape(t *testing.T) {
+	tests := []struct {
+		name    string
+		url     string
+		method  string
+		headers []Header
+		want    []string // lines the raw request must contain
+		absent  []string
+	}{
+		// Defaults: POST, JSON content type, Host from the URL, path and query kept.
+		{"defaults", "http://node.test:8899/rpc?api-key=abc", "", nil,
+			[]string{"POST /rpc?api-key=abc HTTP/1.1\r\n", "\r\nHost: node.test:8899\r\n", "\r\nContent-Type: application/json\r\n", "\r\nUser-Agent: rpcstress\r\n"},
+			nil},
+		// Custom headers keep their spelling; Content-Type from the profile wins.
+		{"custom", "http://node.test/", "PUT", []Header{{Name: "x-api-key", Value: "k1", Secret: true}, {Name: "Content-Type", Value: "application/json-rpc"}},
+			[]string{"PUT / HTTP/1.1\r\n", "\r\nx-api-key: k1\r\n", "\r\nContent-Type: application/json-rpc\r\n", "\r\nHost: node.test\r\n"},
+			[]string{"application/json\r\n"}},
+		// Userinfo becomes Basic auth and never appears in the request line.
+		{"userinfo", "http://alice:s3cret@node.test:8899/", "", nil,
+			[]string{"POST / HTTP/1.1\r\n", "\r\nAuthorization: Basic YWxpY2U6czNjcmV0\r\n"},
+			[]string{"alice"}},
+		// A Host header in the profile overrides the URL's (virtual hosting).
+		{"host override", "http://127.0.0.1:8899/", "", []Header{{Name: "Host", Value: "rpc.example"}},
+			[]string{"POST / HTTP/1.1\r\n", "\r\nHost: rpc.example\r\n"},
+			[]string{"127.0.0.1"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := clientConfig(tt.url)
+			cfg.Method, cfg.Headers = tt.method, tt.headers
+			var mu sync.Mutex
+			var raw []byte
+			var body []byte
+			c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+				mu.Lock()
+				defer mu.Unlock()
+				raw = append([]byte(nil), ctx.Request.Header.RawHeaders()...)
+				raw = append([]byte(string(ctx.Request.Header.Method())+" "+string(ctx.Request.Header.RequestURI())+" HTTP/1.1\r\n"), raw...)
+				body = append([]byte(nil), ctx.Request.Body()...)
+			})
+			smp, _ := sendOne(context.Background(), c.NewSender(), 1)
+			mu.Lock()
+			defer mu.Unlock()
+			for _, w := range tt.want {
+				if !bytes.Contains(raw, []byte(w)) {
+					t.Errorf("request lacks %q:\n%s", w, raw)
+				}
+			}
+			for _, a := range tt.absent {
+				if bytes.Contains(raw, []byte(a)) {
+					t.Errorf("request has %q:\n%s", a, raw)
+				}
+			}
+			if string(body) != string(cfg.Requests[1].Body) {
+				t.Errorf("body %q, want %q", body, cfg.Requests[1].Body)
+			}
+			// Request line, headers as received (with the blank line) and the body: the size on
+			// the wire.
+			if want := len(raw) + len(body); int(smp.BytesOut) != want || smp.Request != 1 {
+				t.Errorf("BytesOut %d, want %d (request %d)", smp.BytesOut, want, smp.Request)
+			}
+		})
+	}
+}
+
+// TestSendBytesIn: status line, headers, blank line and body are counted as they were sent.
+func TestSendBytesIn(t *testing.T) {
+	const answer = "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Node: a\r\nContent-Length: 11\r\n\r\n{\"result\":1"
+	addr := rawTCPServer(t, func(c net.Conn, done <-chan struct{}) {
+		br := bufio.NewReader(c)
+		for readHTTPRequest(br) {
+			io.WriteString(c, answer)
+		}
+	})
+	c, err := NewClient(clientConfig("http://"+addr+"/"), NewCounters(1))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	smp, _ := sendOne(context.Background(), c.NewSender(), 0)
+	if smp.Err != ErrNone || smp.BytesIn != uint32(len(answer)) {
+		t.Errorf("err %v BytesIn %d, want %d", smp.Err, smp.BytesIn, len(answer))
+	}
+}
+
+// TestSendTransportErrors: a transport error leaves no status and a failed outcome.
+func TestSendTransportErrors(t *testing.T) {
+	stall := rawTCPServer(t, func(c net.Conn, done <-chan struct{}) { <-done })
+	big := rawTCPServer(t, func(c net.Conn, done <-chan struct{}) {
+		readHTTPRequest(bufio.NewReader(c))
+		io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 4096\r\n\r\n"+strings.Repeat("x", 4096))
+	})
+	tests := []struct {
+		name    string
+		addr    string
+		timeout time.Duration
+		ctxWait time.Duration // a ctx deadline, when > 0
+		want    ErrClass
+		maxTime time.Duration
+	}{
+		// The server never answers: timeout after Config.Timeout.
+		{"timeout", stall, 150 * time.Millisecond, 0, ErrTimeout, 2 * time.Second},
+		// A ctx deadline earlier than the timeout ends the request sooner.
+		{"ctx deadline", stall, 10 * time.Second, 100 * time.Millisecond, ErrTimeout, 2 * time.Second},
+		// A 4 KiB body over a 1 KiB cap.
+		{"toolarge", big, time.Second, 0, ErrTooLarge, 2 * time.Second},
+		// Nobody listens.
+		{"refused", closedTCPPort(t), time.Second, 0, ErrRefused, 2 * time.Second},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := clientConfig("http://" + tt.addr + "/")
+			cfg.Timeout, cfg.MaxBodyBytes = tt.timeout, 1024
+			c, err := NewClient(cfg, NewCounters(1))
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			ctx := context.Background()
+			if tt.ctxWait > 0 {
+				var cancel context.CancelFunc
+				ctx, cancel = context.WithTimeout(ctx, tt.ctxWait)
+				defer cancel()
+			}
+			smp, b := sendOne(ctx, c.NewSender(), 0)
+			if smp.Err != tt.want || smp.Status != 0 || smp.Outcome != OutcomeFailed || smp.BytesIn != 0 || smp.RPCErrN != 0 || len(b.RPCErrors) != 0 {
+				t.Errorf("got %+v, want err %v, no status, failed", smp, tt.want)
+			}
+			if d := time.Duration(smp.Done - smp.Sent); d > tt.maxTime {
+				t.Errorf("took %v", d)
+			}
+		})
+	}
+}
+
+// TestSendDials: Counters.Dials is the number of connections made: one for sequential
+// keep-alive requests, one per request when the server closes, one per concurrent request.
+func TestSendDials(t *testing.T) {
+	t.Run("keep-alive", func(t *testing.T) {
+		counters := NewCounters(1)
+		c := memTarget(t, clientConfig("http://node.test/"), counters, func(ctx *fasthttp.RequestCtx) {})
+		s := c.NewSender()
+		for range 10 {
+			sendOne(context.Background(), s, 0)
+		}
+		if n := counters.Dials.Load(); n != 1 {
+			t.Errorf("dials %d, want 1", n)
+		}
+		if counters.DialNanos.Load() <= 0 || counters.DialMax.Load() <= 0 {
+			t.Errorf("dial time not recorded")
+		}
+	})
+	t.Run("connection close", func(t *testing.T) {
+		counters := NewCounters(1)
+		c := memTarget(t, clientConfig("http://node.test/"), counters, func(ctx *fasthttp.RequestCtx) { ctx.SetConnectionClose() })
+		s := c.NewSender()
+		for range 5 {
+			if smp, _ := sendOne(context.Background(), s, 0); smp.Err != ErrNone {
+				t.Fatalf("err %v", smp.Err)
+			}
+		}
+		if n := counters.Dials.Load(); n != 5 {
+			t.Errorf("dials %d, want 5", n)
+		}
+	})
+	t.Run("concurrent", func(t *testing.T) {
+		const workers = 3
+		counters := NewCounters(1)
+		var arrived sync.WaitGroup
+		arrived.Add(workers)
+		c := memTarget(t, clientConfig("http://node.test/"), counters, func(ctx *fasthttp.RequestCtx) {
+			arrived.Done()
+			arrived.Wait() // all three in flight at once: three connections
+		})
+		var wg sync.WaitGroup
+		for range workers {
+			s := c.NewSender()
+			wg.Go(func() { sendOne(context.Background(), s, 0) })
+		}
+		wg.Wait()
+		if n := counters.Dials.Load(); n != workers {
+			t.Errorf("dials %d, want %d", n, workers)
+		}
+	})
+}
+
+// TestSendRateLimitHeaders: rate-limit headers are captured, once per value per batch, and
+// nothing is recorded for answers without them.
+func TestSendRateLimitHeaders(t *testing.T) {
+	var mu sync.Mutex
+	remaining := "5"
+	c := memTarget(t, clientConfig("http://node.test/"), NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+		mu.Lock()
+		defer mu.Unlock()
+		if remaining == "" {
+			return
+		}
+		ctx.SetStatusCode(429)
+		ctx.Response.Header.Set("Retry-After", "1")
+		ctx.Response.Header.Set("X-RateLimit-Remaining", remaining)
+		ctx.Response.Header.Set("RateLimit-Policy", "10;w=1")
+		ctx.Response.Header.Set("X-Other", "no")
+	})
+	s := c.NewSender()
+	b := &Batch{}
+	var smp Sample
+	s.Send(context.Background(), 0, &smp, b, 0, time.Now())
+	s.Send(context.Background(), 0, &smp, b, 1, time.Now()) // same values: nothing new
+	mu.Lock()
+	remaining = "4"
+	mu.Unlock()
+	s.Send(context.Background(), 0, &smp, b, 2, time.Now())
+	want := []HeaderSeen{{"Retry-After", "1"}, {"X-Ratelimit-Remaining", "5"}, {"Ratelimit-Policy", "10;w=1"}, {"X-Ratelimit-Remaining", "4"}}
+	if len(b.Headers) != len(want) {
+		t.Fatalf("headers %v, want %v", b.Headers, want)
+	}
+	for i := range want {
+		if b.Headers[i] != want[i] {
+			t.Errorf("header %d = %v, want %v", i, b.Headers[i], want[i])
+		}
+	}
+	mu.Lock()
+	remaining = ""
+	mu.Unlock()
+	b.Reset()
+	s.Send(context.Background(), 0, &smp, b, 0, time.Now())
+	if smp.Status != 200 || len(b.Headers) != 0 {
+		t.Errorf("status %d headers %v, want 200 and none", smp.Status, b.Headers)
+	}
+}
+
+// TestSendCompressed: when the profile asks for gzip, errors are found in the decoded body, and
+// BytesIn counts the compressed bytes received.
+func TestSendCompressed(t *testing.T) {
+	cfg := clientConfig("http://node.test/")
+	cfg.Headers = []Header{{Name: "Accept-Encoding", Value: "gzip"}}
+	gz := fasthttp.AppendGzipBytes(nil, rpcErrBody)
+	c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+		ctx.Response.Header.Set("Content-Encoding", "gzip")
+		ctx.SetBody(gz)
+	})
+	smp, b := sendOne(context.Background(), c.NewSender(), 0)
+	if smp.Outcome != OutcomeFailed || smp.RPCErrN != 1 || len(b.RPCErrors) != 1 || b.RPCErrors[0].Code != -32602 {
+		t.Errorf("got %+v %v, want one -32602", smp, b.RPCErrors)
+	}
+	if smp.BytesIn > uint32(len(gz)+200) {
+		t.Errorf("BytesIn %d for %d compressed bytes", smp.BytesIn, len(gz))
+	}
+}
+
+// TestSendZeroAlloc: a warm Sender allocates nothing per request (the in-memory server's own
+// allocations count too, so this is an upper bound).
+func TestSendZeroAlloc(t *testing.T) {
+	if raceEnabled() {
+		t.Skip("under -race sync.Pool drops items at random, so fasthttp's pooled buffers are remade")
+	}
+	for _, body := range [][]byte{rpcOKBody, rpcErrBody} {
+		c := memTarget(t, clientConfig("http://node.test/"), NewCounters(1), func(ctx *fasthttp.RequestCtx) { ctx.SetBody(body) })
+		s := c.NewSender()
+		b := &Batch{Samples: make([]Sample, 1), RPCErrors: make([]RPCError, 0, 4)}
+		start := time.Now()
+		ctx := context.Background()
+		smp := &b.Samples[0]
+		for range 10 {
+			s.Send(ctx, 0, smp, b, 0, start)
+		}
+		n := testing.AllocsPerRun(200, func() {
+			b.Reset()
+			s.Send(ctx, 0, smp, b, 0, start)
+		})
+		if n > 0 {
+			t.Errorf("%s: %v allocs per Send", body, n)
+		}
+	}
+}
+
+// TestSendHTTPS: a TLS target works end to end, and the handshake is part of the dial time.
+func TestSendHTTPS(t *testing.T) {
+	srv := httptest.NewTLSServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":1}`)
+	}))
+	defer srv.Close()
+	pool := x509.NewCertPool()
+	pool.AddCert(srv.Certificate())
+	counters := NewCounters(1)
+	c, err := newClient(clientConfig(srv.URL+"/"), counters, nil, &tls.Config{RootCAs: pool})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if !c.hc.IsTLS {
+		t.Fatal("https URL without TLS")
+	}
+	smp, _ := sendOne(context.Background(), c.NewSender(), 0)
+	if smp.Status != 200 || smp.Outcome != OutcomeOK || counters.Dials.Load() != 1 {
+		t.Errorf("got %+v, dials %d", smp, counters.Dials.Load())
+	}
+}
+
+func TestNewClientURL(t *testing.T) {
+	tests := []struct {
+		url   string
+		addr  string // "" means an error is expected
+		isTLS bool
+	}{
+		{"http://127.0.0.1:8899", "127.0.0.1:8899", false},
+		{"http://node.test/rpc", "node.test:80", false},
+		{"https://node.test/rpc?key=1", "node.test:443", true},
+		{"HTTPS://[::1]:8443/", "[::1]:8443", true},
+		{"ftp://node.test/", "", false},
+		{"http:///path", "", false},
+		{"127.0.0.1:8899", "", false},
+		{"http://bad host/", "", false},
+		{"http://user:s3cret@bad host/", "", false}, // the error must not show the password
+	}
+	for _, tt := range tests {
+		c, err := NewClient(clientConfig(tt.url), NewCounters(1))
+		switch {
+		case tt.addr == "" && err == nil:
+			t.Errorf("%q: no error", tt.url)
+		case err != nil && strings.Contains(err.Error(), "s3cret"):
+			t.Errorf("%q: error shows the secret: %v", tt.url, err)
+		case tt.addr != "" && err != nil:
+			t.Errorf("%q: %v", tt.url, err)
+		case err == nil && (c.hc.Addr != tt.addr || c.hc.IsTLS != tt.isTLS):
+			t.Errorf("%q: addr %q tls %v, want %q %v", tt.url, c.hc.Addr, c.hc.IsTLS, tt.addr, tt.isTLS)
+		}
+	}
+}
+
+// raceEnabled reports a test binary built with -race.
+func raceEnabled() bool {
+	bi, ok := debug.ReadBuildInfo()
+	if !ok {
+		return false
+	}
+	for _, s := range bi.Settings {
+		if s.Key == "-race" {
+			return s.Value == "true"
+		}
+	}
+	return false
+}

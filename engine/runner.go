@@ -1,0 +1,130 @@
+package engine
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// EndCompleted is the end reason of a run whose plan (or request count) ran out.
+const EndCompleted = "completed"
+
+// RunOptions tune a Runner; the zero value is fine.
+type RunOptions struct {
+	// PublishEvery is how often a fresh Stats view is published; default 100 ms (10 frames/s).
+	PublishEvery time.Duration
+	// DrainTimeout bounds the wait for in-flight requests at the end; default Timeout + 2 s.
+	DrainTimeout time.Duration
+}
+
+// Runner is one run of the engine: scheduler, worker pool, client and aggregator, wired
+// together. Make it with NewRunner, steer it through Controller, watch it through Stats, and
+// call Run once.
+type Runner struct {
+	cfg      *Config
+	opt      RunOptions
+	counters *Counters
+	events   *EventLog
+	sched    *Scheduler
+	agg      *Aggregator
+	client   *Client
+	start    time.Time
+}
+
+// NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
+func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
+	if err := validateConfig(cfg); err != nil {
+		return nil, err
+	}
+	if err := checkFDLimit(cfg.Connections); err != nil {
+		return nil, err
+	}
+	if opt.DrainTimeout <= 0 {
+		opt.DrainTimeout = cfg.Timeout + 2*time.Second
+	}
+	start := time.Now()
+	r := &Runner{cfg: cfg, opt: opt, start: start}
+	r.counters = NewCounters(len(cfg.Plan.Stages))
+	r.events = NewEventLog(start)
+	client, err := NewClient(cfg, r.counters)
+	if err != nil {
+		return nil, err
+	}
+	r.client = client
+	r.sched = NewScheduler(cfg, r.counters, r.events, start)
+	r.agg = NewAggregator(cfg, r.counters, r.events, r.planState, start, opt.PublishEvery)
+	return r, nil
+}
+
+// validateConfig catches a hand-built Config the profile loader would have refused.
+func validateConfig(cfg *Config) error {
+	var errs []error
+	if cfg.Connections < 1 {
+		errs = append(errs, fmt.Errorf("connections = %d: need at least 1", cfg.Connections))
+	}
+	if len(cfg.Requests) == 0 {
+		errs = append(errs, errors.New("no requests: add at least one [[request]]"))
+	}
+	if len(cfg.Plan.Stages) == 0 {
+		errs = append(errs, errors.New("no stages: add a [[stage]] or a [ramp]"))
+	}
+	if cfg.Timeout <= 0 {
+		errs = append(errs, fmt.Errorf("timeout = %s: must be positive", cfg.Timeout))
+	}
+	if len(cfg.Requests) > 1<<16 || len(cfg.Plan.Stages) > 1<<16 {
+		errs = append(errs, errors.New("more than 65536 requests or stages"))
+	}
+	return errors.Join(errs...)
+}
+
+// Controller steers the run (rate, pause, stages, hold, stop); every call becomes an event.
+func (r *Runner) Controller() Controller { return r.sched }
+
+// Stats is the latest published view of the run; never nil.
+func (r *Runner) Stats() *Stats { return r.agg.Stats() }
+
+// Start is when the run's clock started.
+func (r *Runner) Start() time.Time { return r.start }
+
+// planState is the scheduler's position, as "draining" once the schedule has ended.
+func (r *Runner) planState() PlanState {
+	ps := r.sched.State()
+	select {
+	case <-r.sched.Done():
+		ps.State = StateDraining
+		ps.StageLeft = 0
+	default:
+	}
+	return ps
+}
+
+// Run sends the plan until it ends, Stop is called or ctx is cancelled; then drains in-flight
+// requests (bounded by DrainTimeout) and returns the final snapshot. Faults of the target never
+// end a run: they are outcomes.
+func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
+	go r.agg.Run()
+	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, mix: newMix(r.cfg.Requests)}
+	p.run(ctx)
+	go r.sched.Run(ctx)
+
+	<-r.sched.Done()
+	workersDone := make(chan struct{})
+	go func() { p.wg.Wait(); close(workersDone) }()
+	drain := time.NewTimer(r.opt.DrainTimeout)
+	defer drain.Stop()
+	select {
+	case <-workersDone:
+	case <-drain.C:
+		_, sent, _ := r.counters.Totals()
+		r.events.Add("drain", fmt.Sprintf("gave up waiting after %s; requests still in flight are reported as such (sent %d)", r.opt.DrainTimeout, sent))
+	}
+	reason := r.sched.StopReason()
+	if reason == "" {
+		reason = EndCompleted
+	}
+	r.events.Add("end", reason)
+	r.agg.Finish(reason)
+	r.client.Close()
+	return r.agg.Snapshot(meta)
+}

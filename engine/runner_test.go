@@ -1,0 +1,122 @@
+package engine_test
+
+import (
+	"context"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
+	t.Helper()
+	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	return n, "http://" + addr + "/"
+}
+
+func balanceConfig(url string, stages ...engine.Stage) *engine.Config {
+	return &engine.Config{
+		Name: "t", URL: url, DisplayURL: url, Timeout: 2 * time.Second, Connections: 32,
+		Mode: engine.ModeOpen, Limits: engine.DefaultLimits(), Plan: engine.Plan{Stages: stages},
+		Requests: []engine.Request{{Name: "getBalance", Weight: 1, Items: 1,
+			Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}`)}},
+	}
+}
+
+func run(t *testing.T, cfg *engine.Config) *engine.Snapshot {
+	t.Helper()
+	r, err := engine.NewRunner(cfg, engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return snap
+}
+
+// TestRunnerCountsMatchNode: every answer the node gave is counted once, 200s and 429s alike,
+// per stage and in total, and the invariant holds.
+func TestRunnerCountsMatchNode(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Rate: 300, Burst: 10, NoDelay: true})
+	cfg := balanceConfig(url,
+		engine.Stage{Rate: 200, Duration: time.Second},
+		engine.Stage{Rate: 600, Duration: time.Second})
+	snap := run(t, cfg)
+	if err := snap.Totals.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	st := node.Stats()
+	for _, code := range []string{"200", "429"} {
+		if snap.Totals.Status[code] != st.Status[code] {
+			t.Errorf("status %s: rpcstress %d, node %d", code, snap.Totals.Status[code], st.Status[code])
+		}
+	}
+	if snap.Totals.Scheduled != 800 || snap.Totals.Completed != 800 || snap.Totals.Inflight != 0 {
+		t.Errorf("scheduled %d completed %d inflight %d, want 800 800 0", snap.Totals.Scheduled, snap.Totals.Completed, snap.Totals.Inflight)
+	}
+	if snap.Totals.Status["429"] == 0 || snap.Totals.Limited != snap.Totals.Status["429"] {
+		t.Errorf("429s %d limited %d: 600/s over a 300/s limit must be limited", snap.Totals.Status["429"], snap.Totals.Limited)
+	}
+	if len(snap.Stages) != 2 || snap.Stages[0].Summary.Completed != 200 || snap.Stages[1].Summary.Completed != 600 {
+		t.Errorf("stages: %+v", snap.Stages)
+	}
+	var rows int64
+	for _, r := range snap.Timeline {
+		for _, n := range r.Status {
+			rows += n
+		}
+	}
+	if rows != snap.Totals.Completed {
+		t.Errorf("timeline rows hold %d answers, totals %d", rows, snap.Totals.Completed)
+	}
+	if snap.EndReason != engine.EndCompleted {
+		t.Errorf("end reason %q", snap.EndReason)
+	}
+}
+
+// TestRunnerStopDrains: a stop mid-run ends the schedule, drains and still accounts for all.
+func TestRunnerStopDrains(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{Latency: 20 * time.Millisecond})
+	cfg := balanceConfig(url, engine.Stage{Rate: 500, Duration: time.Minute})
+	r, err := engine.NewRunner(cfg, engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		time.Sleep(500 * time.Millisecond)
+		r.Controller().Stop("quit")
+	}()
+	snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := snap.Totals.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	if snap.EndReason != "quit" || snap.Totals.Completed < 100 || snap.Totals.Inflight != 0 {
+		t.Errorf("end %q completed %d inflight %d", snap.EndReason, snap.Totals.Completed, snap.Totals.Inflight)
+	}
+}
+
+// TestRunnerClosedLoop: N connections back to back with a request count.
+func TestRunnerClosedLoop(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{})
+	cfg := balanceConfig(url, engine.Stage{})
+	cfg.Mode = engine.ModeClosed
+	cfg.MaxRequests = 2000
+	cfg.Connections = 8
+	snap := run(t, cfg)
+	if err := snap.Totals.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	if snap.Totals.Completed != 2000 || node.Stats().Requests != 2000 {
+		t.Errorf("completed %d, node %d, want 2000", snap.Totals.Completed, node.Stats().Requests)
+	}
+}

@@ -1,0 +1,248 @@
+package engine
+
+import (
+	"context"
+	"fmt"
+	"sync"
+	"sync/atomic"
+	"time"
+)
+
+// job is one due request handed from the Scheduler to a worker.
+type job struct {
+	intended int64 // ns since run start
+	stage    uint16
+}
+
+// saturationLag is how late the scheduler may wake before we say the generator itself cannot keep
+// up. Go timers here are ~1 ms coarse, so a few ms of lag is normal; 10 ms is not.
+const saturationLag = 10 * time.Millisecond
+
+// maxEmitPerPass bounds one catch-up loop so control messages are still served when the schedule
+// is far behind (after a long stall of the process, say).
+const maxEmitPerPass = 4096
+
+// segment is a stretch of constant rate: send number n is due at start + n/rate. Absolute due times
+// mean sleep jitter never accumulates (the vegeta pacer's lesson); a new segment begins at every
+// stage change, rate change or resume, so a change never causes a catch-up burst.
+type segment struct {
+	start int64   // ns since run start
+	rate  float64 // per second, this instance's share
+	n     int64   // sends already due in this segment
+}
+
+// due is the intended time of the segment's next send.
+func (s *segment) due() int64 {
+	return s.start + int64(float64(s.n)*1e9/s.rate)
+}
+
+// control is a request from the Controller to the scheduler goroutine, which alone owns the plan.
+type control struct {
+	kind string
+	rate Rate
+	on   bool
+}
+
+// Scheduler walks the Plan and turns it into intended send times. In open mode it hands due jobs
+// to a bounded backlog (the jobs channel); a full backlog counts the request as dropped. In closed
+// mode it only keeps time (stage changes) and workers send back to back.
+type Scheduler struct {
+	cfg      *Config
+	counters *Counters
+	events   *EventLog
+	start    time.Time
+	jobs     chan job
+	ctl      chan control
+	done     chan struct{} // closed when the schedule has ended (closed mode workers watch it)
+
+	stopOnce   sync.Once
+	stopReason atomic.Pointer[string]
+	state      atomic.Pointer[PlanState]
+	satUntil   atomic.Int64 // ns since start until which "saturated" is shown
+	claimed    atomic.Int64 // closed mode: requests claimed against MaxRequests
+	stage      atomic.Int32 // current stage, read by closed-mode workers
+	stageEnd   atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
+}
+
+// NewScheduler prepares a scheduler; Run starts it.
+func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.Time) *Scheduler {
+	backlog := cfg.Backlog
+	if backlog <= 0 {
+		backlog = defaultBacklog(cfg.Connections)
+	}
+	s := &Scheduler{
+		cfg: cfg, counters: counters, events: events, start: start,
+		jobs: make(chan job, backlog),
+		ctl:  make(chan control, 16),
+		done: make(chan struct{}),
+	}
+	s.state.Store(&PlanState{State: StateRunning, StageCount: len(cfg.Plan.Stages)})
+	s.stageEnd.Store(noEnd)
+	return s
+}
+
+// defaultBacklog lets each connection have a few requests queued behind it: enough to absorb
+// jitter and short stalls (their latency is measured honestly), small enough to bound memory.
+func defaultBacklog(conns int) int {
+	b := conns * 64
+	if b < 1024 {
+		b = 1024
+	}
+	if b > 1<<20 {
+		b = 1 << 20
+	}
+	return b
+}
+
+// Jobs is the backlog workers read from; it is closed when the schedule ends.
+func (s *Scheduler) Jobs() <-chan job { return s.jobs }
+
+// Done is closed when the schedule has ended.
+func (s *Scheduler) Done() <-chan struct{} { return s.done }
+
+// State is the scheduler's position now. The time left in a running stage is computed at the
+// call, so readers between control actions still see it count down.
+func (s *Scheduler) State() PlanState {
+	st := *s.state.Load()
+	now := int64(time.Since(s.start))
+	st.Saturated = s.satUntil.Load() > now
+	if end := s.stageEnd.Load(); st.State == StateRunning && end != noEnd {
+		st.StageLeft = max(time.Duration(end-now), 0)
+	}
+	return st
+}
+
+// paused reports whether sending is paused (closed-mode workers wait while it is).
+func (s *Scheduler) paused() bool { return s.state.Load().State == StatePaused }
+
+// unclaim gives back a request claimed while paused, so MaxRequests still counts only sends.
+func (s *Scheduler) unclaim() { s.claimed.Add(-1) }
+
+// StopReason is why the schedule ended early ("" if it ran to completion).
+func (s *Scheduler) StopReason() string {
+	if p := s.stopReason.Load(); p != nil {
+		return *p
+	}
+	return ""
+}
+
+// Stage is the current stage index (for closed-mode workers).
+func (s *Scheduler) Stage() int { return int(s.stage.Load()) }
+
+// Claim reserves one request in closed mode; false once MaxRequests is reached or the run ended.
+func (s *Scheduler) Claim() bool {
+	select {
+	case <-s.done:
+		return false
+	default:
+	}
+	if s.cfg.MaxRequests > 0 && s.claimed.Add(1) > s.cfg.MaxRequests {
+		s.finish("")
+		return false
+	}
+	return true
+}
+
+func (s *Scheduler) send(c control) {
+	select {
+	case s.ctl <- c:
+	case <-s.done:
+	}
+}
+
+// SetRate implements Controller.
+func (s *Scheduler) SetRate(r Rate) { s.send(control{kind: "rate", rate: r}) }
+
+// Pause implements Controller.
+func (s *Scheduler) Pause() { s.send(control{kind: "pause"}) }
+
+// Resume implements Controller.
+func (s *Scheduler) Resume() { s.send(control{kind: "resume"}) }
+
+// NextStage implements Controller.
+func (s *Scheduler) NextStage() { s.send(control{kind: "next"}) }
+
+// PrevStage implements Controller.
+func (s *Scheduler) PrevStage() { s.send(control{kind: "prev"}) }
+
+// Hold implements Controller.
+func (s *Scheduler) Hold(on bool) { s.send(control{kind: "hold", on: on}) }
+
+// Stop implements Controller: the schedule ends now; nothing more is sent.
+func (s *Scheduler) Stop(reason string) {
+	if reason == "" {
+		reason = "stop"
+	}
+	s.stopReason.CompareAndSwap(nil, &reason)
+	s.send(control{kind: "stop"})
+}
+
+// Mark implements Controller.
+func (s *Scheduler) Mark(kind, detail string) { s.events.Add(kind, detail) }
+
+// finish ends the schedule once: workers see done, the backlog is closed by Run.
+func (s *Scheduler) finish(reason string) {
+	s.stopOnce.Do(func() {
+		if reason != "" {
+			s.stopReason.CompareAndSwap(nil, &reason)
+		}
+		close(s.done)
+	})
+}
+
+func (s *Scheduler) now() int64 { return int64(time.Since(s.start)) }
+
+// shareOf is this instance's part of a planned rate when the run is sharded across machines.
+func (s *Scheduler) shareOf(r Rate) float64 {
+	if s.cfg.ShardCount > 1 {
+		return float64(r) / float64(s.cfg.ShardCount)
+	}
+	return float64(r)
+}
+
+func stageLabel(i, n int, st Stage) string {
+	d := "until stopped"
+	if st.Duration > 0 {
+		d = "for " + st.Duration.String()
+	}
+	name := ""
+	if st.Name != "" {
+		name = " " + st.Name
+	}
+	return fmt.Sprintf("stage %d/%d%s: %s %s", i+1, n, name, st.Rate, d)
+}
+
+// Run walks the plan until it ends, Stop is called or ctx is cancelled, then closes the backlog.
+// Requests still waiting in the backlog at a stop are counted dropped by the workers.
+func (s *Scheduler) Run(ctx context.Context) {
+	r := schedRun{s: s, stages: s.cfg.Plan.Stages}
+	defer close(s.jobs)
+	defer s.finish("")
+	r.enterStage(0, 0)
+	timer := time.NewTimer(time.Hour)
+	defer timer.Stop()
+	for {
+		if r.step() {
+			return
+		}
+		wait := r.nextWake() - s.now()
+		if wait < 0 {
+			wait = 0
+		}
+		timer.Reset(time.Duration(wait))
+		select {
+		case <-ctx.Done():
+			s.stopReason.CompareAndSwap(nil, ptr("cancelled"))
+			return
+		case <-s.done:
+			return
+		case c := <-s.ctl:
+			if r.apply(c) {
+				return
+			}
+		case <-timer.C:
+		}
+	}
+}
+
+func ptr(s string) *string { return &s }

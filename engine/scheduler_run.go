@@ -1,0 +1,202 @@
+package engine
+
+import (
+	"math"
+	"time"
+)
+
+// schedRun is the scheduler goroutine's private state: only Scheduler.Run touches it, so it needs
+// no locks; what others may read is published through atomics on the Scheduler.
+type schedRun struct {
+	s          *Scheduler
+	stages     []Stage
+	stage      int
+	stageStart int64 // ns since start when the current stage began
+	stageEnd   int64 // ns since start; math.MaxInt64 when open-ended
+	seg        segment
+	target     Rate // the full (unsharded) rate being sent now
+	paused     bool
+	pausedAt   int64
+	held       bool
+	heldAt     int64
+	scheduled  int64 // all stages, for MaxRequests
+}
+
+const noEnd = math.MaxInt64
+
+// enterStage starts stage i at time at (ns). Timed stage changes pass the old stage's planned end,
+// not "now", so a late wake never shifts the rest of the plan.
+func (r *schedRun) enterStage(i int, at int64) {
+	st := r.stages[i]
+	r.stage = i
+	r.stageStart = at
+	r.stageEnd = noEnd
+	if st.Duration > 0 {
+		r.stageEnd = at + int64(st.Duration)
+	}
+	r.target = st.Rate
+	r.seg = segment{start: at, rate: r.s.shareOf(st.Rate)}
+	r.s.stage.Store(int32(i))
+	r.s.events.Add("stage", stageLabel(i, len(r.stages), st))
+	r.publish(at)
+}
+
+// step sends everything that is due and moves through stages whose time is up. It reports true
+// when the schedule has ended.
+func (r *schedRun) step() bool {
+	if r.paused {
+		return false
+	}
+	now := r.s.now()
+	for {
+		limit := now
+		if !r.held && r.stageEnd <= now {
+			limit = r.stageEnd - 1 // sends due before the stage ended belong to it
+		}
+		if r.emit(now, limit) {
+			return true
+		}
+		if r.held || r.stageEnd > now {
+			return false
+		}
+		if r.stage+1 >= len(r.stages) {
+			return true
+		}
+		r.enterStage(r.stage+1, r.stageEnd)
+	}
+}
+
+// emit hands out every send due at or before limit. It reports true when MaxRequests is reached.
+func (r *schedRun) emit(now, limit int64) bool {
+	if r.s.cfg.Mode == ModeClosed || r.seg.rate <= 0 {
+		return false
+	}
+	sc := r.s.counters.Stage(r.stage)
+	for k := 0; k < maxEmitPerPass; k++ {
+		due := r.seg.due()
+		if due > limit {
+			return false
+		}
+		if max := r.s.cfg.MaxRequests; max > 0 && r.scheduled >= max {
+			r.s.finish("")
+			return true
+		}
+		if k == 0 && now-due > int64(saturationLag) {
+			r.s.satUntil.Store(now + int64(time.Second))
+		}
+		sc.Scheduled.Add(1)
+		r.scheduled++
+		select {
+		case r.s.jobs <- job{intended: due, stage: uint16(r.stage)}:
+		default:
+			sc.Dropped.Add(1) // backlog full: counted, never silently skipped
+		}
+		r.seg.n++
+	}
+	return false
+}
+
+// nextWake is when step has work next: the next send or the stage's end.
+func (r *schedRun) nextWake() int64 {
+	if r.paused {
+		return r.s.now() + int64(time.Hour)
+	}
+	next := int64(noEnd)
+	if r.s.cfg.Mode != ModeClosed && r.seg.rate > 0 {
+		next = r.seg.due()
+	}
+	if !r.held && r.stageEnd < next {
+		next = r.stageEnd
+	}
+	if next == noEnd {
+		next = r.s.now() + int64(time.Hour)
+	}
+	return next
+}
+
+// apply carries out one control request; true means the schedule ends.
+func (r *schedRun) apply(c control) bool {
+	now := r.s.now()
+	ev := r.s.events
+	switch c.kind {
+	case "rate":
+		ev.Add("rate", "target "+c.rate.String()+" (was "+r.target.String()+")")
+		r.target = c.rate
+		r.seg = segment{start: now, rate: r.s.shareOf(c.rate)}
+	case "pause":
+		if !r.paused {
+			r.paused, r.pausedAt = true, now
+			ev.Add("pause", "sending paused")
+		}
+	case "resume":
+		if r.paused {
+			r.paused = false
+			r.extend(now - r.pausedAt)
+			r.seg = segment{start: now, rate: r.seg.rate}
+			ev.Add("resume", "sending resumed")
+		}
+	case "hold":
+		if c.on && !r.held {
+			r.held, r.heldAt = true, now
+			ev.Add("hold", "stage held")
+		} else if !c.on && r.held {
+			r.held = false
+			r.extend(now - r.heldAt)
+			ev.Add("unhold", "stage released")
+		}
+	case "next":
+		if r.stage+1 < len(r.stages) {
+			ev.Add("next", "manual next stage")
+			r.resetModes(now)
+			r.enterStage(r.stage+1, now)
+		} else {
+			ev.Add("next", "already at the last stage")
+		}
+	case "prev":
+		if r.stage > 0 {
+			ev.Add("prev", "manual previous stage")
+			r.resetModes(now)
+			r.enterStage(r.stage-1, now)
+		} else {
+			ev.Add("prev", "already at the first stage")
+		}
+	case "stop":
+		ev.Add("stop", r.s.StopReason())
+		return true
+	}
+	r.publish(now)
+	return false
+}
+
+// extend moves the stage end by d: time paused or held does not count against the stage.
+func (r *schedRun) extend(d int64) {
+	if r.stageEnd != noEnd {
+		r.stageEnd += d
+	}
+}
+
+// resetModes clears pause and hold when the user jumps to another stage.
+func (r *schedRun) resetModes(now int64) {
+	r.paused, r.held = false, false
+}
+
+func (r *schedRun) publish(now int64) {
+	st := &PlanState{
+		State:      StateRunning,
+		Stage:      r.stage,
+		StageCount: len(r.stages),
+		StageStart: time.Duration(r.stageStart),
+		TargetRate: r.target,
+	}
+	switch {
+	case r.paused:
+		st.State = StatePaused
+	case r.held:
+		st.State = StateHeld
+	}
+	if r.stageEnd != noEnd && !r.held {
+		st.StageLeft = time.Duration(r.stageEnd - now)
+	}
+	r.s.stageEnd.Store(r.stageEnd)
+	r.s.state.Store(st)
+}

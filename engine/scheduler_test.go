@@ -1,0 +1,162 @@
+package engine
+
+import (
+	"context"
+	"math"
+	"strings"
+	"testing"
+	"testing/quick"
+	"time"
+)
+
+// TestSegmentDue checks the pacing math against exact arithmetic: send n of a segment is due at
+// start + n/rate, so n sends fall in [start, start+T) exactly when n = ceil(T·rate).
+func TestSegmentDue(t *testing.T) {
+	tests := []struct {
+		rate float64
+		span time.Duration
+		want int64
+	}{
+		{200, time.Second, 200},    // whole numbers: exactly rate × time
+		{4, 30 * time.Second, 120}, // 240/m for 30 s, seed 002's first step
+		{3, time.Second, 3},        // a rate whose interval is not a whole number of ns
+		{1000, 1500 * time.Millisecond, 1500},
+		{0.5, 3 * time.Second, 2}, // sends at 0 s and 2 s; 4 s is past the end
+	}
+	for _, tt := range tests {
+		s := segment{start: 1000, rate: tt.rate}
+		var n int64
+		for s.due() < 1000+int64(tt.span) {
+			s.n++
+			n++
+		}
+		if n != tt.want {
+			t.Errorf("rate %v for %s: %d sends, want %d", tt.rate, tt.span, n, tt.want)
+		}
+	}
+}
+
+// TestSegmentMonotone: due times never go backwards and keep the rate's spacing (property test).
+func TestSegmentMonotone(t *testing.T) {
+	f := func(rate16 uint16, n16 uint16) bool {
+		rate := float64(rate16%50000) + 0.25
+		s := segment{start: 0, rate: rate, n: int64(n16)}
+		a := s.due()
+		s.n++
+		b := s.due()
+		gap := float64(b - a)
+		return b >= a && math.Abs(gap-1e9/rate) <= 1
+	}
+	if err := quick.Check(f, nil); err != nil {
+		t.Error(err)
+	}
+}
+
+func testConfig(stages ...Stage) *Config {
+	return &Config{Name: "t", Connections: 4, Timeout: time.Second, Plan: Plan{Stages: stages},
+		Requests: []Request{{Name: "r", Body: []byte("{}"), Weight: 1, Items: 1}}, Backlog: 1 << 16}
+}
+
+// runSchedule runs a scheduler to its end and counts the jobs it handed out per stage.
+func runSchedule(t *testing.T, cfg *Config, during func(*Scheduler)) ([]int, *Scheduler, *Counters) {
+	t.Helper()
+	c := NewCounters(len(cfg.Plan.Stages))
+	start := time.Now()
+	s := NewScheduler(cfg, c, NewEventLog(start), start)
+	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
+	defer cancel()
+	go s.Run(ctx)
+	if during != nil {
+		during(s)
+	}
+	per := make([]int, len(cfg.Plan.Stages))
+	last := int64(-1)
+	for j := range s.Jobs() {
+		per[j.stage]++
+		if j.intended < last {
+			t.Errorf("intended times went backwards: %d after %d", j.intended, last)
+		}
+		last = j.intended
+	}
+	return per, s, c
+}
+
+// TestSchedulerCountsExact: a timed plan hands out exactly rate × duration per stage however late
+// the goroutine wakes, because stage ends are planned times, not wake-up times.
+func TestSchedulerCountsExact(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 200, Duration: 300 * time.Millisecond}, Stage{Rate: 400, Duration: 300 * time.Millisecond})
+	per, s, c := runSchedule(t, cfg, nil)
+	if per[0] != 60 || per[1] != 120 {
+		t.Errorf("jobs per stage = %v, want [60 120]", per)
+	}
+	sched, _, dropped := c.Totals()
+	if sched != 180 || dropped != 0 {
+		t.Errorf("scheduled %d dropped %d, want 180 and 0", sched, dropped)
+	}
+	if s.StopReason() != "" {
+		t.Errorf("stop reason %q for a completed plan", s.StopReason())
+	}
+}
+
+// TestSchedulerBacklogDrops: with nobody taking jobs, a backlog of 10 keeps 10 and counts the
+// rest dropped, so scheduled = sent + dropped still adds up.
+func TestSchedulerBacklogDrops(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 1000, Duration: 100 * time.Millisecond})
+	cfg.Backlog = 10
+	c := NewCounters(1)
+	start := time.Now()
+	s := NewScheduler(cfg, c, NewEventLog(start), start)
+	s.Run(context.Background()) // returns at the plan's end; nobody reads the jobs
+	sched, _, dropped := c.Totals()
+	if sched != 100 || dropped != 90 || len(s.jobs) != 10 {
+		t.Errorf("scheduled %d dropped %d backlog %d, want 100, 90, 10", sched, dropped, len(s.jobs))
+	}
+}
+
+// TestSchedulerMaxRequests stops the schedule at the request limit.
+func TestSchedulerMaxRequests(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 1000, Duration: 10 * time.Second})
+	cfg.MaxRequests = 50
+	per, _, _ := runSchedule(t, cfg, nil)
+	if per[0] != 50 {
+		t.Errorf("jobs = %d, want 50", per[0])
+	}
+}
+
+// TestSchedulerControls: every control action is obeyed and recorded as an event.
+func TestSchedulerControls(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour}, Stage{Rate: 200, Duration: time.Hour})
+	_, sched, _ := runSchedule(t, cfg, func(s *Scheduler) {
+		s.SetRate(500)
+		s.Pause()
+		s.Resume()
+		s.Hold(true)
+		s.Hold(false)
+		s.NextStage()
+		waitFor(t, func() bool { return s.State().Stage == 1 })
+		if got := s.State().TargetRate; got != 200 {
+			t.Errorf("target after next stage = %v, want 200", got)
+		}
+		s.PrevStage()
+		s.Stop("quit")
+	})
+	var kinds []string
+	for _, e := range sched.events.List() {
+		kinds = append(kinds, e.Kind)
+	}
+	got := strings.Join(kinds, " ")
+	if !strings.Contains(got, "rate pause resume hold unhold next stage prev stage stop") {
+		t.Errorf("events = %q", got)
+	}
+}
+
+func waitFor(t *testing.T, cond func() bool) {
+	t.Helper()
+	deadline := time.Now().Add(5 * time.Second)
+	for !cond() {
+		if time.Now().After(deadline) {
+			t.Fatal("condition not reached in 5 s")
+		}
+		time.Sleep(time.Millisecond)
+	}
+}

@@ -1,0 +1,78 @@
+package engine
+
+import (
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// second accumulates the requests that completed during one second of the run: the raw material
+// of one timeline Row. Seconds are reused after they close, so a long run allocates none.
+type second struct {
+	t         int
+	stage     int
+	target    float64
+	latest    int64 // the latest intended time among its samples, whose stage names the row
+	status    [maxStatus]int64
+	statusBig int64
+	errs      [errClassCount]int64
+	rpc       map[int32]int64
+	outcomes  [outcomeCount]int64
+	completed int64
+	bytesIn   int64
+	latency   *hdr.Histogram
+}
+
+func newSecond() *second { return &second{rpc: map[int32]int64{}, latency: newHist()} }
+
+// reset readies a second for reuse as second t of stage at target rate.
+func (s *second) reset(t, stage int, target float64) {
+	lat, rpc := s.latency, s.rpc
+	lat.Reset()
+	clear(rpc)
+	*s = second{t: t, stage: stage, target: target, rpc: rpc, latency: lat}
+}
+
+func (s *second) add(smp *Sample) {
+	if s.completed == 0 || smp.Intended >= s.latest {
+		s.latest = smp.Intended
+		s.stage = int(smp.Stage)
+	}
+	s.completed++
+	if smp.Err != ErrNone {
+		s.errs[smp.Err]++
+	} else if int(smp.Status) < maxStatus {
+		s.status[smp.Status]++
+	} else {
+		s.statusBig++
+	}
+	s.outcomes[smp.Outcome]++
+	s.bytesIn += int64(smp.BytesIn)
+	recordNanos(s.latency, smp.Latency())
+}
+
+// row turns the second into its timeline Row. span is the length of the second that the run
+// covered (a full second except the run's last, partial one), so rps stays a per-second rate.
+func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration) Row {
+	rps := float64(s.completed)
+	if span > 0 && span < time.Second {
+		rps = roundMs(rps / span.Seconds())
+	}
+	return Row{
+		T:          s.t,
+		Stage:      s.stage,
+		TargetRate: s.target,
+		RPS:        rps,
+		Status:     statusMap(&s.status, s.statusBig),
+		Errors:     errMap(&s.errs),
+		RPCErrors:  rpcMap(s.rpc),
+		OK:         s.outcomes[OutcomeOK],
+		Limited:    s.outcomes[OutcomeLimited],
+		Failed:     s.outcomes[OutcomeFailed],
+		Inflight:   inflight,
+		Dropped:    dropped,
+		Latency:    rowLatencyOf(s.latency),
+		BytesIn:    s.bytesIn,
+		Saturated:  saturated,
+	}
+}

@@ -1,0 +1,105 @@
+package engine
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
+)
+
+// SnapshotSchema names the snapshot format; readers refuse other values.
+const SnapshotSchema = "rpcstress.snapshot/v1"
+
+// ToolInfo names the program that wrote a snapshot.
+type ToolInfo struct {
+	Name    string `json:"name"`
+	Version string `json:"version"`
+}
+
+// Histograms holds the run's HDR latency histograms (coordinated-omission corrected, in
+// microseconds), each in HdrHistogram's compressed V2 encoding, base64: exact to merge later.
+type Histograms struct {
+	Total  string   `json:"total"`
+	Stages []string `json:"stages"`
+}
+
+// Snapshot is a saved run: everything a report, compare or merge needs. See DESIGN.md for the
+// field contract; fields are added freely, never renamed.
+type Snapshot struct {
+	Schema    string          `json:"schema"`
+	Tool      ToolInfo        `json:"tool"`
+	Host      string          `json:"host"`
+	Profile   json.RawMessage `json:"profile"` // resolved, secrets redacted
+	Target    string          `json:"target"`  // display URL: no userinfo, no query
+	Mode      Mode            `json:"mode"`
+	StartedAt time.Time       `json:"started_at"`
+	EndedAt   time.Time       `json:"ended_at"`
+	EndReason string          `json:"end_reason"`
+	Totals    Summary         `json:"totals"`
+	Stages    []StageStats    `json:"stages"`
+	Timeline  []Row           `json:"timeline"`
+	Events    []Event         `json:"events"`
+	// RPCMessages maps a JSON-RPC error code to a message the target sent with it.
+	RPCMessages map[string]string `json:"rpc_messages,omitempty"`
+	// RateLimitHeaders are Retry-After and X-RateLimit-* as last seen.
+	RateLimitHeaders map[string]string `json:"rate_limit_headers,omitempty"`
+	// SaturatedSeconds counts timeline seconds in which the generator fell behind its schedule.
+	SaturatedSeconds int        `json:"saturated_seconds"`
+	Histograms       Histograms `json:"histograms"`
+}
+
+// CheckInvariant verifies the bookkeeping every report promises:
+// scheduled = sent + dropped; sent = completed + inflight; completed = Σ status + Σ errors.
+func (s *Summary) CheckInvariant() error {
+	var errs []error
+	if s.Scheduled != s.Sent+s.Dropped {
+		errs = append(errs, fmt.Errorf("scheduled %d ≠ sent %d + dropped %d", s.Scheduled, s.Sent, s.Dropped))
+	}
+	if s.Sent != s.Completed+s.Inflight {
+		errs = append(errs, fmt.Errorf("sent %d ≠ completed %d + inflight %d", s.Sent, s.Completed, s.Inflight))
+	}
+	var outcomes int64
+	for _, n := range s.Status {
+		outcomes += n
+	}
+	for _, n := range s.Errors {
+		outcomes += n
+	}
+	if s.Completed != outcomes {
+		errs = append(errs, fmt.Errorf("completed %d ≠ Σ status + Σ errors %d", s.Completed, outcomes))
+	}
+	return errors.Join(errs...)
+}
+
+// stageJSON is how a Stage reads in JSON: durations as text people can read, the rate both as a
+// number per second (for tools) and as written.
+type stageJSON struct {
+	Name      string  `json:"name,omitempty"`
+	Rate      float64 `json:"rate"`
+	RateText  string  `json:"rate_text"`
+	Duration  string  `json:"duration"`
+	DurationS float64 `json:"duration_s"`
+}
+
+// MarshalJSON writes the stage with a readable duration ("30s") and rate ("240/m").
+func (s Stage) MarshalJSON() ([]byte, error) {
+	d := "0s"
+	if s.Duration > 0 {
+		d = s.Duration.String()
+	}
+	return json.Marshal(stageJSON{Name: s.Name, Rate: float64(s.Rate), RateText: s.Rate.String(), Duration: d, DurationS: s.Duration.Seconds()})
+}
+
+// UnmarshalJSON reads what MarshalJSON wrote.
+func (s *Stage) UnmarshalJSON(b []byte) error {
+	var j stageJSON
+	if err := json.Unmarshal(b, &j); err != nil {
+		return err
+	}
+	d, err := time.ParseDuration(j.Duration)
+	if err != nil {
+		return fmt.Errorf("stage duration %q: %w", j.Duration, err)
+	}
+	*s = Stage{Name: j.Name, Rate: Rate(j.Rate), Duration: d}
+	return nil
+}

@@ -1,0 +1,129 @@
+package engine
+
+import (
+	"strconv"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// maxStatus bounds the flat status array; anything at or above it (never seen from a sane
+// server) is counted under "other" — still counted, never lost.
+const maxStatus = 600
+
+// spanAcc accumulates the completed requests of one span (a stage or the whole run). It only
+// counts and records; percentiles and rates are derived when a Summary is made.
+type spanAcc struct {
+	status    [maxStatus]int64
+	statusBig int64 // statuses ≥ maxStatus
+	errs      [errClassCount]int64
+	rpc       map[int32]int64
+	outcomes  [outcomeCount]int64
+	completed int64
+	bytesIn   int64
+	bytesOut  int64
+	first     int64 // earliest intended time seen, ns since start
+	last      int64 // latest done time seen, ns since start
+	latency   *hdr.Histogram
+	service   *hdr.Histogram
+	byOutcome [outcomeCount]*hdr.Histogram
+}
+
+func newSpanAcc() *spanAcc {
+	a := &spanAcc{rpc: map[int32]int64{}, latency: newHist(), service: newHist(), first: -1}
+	for i := range a.byOutcome {
+		a.byOutcome[i] = newHist()
+	}
+	return a
+}
+
+// add counts one sample.
+func (a *spanAcc) add(s *Sample) {
+	a.completed++
+	if s.Err != ErrNone {
+		a.errs[s.Err]++
+	} else if int(s.Status) < maxStatus {
+		a.status[s.Status]++
+	} else {
+		a.statusBig++
+	}
+	a.outcomes[s.Outcome]++
+	a.bytesIn += int64(s.BytesIn)
+	a.bytesOut += int64(s.BytesOut)
+	if a.first < 0 || s.Intended < a.first {
+		a.first = s.Intended
+	}
+	if s.Done > a.last {
+		a.last = s.Done
+	}
+	lat := s.Latency()
+	recordNanos(a.latency, lat)
+	recordNanos(a.service, s.Service())
+	recordNanos(a.byOutcome[s.Outcome], lat)
+}
+
+// addRPC counts one JSON-RPC error code.
+func (a *spanAcc) addRPC(code int32) { a.rpc[code]++ }
+
+// summary derives the numbers of the span. Scheduled, sent and dropped come from the lock-free
+// counters (they change where no sample exists); in flight is what was sent and not completed.
+func (a *spanAcc) summary(scheduled, sent, dropped int64) Summary {
+	s := Summary{
+		Scheduled: scheduled,
+		Sent:      sent,
+		Dropped:   dropped,
+		Completed: a.completed,
+		Inflight:  sent - a.completed,
+		Status:    statusMap(&a.status, a.statusBig),
+		Errors:    errMap(&a.errs),
+		RPCErrors: rpcMap(a.rpc),
+		BytesIn:   a.bytesIn,
+		BytesOut:  a.bytesOut,
+		OK:        a.outcomes[OutcomeOK],
+		Limited:   a.outcomes[OutcomeLimited],
+		Failed:    a.outcomes[OutcomeFailed],
+		Latency:   percentilesOf(a.latency),
+		Service:   percentilesOf(a.service),
+	}
+	s.LatencyByOutcome = map[string]Percentiles{}
+	for o, h := range a.byOutcome {
+		if h.TotalCount() > 0 {
+			s.LatencyByOutcome[Outcome(o).String()] = percentilesOf(h)
+		}
+	}
+	if a.first >= 0 && a.last > a.first {
+		s.DurationS = roundMs(float64(a.last-a.first) / 1e9)
+		s.RPS = roundMs(float64(a.completed) / (float64(a.last-a.first) / 1e9))
+	}
+	return s
+}
+
+func statusMap(counts *[maxStatus]int64, big int64) map[string]int64 {
+	m := map[string]int64{}
+	for code, n := range counts {
+		if n > 0 {
+			m[strconv.Itoa(code)] = n
+		}
+	}
+	if big > 0 {
+		m["other"] = big
+	}
+	return m
+}
+
+func errMap(counts *[errClassCount]int64) map[string]int64 {
+	m := map[string]int64{}
+	for c, n := range counts {
+		if n > 0 && ErrClass(c) != ErrNone {
+			m[ErrClass(c).String()] = n
+		}
+	}
+	return m
+}
+
+func rpcMap(counts map[int32]int64) map[string]int64 {
+	m := make(map[string]int64, len(counts))
+	for code, n := range counts {
+		m[strconv.Itoa(int(code))] = n
+	}
+	return m
+}

@@ -1,0 +1,152 @@
+package mocknode
+
+import (
+	"errors"
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// Bounds that keep the arithmetic exact and catch typos; nothing useful lies beyond them.
+const (
+	// minRate is nginx's resolution: it keeps rates in thousandths of a request per second.
+	minRate engine.Rate = 0.001
+	// maxBurst keeps burst×1000 (nginx's unit) far from overflow.
+	maxBurst = 1_000_000_000
+	// maxDelay bounds each latency knob; a mock answering slower than this is a typo.
+	maxDelay = time.Hour
+	// defaultLimitStatus is what clients expect from a limiter; nginx's own default is 503.
+	defaultLimitStatus = 429
+)
+
+// Config is how the mock node behaves. The zero value is a plain, fast, unlimited node.
+type Config struct {
+	// Rate is the limit_req rate; 0 turns the limiter off.
+	Rate engine.Rate
+	// Burst is limit_req's burst: how many requests above the rate may be queued (or, with
+	// NoDelay, answered at once) before rejecting.
+	Burst int
+	// NoDelay answers accepted burst requests at once instead of spacing them at Rate.
+	NoDelay bool
+	// LimitStatus is the HTTP status of rejected requests (nginx's limit_req_status); 0 means 429.
+	LimitStatus int
+	// Latency is added to every answer that reaches the node.
+	Latency time.Duration
+	// Jitter adds a uniform random [0, Jitter) on top of Latency.
+	Jitter time.Duration
+	// PerItem is added per item: per call of a batch and per slot of a getBlocks range.
+	PerItem time.Duration
+	// Capacity is how many JSON-RPC calls per second the node serves, one after another;
+	// beyond it answers queue and latency climbs. 0 means unlimited.
+	Capacity engine.Rate
+	// StallEvery and StallFor freeze the node for StallFor once every StallEvery (the first
+	// stall starts StallEvery after the node starts); both zero means never.
+	StallEvery, StallFor time.Duration
+}
+
+// normalized checks c and returns it with defaults filled in. Every error says which knob is
+// wrong and what would be right.
+func (c Config) normalized() (Config, error) {
+	var errs []error
+	switch {
+	case c.Rate < 0:
+		errs = append(errs, fmt.Errorf("rate %s is negative: use 0 to turn the limiter off", c.Rate))
+	case c.Rate > 0 && c.Rate < minRate:
+		errs = append(errs, fmt.Errorf("rate %v/s is below nginx's resolution of 0.001/s (0.06/m)", float64(c.Rate)))
+	}
+	switch {
+	case c.Burst < 0:
+		errs = append(errs, fmt.Errorf("burst %d is negative: use 0 for no burst", c.Burst))
+	case c.Burst > maxBurst:
+		errs = append(errs, fmt.Errorf("burst %d is above the maximum of %d", c.Burst, maxBurst))
+	case c.Burst > 0 && c.Rate == 0:
+		errs = append(errs, fmt.Errorf("burst %d needs a rate: set a rate or drop the burst", c.Burst))
+	}
+	if c.NoDelay && c.Rate == 0 {
+		errs = append(errs, errors.New("nodelay needs a rate: set a rate or drop nodelay"))
+	}
+	if c.LimitStatus == 0 {
+		c.LimitStatus = defaultLimitStatus
+	}
+	if c.LimitStatus < 400 || c.LimitStatus > 599 {
+		errs = append(errs, fmt.Errorf("limit status %d is not an HTTP error status: use 400–599 (429 or nginx's 503)", c.LimitStatus))
+	}
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+	}{{"latency", c.Latency}, {"jitter", c.Jitter}, {"per-item", c.PerItem}, {"stall-every", c.StallEvery}, {"stall-for", c.StallFor}} {
+		if d.v < 0 {
+			errs = append(errs, fmt.Errorf("%s %s is negative", d.name, d.v))
+		} else if d.v > maxDelay {
+			errs = append(errs, fmt.Errorf("%s %s is above the maximum of %s", d.name, d.v, maxDelay))
+		}
+	}
+	switch {
+	case c.Capacity < 0:
+		errs = append(errs, fmt.Errorf("capacity %s is negative: use 0 for unlimited", c.Capacity))
+	case c.Capacity > 0 && c.Capacity < minRate:
+		errs = append(errs, fmt.Errorf("capacity %v/s is below the minimum of 0.001/s", float64(c.Capacity)))
+	}
+	switch {
+	case c.StallEvery == 0 && c.StallFor == 0:
+	case c.StallEvery <= 0 || c.StallFor <= 0:
+		errs = append(errs, fmt.Errorf("stall-every %s and stall-for %s: set both or neither", c.StallEvery, c.StallFor))
+	case c.StallFor >= c.StallEvery:
+		errs = append(errs, fmt.Errorf("stall-for %s must be shorter than stall-every %s, or the node never answers", c.StallFor, c.StallEvery))
+	}
+	if len(errs) > 0 {
+		return c, fmt.Errorf("mocknode config: %w", errors.Join(errs...))
+	}
+	return c, nil
+}
+
+// String is the one-line summary of the settings that `rpcstress mocknode` and --demo print.
+func (c Config) String() string {
+	var b strings.Builder
+	if c.Rate > 0 {
+		b.WriteString("limit ")
+		b.WriteString(c.Rate.String())
+		b.WriteString(" burst ")
+		b.WriteString(strconv.Itoa(c.Burst))
+		if c.NoDelay {
+			b.WriteString(" nodelay")
+		} else {
+			b.WriteString(" delaying")
+		}
+		status := c.LimitStatus
+		if status == 0 {
+			status = defaultLimitStatus
+		}
+		b.WriteString(", rejects with ")
+		b.WriteString(strconv.Itoa(status))
+	} else {
+		b.WriteString("no limit")
+	}
+	b.WriteString("; latency ")
+	b.WriteString(c.Latency.String())
+	if c.Jitter > 0 {
+		b.WriteString(" + jitter ")
+		b.WriteString(c.Jitter.String())
+	}
+	if c.PerItem > 0 {
+		b.WriteString(" + ")
+		b.WriteString(c.PerItem.String())
+		b.WriteString("/item")
+	}
+	if c.Capacity > 0 {
+		b.WriteString("; capacity ")
+		b.WriteString(c.Capacity.String())
+	} else {
+		b.WriteString("; capacity unlimited")
+	}
+	if c.StallEvery > 0 {
+		b.WriteString("; stalls ")
+		b.WriteString(c.StallFor.String())
+		b.WriteString(" every ")
+		b.WriteString(c.StallEvery.String())
+	}
+	return b.String()
+}

@@ -1,0 +1,63 @@
+package mocknode
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+func TestConfigValidation(t *testing.T) {
+	tests := []struct {
+		name string
+		cfg  Config
+		want string // in the error; "" = valid
+	}{
+		// The zero value is a plain node.
+		{"zero", Config{}, ""},
+		// A full, sensible configuration.
+		{"everything", Config{Rate: 100, Burst: 10, NoDelay: true, LimitStatus: 503, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 1000, StallEvery: time.Second, StallFor: 100 * time.Millisecond}, ""},
+		// Negative rate.
+		{"negative rate", Config{Rate: -1}, "rate -1/s is negative"},
+		// Below nginx's 0.001 r/s resolution.
+		{"tiny rate", Config{Rate: 0.0001}, "below nginx's resolution"},
+		// Status outside 400–599.
+		{"status 302", Config{Rate: 1, LimitStatus: 302}, "not an HTTP error status"},
+		// Negative jitter.
+		{"negative jitter", Config{Jitter: -time.Second}, "jitter -1s is negative"},
+		// Latency beyond an hour is a typo.
+		{"huge latency", Config{Latency: 2 * time.Hour}, "above the maximum"},
+		// Tiny capacity would overflow the service time.
+		{"tiny capacity", Config{Capacity: 1e-9}, "below the minimum"},
+		// All problems are reported at once.
+		{"several", Config{Burst: -1, Latency: -1}, "burst -1 is negative: use 0 for no burst\nlatency -1ns is negative"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := New(tt.cfg)
+			switch {
+			case tt.want == "" && err != nil:
+				t.Fatalf("unexpected error: %v", err)
+			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+				t.Fatalf("error %v, want %q", err, tt.want)
+			}
+		})
+	}
+}
+
+func TestConfigString(t *testing.T) {
+	tests := []struct {
+		cfg  Config
+		want string
+	}{
+		// Defaults.
+		{Config{}, "no limit; latency 0s; capacity unlimited"},
+		// Every knob.
+		{Config{Rate: 4, Burst: 3, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 500, StallEvery: time.Second, StallFor: 100 * time.Millisecond},
+			"limit 4/s burst 3 delaying, rejects with 429; latency 1ms + jitter 1ms + 1µs/item; capacity 500/s; stalls 100ms every 1s"},
+	}
+	for _, tt := range tests {
+		if got := tt.cfg.String(); got != tt.want {
+			t.Errorf("got  %q\nwant %q", got, tt.want)
+		}
+	}
+}

@@ -1,0 +1,22 @@
+// Package mocknode is the embedded JSON-RPC node behind `rpcstress --demo`, the end-to-end tests
+// and the benchmarks: a cheap fasthttp server that answers a handful of Solana- and Ethereum-like
+// methods, with the knobs a load tester needs to see real-world behaviour on loopback.
+//
+// One HTTP request travels through three stages, in the order a real deployment has them:
+//
+//  1. The Limiter, a faithful model of nginx's limit_req (one global zone): it rejects with
+//     Config.LimitStatus, or accepts and — without nodelay — holds the request for its turn.
+//  2. The node proper: it parses the JSON-RPC body (a single call or a batch) with a pooled
+//     fastjson parser and writes the answer into a pooled buffer.
+//  3. The latency model: an optional single FIFO server of Config.Capacity calls per second,
+//     then base latency + uniform jitter + a per-item cost, then optional periodic stalls that
+//     hold every answer due inside a stall window (the shape of a GC pause, which makes
+//     coordinated omission visible).
+//
+// Every answer is counted just before the handler hands it to fasthttp, so by the time a client
+// has read an answer it is already in /stats; tests compare the tester's counts to these exactly.
+//
+// Endpoints: POST to any path is JSON-RPC; GET /stats reports the counters; POST /stats/reset or
+// GET /reset reports and zeroes them; GET /health answers "ok". The stats endpoints are not
+// counted.
+package mocknode

@@ -1,0 +1,117 @@
+package mocknode
+
+import (
+	"bytes"
+	"context"
+	"regexp"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// syncBuffer is a bytes.Buffer safe to write from Main's goroutine while the test reads it.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+func TestMainFlagErrors(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr
+	}{
+		// A rate that engine.ParseRate refuses.
+		{"bad rate", []string{"--rate", "fast"}, 2, "bad rate"},
+		// A rate unit nobody uses.
+		{"bad rate unit", []string{"--rate", "10/d"}, 2, "unknown unit"},
+		// Negative burst.
+		{"negative burst", []string{"--rate", "10/s", "--burst", "-1"}, 2, "burst -1 is negative"},
+		// A burst without a rate would silently do nothing.
+		{"burst without rate", []string{"--burst", "5"}, 2, "needs a rate"},
+		// nodelay without a rate likewise.
+		{"nodelay without rate", []string{"--nodelay"}, 2, "nodelay needs a rate"},
+		// A success status for rejections makes no sense.
+		{"status 200", []string{"--rate", "1/s", "--status", "200"}, 2, "not an HTTP error status"},
+		// Durations must parse.
+		{"bad latency", []string{"--latency", "soon"}, 2, "invalid value"},
+		// Negative latency.
+		{"negative latency", []string{"--latency", "-1ms"}, 2, "latency -1ms is negative"},
+		// Capacity is a rate.
+		{"bad capacity", []string{"--capacity", "-5/s"}, 2, "negative"},
+		// Stalls need both flags.
+		{"half a stall", []string{"--stall-every", "1s"}, 2, "set both or neither"},
+		// A stall as long as its period never ends.
+		{"endless stall", []string{"--stall-every", "1s", "--stall-for", "1s"}, 2, "must be shorter"},
+		// Unknown flags.
+		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined"},
+		// Settings are flags, not arguments.
+		{"positional", []string{"getBalance"}, 2, "unexpected argument"},
+		// Help is not an error.
+		{"help", []string{"-h"}, 0, "usage: rpcstress mocknode"},
+		// An address that cannot be listened on fails with 1, not 2.
+		{"cannot listen", []string{"--listen", "256.0.0.1:1"}, 1, "cannot listen"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var stdout, stderr syncBuffer
+			code := Main(t.Context(), tt.args, &stdout, &stderr)
+			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
+				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, stderr.String(), tt.code, tt.want)
+			}
+		})
+	}
+}
+
+func TestMainServesUntilCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(t.Context())
+	var stdout, stderr syncBuffer
+	done := make(chan int, 1)
+	go func() {
+		done <- Main(ctx, []string{"--listen", "127.0.0.1:0", "--rate", "240r/m", "--burst", "3", "--nodelay", "--latency", "1ms"}, &stdout, &stderr)
+	}()
+	addrRe := regexp.MustCompile(`listening on http://(\S+) \((.*)\)`)
+	var m []string
+	for deadline := time.Now().Add(5 * time.Second); m == nil; {
+		if time.Now().After(deadline) {
+			t.Fatalf("no listening line; stdout %q stderr %q", stdout.String(), stderr.String())
+		}
+		time.Sleep(5 * time.Millisecond)
+		m = addrRe.FindStringSubmatch(stdout.String())
+	}
+	if want := "limit 4/s burst 3 nodelay, rejects with 429; latency 1ms; capacity unlimited"; m[2] != want {
+		t.Fatalf("settings %q, want %q", m[2], want)
+	}
+	c := &fasthttp.HostClient{Addr: m[1]}
+	if code, _ := do(t, c, "POST", "/", getSlot); code != 200 {
+		t.Fatalf("status %d", code)
+	}
+	cancel()
+	select {
+	case code := <-done:
+		if code != 0 {
+			t.Fatalf("exit %d, stderr %q", code, stderr.String())
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("Main did not return after cancel")
+	}
+	if !strings.Contains(stdout.String(), `mocknode stopped: {"status":{"200":1}`) {
+		t.Fatalf("no final counts in %q", stdout.String())
+	}
+}

@@ -1,0 +1,287 @@
+package mocknode
+
+import (
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// method is a JSON-RPC method the node knows; the index of its counter.
+type method int
+
+const (
+	mGetBalance method = iota
+	mGetSlot
+	mGetBlocks
+	mEthBlockNumber
+	mEthGetBalance
+	mEthGetBlockByNumber
+	mOther // any method the node does not know: one bucket, so hostile names cannot grow memory
+	numMethods
+)
+
+// lookupMethod maps a method name to its index; the switch on string(name) does not allocate.
+func lookupMethod(name []byte) method {
+	switch string(name) {
+	case "getBalance":
+		return mGetBalance
+	case "getSlot":
+		return mGetSlot
+	case "getBlocks":
+		return mGetBlocks
+	case "eth_blockNumber":
+		return mEthBlockNumber
+	case "eth_getBalance":
+		return mEthGetBalance
+	case "eth_getBlockByNumber":
+		return mEthGetBlockByNumber
+	}
+	return mOther
+}
+
+// methodName is the name /stats reports for m.
+func methodName(m method) string {
+	switch m {
+	case mGetBalance:
+		return "getBalance"
+	case mGetSlot:
+		return "getSlot"
+	case mGetBlocks:
+		return "getBlocks"
+	case mEthBlockNumber:
+		return "eth_blockNumber"
+	case mEthGetBalance:
+		return "eth_getBalance"
+	case mEthGetBlockByNumber:
+		return "eth_getBlockByNumber"
+	}
+	return "other"
+}
+
+// errCode is a JSON-RPC error the node answers; the index of its counter.
+type errCode int
+
+const (
+	errNone errCode = -1
+)
+
+const (
+	errParse errCode = iota
+	errInvalidRequest
+	errMethodNotFound
+	errInvalidParams
+	errInternal
+	numCodes
+)
+
+// codeValue is the JSON-RPC 2.0 code of e.
+func codeValue(e errCode) int {
+	switch e {
+	case errParse:
+		return -32700
+	case errInvalidRequest:
+		return -32600
+	case errMethodNotFound:
+		return -32601
+	case errInvalidParams:
+		return -32602
+	}
+	return -32603 // errInternal
+}
+
+// codeText is the code as written in an answer, ready to append.
+func codeText(e errCode) string {
+	switch e {
+	case errParse:
+		return "-32700"
+	case errInvalidRequest:
+		return "-32600"
+	case errMethodNotFound:
+		return "-32601"
+	case errInvalidParams:
+		return "-32602"
+	}
+	return "-32603" // errInternal
+}
+
+// Messages are constants, so error answers cost no allocation either.
+const (
+	msgParse           = "Parse error"
+	msgMethodNotFound  = "Method not found"
+	msgEmptyBatch      = "Invalid request: empty batch"
+	msgNotObject       = "Invalid request: a call must be a JSON object"
+	msgNoMethod        = "Invalid request: method must be a string"
+	msgBadID           = "Invalid request: id must be a number, a string or null"
+	msgTooLarge        = "Internal error: answer too large; split the batch"
+	resultHead         = `{"jsonrpc":"2.0","result":`
+	errorHead          = `{"jsonrpc":"2.0","error":{"code":`
+	errorMessageHead   = `,"message":"`
+	idHead             = `,"id":`
+	idHeadAfterMessage = `"},"id":`
+)
+
+// scratch is one request's working memory, pooled so the common path allocates nothing.
+type scratch struct {
+	parser fastjson.Parser
+	out    []byte // the answer body
+	id     []byte // the current call's id, as written in the request
+	tally  tally
+}
+
+// maxAnswerBytes bounds one HTTP answer: a batch of large getBlocks ranges could otherwise ask
+// for gigabytes. Calls after the answer has grown past it get a -32603 error each, as geth
+// does with its batch response limit.
+const maxAnswerBytes = 64 << 20
+
+// maxPooledBuffer keeps a pooled scratch from pinning the memory of one huge answer (a
+// 500,000-slot getBlocks is about 5 MB).
+const maxPooledBuffer = 1 << 20
+
+// answer parses body and writes the JSON-RPC answer to s.out, tallying the calls.
+func (n *Node) answer(s *scratch, body []byte, now time.Time) {
+	s.out = s.out[:0]
+	v, err := s.parser.ParseBytes(body)
+	if err != nil {
+		s.out = s.errorAnswer(s.out, nil, errParse, msgParse)
+		return
+	}
+	switch v.Type() {
+	case fastjson.TypeObject:
+		s.out = n.call(s, s.out, v, now)
+	case fastjson.TypeArray:
+		calls := v.GetArray()
+		if len(calls) == 0 {
+			s.out = s.errorAnswer(s.out, nil, errInvalidRequest, msgEmptyBatch)
+			return
+		}
+		s.out = append(s.out, '[')
+		for i, c := range calls {
+			if i > 0 {
+				s.out = append(s.out, ',')
+			}
+			s.out = n.call(s, s.out, c, now)
+		}
+		s.out = append(s.out, ']')
+	default:
+		s.out = s.errorAnswer(s.out, nil, errInvalidRequest, msgNotObject)
+	}
+}
+
+// call answers one JSON-RPC call v, appending to dst.
+//
+// Calls without an id (notifications) are answered too, with id null: a load tester counts
+// answers, and a silent node would look like a lost request.
+func (n *Node) call(s *scratch, dst []byte, v *fastjson.Value, now time.Time) []byte {
+	if v.Type() != fastjson.TypeObject {
+		return s.errorAnswer(dst, nil, errInvalidRequest, msgNotObject)
+	}
+	id, ok := s.readID(v.Get("id"))
+	if !ok {
+		return s.errorAnswer(dst, nil, errInvalidRequest, msgBadID)
+	}
+	mv := v.Get("method")
+	if mv == nil || mv.Type() != fastjson.TypeString {
+		return s.errorAnswer(dst, id, errInvalidRequest, msgNoMethod)
+	}
+	name, _ := mv.StringBytes() // cannot fail: the type is string
+	m := lookupMethod(name)
+	s.tally.methods[m]++
+	if m == mOther {
+		return s.errorAnswer(dst, id, errMethodNotFound, msgMethodNotFound)
+	}
+
+	if len(dst) > n.maxAnswer {
+		return s.errorAnswer(dst, id, errInternal, msgTooLarge)
+	}
+	mark := len(dst)
+	dst = append(dst, resultHead...)
+	dst, items, code, msg := n.result(dst, m, v.Get("params"), now)
+	if code != errNone {
+		return s.errorAnswer(dst[:mark], id, code, msg)
+	}
+	s.tally.calls++
+	s.tally.items += max(items, 1)
+	dst = append(dst, idHead...)
+	dst = append(dst, id...)
+	return append(dst, '}')
+}
+
+// errorAnswer appends a JSON-RPC error answer with the given id (nil writes null) and tallies
+// it as one call.
+func (s *scratch) errorAnswer(dst, id []byte, code errCode, msg string) []byte {
+	s.tally.calls++
+	s.tally.items++
+	s.tally.errors[code]++
+	dst = append(dst, errorHead...)
+	dst = append(dst, codeText(code)...)
+	dst = append(dst, errorMessageHead...)
+	dst = append(dst, msg...)
+	dst = append(dst, idHeadAfterMessage...)
+	if id == nil {
+		return append(dst, "null}"...)
+	}
+	dst = append(dst, id...)
+	return append(dst, '}')
+}
+
+// readID returns the call's id exactly as the request wrote it (null when absent), or false
+// when it is not a number, a string or null. The raw text is echoed rather than re-encoded so
+// that "id":"a\u00e9" comes back byte for byte; numbers are checked against JSON's grammar
+// because fastjson also accepts NaN, inf and 1.2.3, which must not be echoed into an answer.
+func (s *scratch) readID(v *fastjson.Value) ([]byte, bool) {
+	s.id = s.id[:0]
+	if v == nil {
+		s.id = append(s.id, "null"...)
+		return s.id, true
+	}
+	s.id = v.MarshalTo(s.id) // a raw string is written as given, quotes included
+	switch c := s.id[0]; {
+	case c == '"', c == 'n' && string(s.id) == "null":
+		return s.id, true
+	case c == '-' || (c >= '0' && c <= '9'):
+		return s.id, isJSONNumber(s.id)
+	}
+	return nil, false
+}
+
+// isJSONNumber reports whether b is a number as RFC 8259 writes it.
+func isJSONNumber(b []byte) bool {
+	i := 0
+	if i < len(b) && b[i] == '-' {
+		i++
+	}
+	switch {
+	case i < len(b) && b[i] == '0':
+		i++
+	case i < len(b) && b[i] >= '1' && b[i] <= '9':
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+	default:
+		return false
+	}
+	if i < len(b) && b[i] == '.' {
+		i++
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
+		i++
+		if i < len(b) && (b[i] == '+' || b[i] == '-') {
+			i++
+		}
+		start := i
+		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
+			i++
+		}
+		if i == start {
+			return false
+		}
+	}
+	return i == len(b)
+}

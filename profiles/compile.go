@@ -1,0 +1,46 @@
+package profiles
+
+import (
+	"strings"
+
+	"github.com/BurntSushi/toml"
+)
+
+// compile checks every part of the decoded document and assembles the engine's Config. Parts
+// are checked independently, so the problems of all of them are collected in one pass; the
+// result is only used when there were none.
+func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
+	c.unknownKeys(doc, "", topKeys())
+	p := &Profile{Path: src.name}
+	cfg := &p.base
+	urlVars := c.settings(doc, cfg, src)
+	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
+	cfg.Headers = c.headers(doc, md.Keys(), src.getenv)
+	cfg.Requests, p.info = c.requests(doc, src)
+	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
+	cfg.Limits = c.limits(doc)
+	p.Demo = c.demo(doc)
+	p.Name = cfg.Name
+	p.perMinute = writtenPerMinute(doc)
+	p.Config = cloneConfig(p.base)
+	return p
+}
+
+// writtenPerMinute reports whether the plan's rates were written per minute ("240/m", nginx's
+// "240r/m"), so that Describe shows them that way too.
+func writtenPerMinute(doc table) bool {
+	perMin := func(v any) bool {
+		s, ok := v.(string)
+		return ok && strings.Contains(strings.ToLower(s), "/m")
+	}
+	if t, ok := doc["ramp"].(table); ok && (perMin(t["from"]) || perMin(t["to"])) {
+		return true
+	}
+	list, _ := tables(doc["stage"])
+	for _, t := range list {
+		if perMin(t["rate"]) {
+			return true
+		}
+	}
+	return false
+}

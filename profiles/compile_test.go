@@ -1,0 +1,239 @@
+package profiles
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+func TestDefaults(t *testing.T) {
+	p := mustLoad(t, "url = \"http://h:1\"\n[[request]]\nmethod = \"getSlot\"\n[[stage]]\nrate = \"240/m\"\n")
+	c := p.Config
+	switch {
+	case p.Name != "t" || c.Name != "t":
+		t.Errorf("name = %q, want the file name without .toml", p.Name)
+	case c.Timeout != 5*time.Second, c.Connections != 64, c.Mode != engine.ModeOpen, c.Method != "POST":
+		t.Errorf("defaults = %+v", c)
+	case c.MaxBodyBytes != 4<<20, c.MaxRequests != 0, c.Backlog != 0:
+		t.Errorf("defaults = %+v", c)
+	case len(c.Headers) != 1 || c.Headers[0] != (engine.Header{Name: "Content-Type", Value: "application/json"}):
+		t.Errorf("headers = %+v", c.Headers)
+	case len(c.Limits.Statuses) != 1 || len(c.Limits.RPCCodes) != 4:
+		t.Errorf("limits = %+v", c.Limits)
+	case len(c.Plan.Stages) != 1 || c.Plan.Stages[0].Rate != 4 || c.Plan.Stages[0].Duration != 0:
+		t.Errorf("plan = %+v", c.Plan)
+	}
+}
+
+func TestRequestBodies(t *testing.T) {
+	src := `url = "http://h"
+[[request]]
+method = "getBalance"
+params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ", {commitment = "finalized"}]
+weight = 3
+[[request]]
+method = "getSlot"
+[[request]]
+method = "getSlot"
+[[request]]
+body = '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]'
+[[request]]
+name = "heavy"
+body_file = "heavy.json"
+[[request]]
+method = "x"
+params = {a = 1.5, b = true, c = "<&>"}
+[[stage]]
+rate = 1
+`
+	p := mustLoad(t, src)
+	want := []struct {
+		name, body string
+		weight     int
+		items      int
+	}{
+		{"getBalance", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ",{"commitment":"finalized"}]}`, 3, 1},
+		{"getSlot", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
+		{"getSlot#2", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
+		{"body", `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`, 1, 2},
+		{"heavy", `{"jsonrpc":"2.0","id":1,"method":"debug_storageRangeAt","params":["0x1",0,"0x0","0x",1024]}` + "\n", 1, 1},
+		{"x", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1.5,"b":true,"c":"<&>"}}`, 1, 1},
+	}
+	reqs := p.Config.Requests
+	if len(reqs) != len(want) {
+		t.Fatalf("got %d requests", len(reqs))
+	}
+	for i, w := range want {
+		r := reqs[i]
+		if r.Name != w.name || string(r.Body) != w.body || r.Weight != w.weight || r.Items != w.items {
+			t.Errorf("request %d = {%q %s w%d i%d}, want {%q %s w%d i%d}", i+1, r.Name, r.Body, r.Weight, r.Items, w.name, w.body, w.weight, w.items)
+		}
+	}
+	if m := p.info[4].RPCMethod; m != "debug_storageRangeAt" {
+		t.Errorf("method read from body_file = %q", m)
+	}
+}
+
+func TestSettings(t *testing.T) {
+	src := `name = "custom"
+url = "https://${HOST}/rpc"
+timeout = "250ms"
+connections = 500
+mode = "closed"
+requests = 1000000
+method = "PUT"
+max_body = "512KiB"
+backlog = 42
+[headers]
+content-type = "application/json-rpc"
+X-Trace = "${TRACE}"
+[[request]]
+method = "a"
+[limits]
+statuses = [429, 503]
+rpc_codes = []
+[demo]
+rate = "1000/s"
+burst = 60
+nodelay = true
+latency = "2ms"
+jitter = "1ms"
+capacity = "5000/s"
+stall_every = "10s"
+stall_for = "1s"
+`
+	p, err := LoadBytes("x.toml", []byte(src), "", mapEnv(map[string]string{"HOST": "node:8545", "TRACE": "on"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := p.Config
+	if p.Name != "custom" || c.URL != "https://node:8545/rpc" || c.Timeout != 250*time.Millisecond || c.Connections != 500 ||
+		c.Mode != engine.ModeClosed || c.MaxRequests != 1000000 || c.Method != "PUT" || c.MaxBodyBytes != 512<<10 || c.Backlog != 42 {
+		t.Errorf("config = %+v", c)
+	}
+	if len(c.Headers) != 2 || c.Headers[0].Value != "application/json-rpc" || c.Headers[1] != (engine.Header{Name: "X-Trace", Value: "on", Secret: true}) {
+		t.Errorf("headers = %+v", c.Headers)
+	}
+	if len(c.Plan.Stages) != 1 || c.Plan.Stages[0].Duration != 0 {
+		t.Errorf("closed mode without stages: plan = %+v", c.Plan)
+	}
+	if len(c.Limits.Statuses) != 2 || c.Limits.RPCCodes == nil || len(c.Limits.RPCCodes) != 0 {
+		t.Errorf("limits = %+v", c.Limits)
+	}
+	want := DemoNode{Rate: 1000, Burst: 60, NoDelay: true, Latency: 2 * time.Millisecond, Jitter: time.Millisecond,
+		Capacity: 5000, StallEvery: 10 * time.Second, StallFor: time.Second}
+	if p.Demo != want {
+		t.Errorf("demo = %+v, want %+v", p.Demo, want)
+	}
+}
+
+func TestParseSize(t *testing.T) {
+	tests := []struct {
+		in   string
+		want int64
+	}{
+		{"4MiB", 4 << 20}, {"512 KiB", 512 << 10}, {"1MB", 1e6}, {"100kb", 1e5}, {"1024", 1024}, {"2B", 2}, {"1.5MiB", 3 << 19},
+	}
+	for _, tt := range tests {
+		if got, err := parseSize(tt.in); err != nil || got != tt.want {
+			t.Errorf("parseSize(%q) = %d, %v; want %d", tt.in, got, err, tt.want)
+		}
+	}
+	for _, bad := range []string{"", "MiB", "4 parsecs", "1e999"} {
+		if _, err := parseSize(bad); err == nil {
+			t.Errorf("parseSize(%q) accepted", bad)
+		}
+	}
+}
+
+func TestExpandEnv(t *testing.T) {
+	env := mapEnv(map[string]string{"A": "1", "EMPTY": ""})
+	tests := []struct {
+		in, want string
+		errs     int
+	}{
+		{"plain", "plain", 0},                      // nothing to expand
+		{"x${A}y${A}", "x1y1", 0},                  // repeated
+		{"${EMPTY}", "", 0},                        // set but empty is set
+		{"$${A}", "${A}", 0},                       // escaped
+		{"${B}", "", 1},                            // unset
+		{"${A", "${A", 1},                          // unterminated
+		{"${1A} ${B} ${A}", "  1", 2},              // bad name and unset, both reported
+		{"cost: $5 and ${A}", "cost: $5 and 1", 0}, // a lone $ stays
+	}
+	for _, tt := range tests {
+		got, _, errs := expandEnv(tt.in, env)
+		if len(errs) != tt.errs || tt.errs == 0 && got != tt.want {
+			t.Errorf("expandEnv(%q) = %q, %v; want %q with %d errors", tt.in, got, errs, tt.want, tt.errs)
+		}
+	}
+}
+
+func TestLineIndex(t *testing.T) {
+	src := `# comment [not a table]
+name = "x" # trailing
+multi = """
+line "quoted" [bracket]
+key = "not a key"
+"""
+arr = [
+  1, # a = 2
+  { b = 3 },
+]
+[[stage]]
+rate = 1
+[[stage]]
+  rate = 2
+  'quoted key' = 3
+[headers]
+"X.Dotted" = "v"
+ramp.from = 1
+[[request]]
+[request.params]
+p = 1
+`
+	ix := indexLines(src)
+	want := map[string]int{
+		"name": 2, "multi": 3, "arr": 7, "stage": 11, "stage[1]": 11, "stage[1].rate": 12, "stage[2]": 13,
+		"stage[2].rate": 14, "stage[2].quoted key": 15, "headers": 16, "headers.X.Dotted": 17, "headers.ramp.from": 18,
+		"request[1]": 19, "request[1].params": 20, "request[1].params.p": 21,
+	}
+	for k, n := range want {
+		if got := ix[k]; got != n {
+			t.Errorf("line of %q = %d, want %d", k, got, n)
+		}
+	}
+	for _, k := range []string{"key", "a", "b", "line"} {
+		if _, ok := ix[k]; ok {
+			t.Errorf("%q inside a value was indexed as a key", k)
+		}
+	}
+	if got := ix.line("stage[2].duration"); got != 13 {
+		t.Errorf("missing key falls back to its table: got %d, want 13", got)
+	}
+}
+
+func TestDescribe(t *testing.T) {
+	p, err := LoadBundled("getBalance.toml", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := p.Apply(Overrides{Duration: 30 * time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	p.Describe(&b)
+	out := b.String()
+	for _, want := range []string{
+		"getBalance (getBalance.toml)", "POST http://127.0.0.1:8899", "128 connections", "5s per request",
+		"Content-Type: application/json", "100.0%", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4E…`,
+		"warm", "200/s", "20s", "4000", "push", "500/s", "10s", "5000", "total", "30s", "9000", "--duration 30s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Describe lacks %q:\n%s", want, out)
+		}
+	}
+}

@@ -1,0 +1,17 @@
+// Package profiles loads rpcstress profiles: TOML files that say what to send (a weighted mix of
+// JSON-RPC calls or raw bodies), where (url, headers), how hard (connections, open or closed
+// loop) and on what schedule (a list of [[stage]] tables or a [ramp]).
+//
+// Load reads a file, checks every key and value, and compiles the result into an *engine.Config
+// that the engine runs as is: bodies are pre-rendered, ramps are expanded into stages, ${VAR}
+// references are resolved from the environment. A profile with problems yields an *Error that
+// lists all of them at once, each naming file:line, the field (stage[2].rate, request[1].weight;
+// indices count from 1, as a reader counts the tables in the file), what is wrong and how to fix
+// it.
+//
+// Secrets never leave through this package's views: Redacted and Describe hide the values of
+// secret headers (by name, by ${VAR} use, or listed in `secret`), URL userinfo and query strings.
+//
+// The bundled profiles (getBalance.toml, getBlocks.toml, eth.toml, ratelimit-ramp.toml,
+// demo.toml) are embedded; see BundledFS and LoadBundled.
+package profiles

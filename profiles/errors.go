@@ -1,0 +1,132 @@
+package profiles
+
+import (
+	"cmp"
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// Problem is one thing wrong with a profile: where it is, which field, what is wrong and how to
+// fix it. Its Error text reads "file:line: field: message".
+type Problem struct {
+	// File is the profile's name as given to Load or LoadBytes.
+	File string
+	// Line is 1-based; the line of the offending key, or of its table when the key is missing.
+	Line int
+	// Field names the key, e.g. "stage[2].rate" (indices count from 1); empty for syntax errors.
+	Field string
+	// Msg says what is wrong and how to fix it.
+	Msg string
+	// Err is the underlying cause, if any (a toml.ParseError, an engine.ParseRate error …).
+	Err error
+}
+
+// Error formats the problem as "file:line: field: message".
+func (p *Problem) Error() string {
+	var b strings.Builder
+	b.WriteString(p.File)
+	if p.Line > 0 {
+		fmt.Fprintf(&b, ":%d", p.Line)
+	}
+	b.WriteString(": ")
+	if p.Field != "" {
+		b.WriteString(p.Field)
+		b.WriteString(": ")
+	}
+	b.WriteString(p.Msg)
+	return b.String()
+}
+
+// Unwrap returns the underlying cause.
+func (p *Problem) Unwrap() error { return p.Err }
+
+// Error is what Load returns for a profile that does not validate: every problem found, in file
+// order, so one edit-run cycle fixes them all (k6 does the same).
+type Error struct {
+	File     string
+	Problems []*Problem
+}
+
+// Error lists the problems, one per line.
+func (e *Error) Error() string {
+	lines := make([]string, len(e.Problems))
+	for i, p := range e.Problems {
+		lines[i] = p.Error()
+	}
+	return strings.Join(lines, "\n")
+}
+
+// Unwrap exposes every problem to errors.Is and errors.As.
+func (e *Error) Unwrap() []error {
+	errs := make([]error, len(e.Problems))
+	for i, p := range e.Problems {
+		errs[i] = p
+	}
+	return errs
+}
+
+// newError sorts problems into file order (stable, so problems on one line keep the order in
+// which they were found) and drops exact duplicates.
+func newError(file string, problems []*Problem) *Error {
+	slices.SortStableFunc(problems, func(a, b *Problem) int { return cmp.Compare(a.Line, b.Line) })
+	out := problems[:0]
+	seen := make(map[string]bool, len(problems))
+	for _, p := range problems {
+		if s := p.Error(); !seen[s] {
+			seen[s] = true
+			out = append(out, p)
+		}
+	}
+	return &Error{File: file, Problems: out}
+}
+
+// fieldError is a problem found away from the file (a ramp that cannot expand, an override);
+// the caller knows the line and turns it into a Problem.
+type fieldError struct {
+	field string
+	msg   string
+}
+
+func (e *fieldError) Error() string { return e.field + ": " + e.msg }
+
+// suggest returns the valid name closest to key, or "" when none is close enough to be a
+// plausible typo. Case is ignored, so "URL" suggests "url".
+func suggest(key string, valid []string) string {
+	best, bestDist := "", 1<<30
+	k := strings.ToLower(key)
+	for _, v := range valid {
+		if d := editDistance(k, strings.ToLower(v)); d < bestDist {
+			best, bestDist = v, d
+		}
+	}
+	limit := 1
+	if len(key) >= 4 {
+		limit = 2
+	}
+	if bestDist > limit {
+		return ""
+	}
+	return best
+}
+
+// editDistance is the Levenshtein distance between a and b, by bytes (keys are ASCII).
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}

@@ -1,0 +1,256 @@
+package profiles
+
+import (
+	"strconv"
+	"strings"
+)
+
+// lineIndex maps a field path ("url", "stage[2].rate", "headers.Authorization") to the line
+// where it is written.
+//
+// Why not toml.MetaData: v1.6.0 keeps key positions private, and it keys them without the
+// element index of an array of tables (every [[stage]]'s rate is "stage.rate"), so an error
+// could not point at the right stage. The file has already parsed when this runs, so a scanner
+// that knows only headers, keys, strings, brackets and comments is enough.
+type lineIndex map[string]int
+
+// line returns the line of field, else of its nearest enclosing table or array element, else 1
+// (the top-level table starts the file).
+func (ix lineIndex) line(field string) int {
+	for f := field; f != ""; {
+		if n, ok := ix[f]; ok {
+			return n
+		}
+		cut := strings.LastIndexAny(f, ".[")
+		if cut < 0 {
+			break
+		}
+		f = f[:cut]
+	}
+	return 1
+}
+
+// indexLines scans src, which must be valid TOML, for the lines of headers and keys. Indices of
+// arrays of tables count from 1. Keys inside inline tables are not indexed; they fall back to
+// the key holding the inline table.
+func indexLines(src string) lineIndex {
+	s := lineScanner{src: strings.TrimPrefix(src, "\ufeff"), line: 1, ix: lineIndex{}, count: map[string]int{}}
+	for s.i < len(s.src) {
+		switch c := s.src[s.i]; c {
+		case '\n':
+			s.line++
+			s.i++
+		case ' ', '\t', '\r':
+			s.i++
+		case '#':
+			s.skipComment()
+		case '[':
+			s.header()
+		default:
+			s.keyValue()
+		}
+	}
+	return s.ix
+}
+
+// lineScanner is the state of indexLines. Every step advances i, so any input terminates.
+type lineScanner struct {
+	src   string
+	i     int
+	line  int
+	table string         // indexed path of the current table; "" at the top level
+	ix    lineIndex      // the result
+	count map[string]int // elements seen per array-of-tables path
+}
+
+// mark records the first line a path appears on.
+func (s *lineScanner) mark(path string, line int) {
+	if _, ok := s.ix[path]; !ok {
+		s.ix[path] = line
+	}
+}
+
+// header reads [a.b] or [[a.b]] and makes it the current table.
+func (s *lineScanner) header() {
+	line := s.line
+	array := strings.HasPrefix(s.src[s.i:], "[[")
+	s.i++
+	if array {
+		s.i++
+	}
+	parts := s.keyParts()
+	path := ""
+	for k, p := range parts {
+		path = joinPath(path, p)
+		switch n := s.count[path]; {
+		case array && k == len(parts)-1:
+			s.count[path] = n + 1
+			s.mark(path, line)
+			path += "[" + strconv.Itoa(n+1) + "]"
+		case n > 0: // [request.params] after [[request]] belongs to the last request
+			path += "[" + strconv.Itoa(n) + "]"
+		}
+		s.mark(path, line)
+	}
+	s.table = path
+	s.skipComment() // the closing brackets and any comment: nothing else may follow a header
+}
+
+// keyValue reads key = value, recording the key (and, for dotted keys, each prefix).
+func (s *lineScanner) keyValue() {
+	line, start := s.line, s.i
+	path := s.table
+	for _, p := range s.keyParts() {
+		path = joinPath(path, p)
+		s.mark(path, line)
+	}
+	if s.i < len(s.src) && s.src[s.i] == '=' {
+		s.i++
+		s.skipValue()
+	}
+	if s.i == start { // not a key: step over the byte so the scan always moves on
+		s.i++
+	}
+}
+
+// keyParts reads a dotted key (bare, "basic" or 'literal' parts) up to '=' or ']'.
+func (s *lineScanner) keyParts() []string {
+	var parts []string
+	for s.i < len(s.src) {
+		s.skipBlanks()
+		if s.i >= len(s.src) {
+			break
+		}
+		var part string
+		switch s.src[s.i] {
+		case '"':
+			start := s.i
+			s.skipString('"', true)
+			raw := s.src[start:s.i]
+			if u, err := strconv.Unquote(raw); err == nil {
+				part = u
+			} else {
+				part = strings.Trim(raw, `"`)
+			}
+		case '\'':
+			start := s.i
+			s.skipString('\'', false)
+			part = strings.Trim(s.src[start:s.i], "'")
+		default:
+			start := s.i
+			for s.i < len(s.src) && isBareKeyByte(s.src[s.i]) {
+				s.i++
+			}
+			part = s.src[start:s.i]
+		}
+		parts = append(parts, part)
+		s.skipBlanks()
+		if s.i >= len(s.src) || s.src[s.i] != '.' {
+			break
+		}
+		s.i++ // the dot
+	}
+	return parts
+}
+
+func isBareKeyByte(c byte) bool {
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == '_' || c == '-'
+}
+
+func (s *lineScanner) skipBlanks() {
+	for s.i < len(s.src) && (s.src[s.i] == ' ' || s.src[s.i] == '\t') {
+		s.i++
+	}
+}
+
+// skipComment moves to the end of the line, leaving the newline for the caller to count.
+func (s *lineScanner) skipComment() {
+	for s.i < len(s.src) && s.src[s.i] != '\n' {
+		s.i++
+	}
+}
+
+// skipValue moves past one value, which may span lines inside brackets or multi-line strings.
+func (s *lineScanner) skipValue() {
+	depth := 0
+	for s.i < len(s.src) {
+		rest := s.src[s.i:]
+		switch c := rest[0]; {
+		case c == '\n':
+			if depth == 0 {
+				return
+			}
+			s.line++
+			s.i++
+		case strings.HasPrefix(rest, `"""`):
+			s.skipMultiline(`"""`, true)
+		case strings.HasPrefix(rest, `'''`):
+			s.skipMultiline(`'''`, false)
+		case c == '"':
+			s.skipString('"', true)
+		case c == '\'':
+			s.skipString('\'', false)
+		case c == '[' || c == '{':
+			depth++
+			s.i++
+		case c == ']' || c == '}':
+			depth = max(depth-1, 0)
+			s.i++
+		case c == '#':
+			s.skipComment()
+		default:
+			s.i++
+		}
+	}
+}
+
+// skipString moves past a one-line string starting at s.i.
+func (s *lineScanner) skipString(quote byte, escapes bool) {
+	s.i++
+	for s.i < len(s.src) && s.src[s.i] != '\n' {
+		c := s.src[s.i]
+		if escapes && c == '\\' && s.i+1 < len(s.src) && s.src[s.i+1] != '\n' {
+			s.i += 2
+			continue
+		}
+		s.i++
+		if c == quote {
+			return
+		}
+	}
+}
+
+// skipMultiline moves past a multi-line string (delim is three double or three single
+// quotes), counting its lines. Up to two quotes may directly precede the closing delimiter.
+func (s *lineScanner) skipMultiline(delim string, escapes bool) {
+	s.i += len(delim)
+	for s.i < len(s.src) {
+		c := s.src[s.i]
+		switch {
+		case c == '\n':
+			s.line++
+			s.i++
+		case escapes && c == '\\':
+			s.i++
+			if s.i < len(s.src) && s.src[s.i] != '\n' {
+				s.i++
+			}
+		case strings.HasPrefix(s.src[s.i:], delim):
+			s.i += len(delim)
+			for extra := 0; extra < 2 && s.i < len(s.src) && s.src[s.i] == delim[0]; extra++ {
+				s.i++
+			}
+			return
+		default:
+			s.i++
+		}
+	}
+}
+
+// joinPath appends a key to a path with a dot.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
+}

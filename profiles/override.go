@@ -1,0 +1,103 @@
+package profiles
+
+import (
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// Apply recomputes Config from the profile's own values and the command-line overrides o, so
+// calling it again replaces earlier overrides rather than stacking on them. Errors name the
+// flag. On error Config is left as it was.
+//
+//   - --rate R replaces the plan with one stage at R, lasting --duration if given, else the
+//     profile's planned time, else until stopped.
+//   - --duration D alone cuts the plan at D (the stage crossing D is shortened, later ones are
+//     dropped), or lengthens the last stage when the plan is shorter than D.
+//   - --url, --connections, --timeout replace the profile's values; MaxRequests sets the
+//     request-count limit.
+func (p *Profile) Apply(o Overrides) error {
+	cfg := cloneConfig(p.base)
+	var (
+		errs []error
+		done []string
+	)
+	if o.URL != "" {
+		if err := checkURL(o.URL); err != nil {
+			errs = append(errs, fmt.Errorf("--url: %w", err))
+		}
+		cfg.URL, cfg.DisplayURL = o.URL, DisplayURL(o.URL)
+		done = append(done, "--url "+cfg.DisplayURL)
+	}
+	if o.Connections != 0 {
+		if o.Connections < 1 || o.Connections > maxConnections {
+			errs = append(errs, fmt.Errorf("--connections %d: must be from 1 to %d", o.Connections, maxConnections))
+		}
+		cfg.Connections = o.Connections
+		done = append(done, fmt.Sprintf("--connections %d", o.Connections))
+	}
+	if o.Timeout != 0 {
+		if o.Timeout < 0 {
+			errs = append(errs, fmt.Errorf("--timeout %s: must be more than 0, e.g. 5s", o.Timeout))
+		}
+		cfg.Timeout = o.Timeout
+		done = append(done, "--timeout "+o.Timeout.String())
+	}
+	if o.MaxRequests != 0 {
+		if o.MaxRequests < 0 {
+			errs = append(errs, fmt.Errorf("requests limit %d: must be 0 (none) or more", o.MaxRequests))
+		}
+		cfg.MaxRequests = o.MaxRequests
+		done = append(done, fmt.Sprintf("--requests %d", o.MaxRequests))
+	}
+	if o.Duration < 0 || o.Duration > maxPlanTime {
+		errs = append(errs, fmt.Errorf("--duration %s: must be from 0 to %s", o.Duration, maxPlanTime))
+	}
+	switch {
+	case o.Rate != nil:
+		if *o.Rate < 0 || *o.Rate > engine.MaxRate {
+			errs = append(errs, fmt.Errorf("--rate %s: must be from 0 to %s", *o.Rate, engine.MaxRate))
+		}
+		d := o.Duration
+		if d == 0 {
+			d = p.base.Plan.Total()
+		}
+		cfg.Plan = engine.Plan{Stages: []engine.Stage{{Rate: *o.Rate, Duration: d}}}
+		done = append(done, "--rate "+o.Rate.String())
+		if o.Duration != 0 {
+			done = append(done, "--duration "+o.Duration.String())
+		}
+	case o.Duration > 0:
+		cfg.Plan = cutPlan(cfg.Plan, o.Duration)
+		done = append(done, "--duration "+o.Duration.String())
+	}
+	if len(errs) > 0 {
+		return errors.Join(errs...)
+	}
+	p.Config, p.Overridden = cfg, done
+	p.planChanged = o.Rate != nil || o.Duration > 0
+	return nil
+}
+
+// cutPlan returns plan lasting exactly d: the stage that crosses d is shortened and later ones
+// are dropped; an open-ended stage reached before d ends at d; a plan shorter than d has its
+// last stage lengthened.
+func cutPlan(plan engine.Plan, d time.Duration) engine.Plan {
+	var out []engine.Stage
+	var at time.Duration
+	for _, st := range plan.Stages {
+		if st.Duration <= 0 || at+st.Duration >= d {
+			st.Duration = d - at
+			return engine.Plan{Stages: append(out, st)}
+		}
+		out = append(out, st)
+		at += st.Duration
+	}
+	if len(out) == 0 {
+		return engine.Plan{Stages: []engine.Stage{{Duration: d}}}
+	}
+	out[len(out)-1].Duration += d - at
+	return engine.Plan{Stages: out}
+}

@@ -1,0 +1,69 @@
+package profiles
+
+import (
+	"slices"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// Profile is a loaded, validated and compiled profile.
+type Profile struct {
+	// Path is the file the profile came from, as given to Load (the name for LoadBytes).
+	Path string
+	// Name is the profile's name: its name key, else the file name without .toml.
+	Name string
+	// Config is compiled and ready for the engine; Apply recomputes it from the file's values
+	// and the command-line overrides.
+	Config *engine.Config
+	// Demo holds the embedded mock node's settings for `rpcstress --demo` (the [demo] table).
+	Demo DemoNode
+	// Ramp is the [ramp] the plan was expanded from; nil for [[stage]] plans.
+	Ramp *Ramp
+	// Overridden lists the overrides the last Apply made, as flags ("--rate 500/s"), for
+	// Describe and snapshots.
+	Overridden []string
+
+	base        engine.Config // as compiled from the file, before overrides
+	info        []requestInfo // per Config.Requests entry
+	planChanged bool          // the last Apply replaced or cut the plan
+	perMinute   bool          // the plan's rates were written per minute
+}
+
+// DemoNode is the [demo] table: how the embedded mock node behaves under `rpcstress --demo`.
+// Zero values mean "off": no limiter, no added latency, no capacity bound, no stalls.
+type DemoNode struct {
+	// Rate and Burst are the node's nginx-like limit_req rate and burst; NoDelay answers the
+	// burst at once instead of spacing it out.
+	Rate    engine.Rate
+	Burst   int
+	NoDelay bool
+	// Latency plus a uniform random [0, Jitter) is added to every answer.
+	Latency, Jitter time.Duration
+	// Capacity is how many calls per second the node serves before answers queue.
+	Capacity engine.Rate
+	// StallEvery and StallFor freeze the node for StallFor once every StallEvery.
+	StallEvery, StallFor time.Duration
+}
+
+// Overrides are the run flags --url, --rate, --duration, --connections, --timeout and the
+// request-count limit. Zero values mean "not given".
+type Overrides struct {
+	URL         string
+	Rate        *engine.Rate
+	Duration    time.Duration
+	Connections int
+	Timeout     time.Duration
+	MaxRequests int64
+}
+
+// cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies
+// are shared: nothing writes to them.
+func cloneConfig(c engine.Config) *engine.Config {
+	c.Headers = slices.Clone(c.Headers)
+	c.Requests = slices.Clone(c.Requests)
+	c.Plan.Stages = slices.Clone(c.Plan.Stages)
+	c.Limits.Statuses = slices.Clone(c.Limits.Statuses)
+	c.Limits.RPCCodes = slices.Clone(c.Limits.RPCCodes)
+	return &c
+}

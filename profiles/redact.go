@@ -1,0 +1,88 @@
+package profiles
+
+import (
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// redactedValue stands in for a secret header value.
+const redactedValue = "<redacted>"
+
+// Resolved is a profile as it runs, safe to show and to store in snapshots: secret header
+// values are replaced by "<redacted>", the URL has no userinfo, query or ${VAR} values in it,
+// and bodies are summarised by size.
+type Resolved struct {
+	Name         string            `json:"name"`
+	Path         string            `json:"path,omitempty"`
+	URL          string            `json:"url"`
+	Method       string            `json:"method"`
+	Mode         engine.Mode       `json:"mode"`
+	Timeout      string            `json:"timeout"`
+	Connections  int               `json:"connections"`
+	MaxRequests  int64             `json:"max_requests,omitempty"`
+	MaxBodyBytes int               `json:"max_body_bytes"`
+	Backlog      int               `json:"backlog,omitempty"`
+	Headers      []engine.Header   `json:"headers"`
+	Requests     []ResolvedRequest `json:"requests"`
+	Stages       []engine.Stage    `json:"stages"`
+	Limits       ResolvedLimits    `json:"limits"`
+	Overrides    []string          `json:"overrides,omitempty"`
+}
+
+// ResolvedRequest is one entry of the request mix, without its body.
+type ResolvedRequest struct {
+	Name string `json:"name"`
+	// Method is the JSON-RPC method ("batch" for a batch body, empty when unknown).
+	Method    string `json:"method,omitempty"`
+	Weight    int    `json:"weight"`
+	BodyBytes int    `json:"body_bytes"`
+	Items     int    `json:"items"`
+}
+
+// ResolvedLimits is engine.Limits with JSON names.
+type ResolvedLimits struct {
+	Statuses []int `json:"statuses"`
+	RPCCodes []int `json:"rpc_codes"`
+}
+
+// Redacted returns the resolved profile (a *Resolved) for snapshots: everything that shapes the
+// run, nothing secret.
+func (p *Profile) Redacted() any {
+	c := p.Config
+	r := &Resolved{
+		Name: p.Name, Path: p.Path, URL: c.DisplayURL, Method: c.Method, Mode: c.Mode,
+		Timeout: c.Timeout.String(), Connections: c.Connections, MaxRequests: c.MaxRequests,
+		MaxBodyBytes: c.MaxBodyBytes, Backlog: c.Backlog,
+		Headers:   redactHeaders(c.Headers),
+		Stages:    append([]engine.Stage{}, c.Plan.Stages...),
+		Limits:    ResolvedLimits{Statuses: nonNil(c.Limits.Statuses), RPCCodes: nonNil(c.Limits.RPCCodes)},
+		Overrides: append([]string(nil), p.Overridden...),
+	}
+	for i, q := range c.Requests {
+		rr := ResolvedRequest{Name: q.Name, Weight: q.Weight, BodyBytes: len(q.Body), Items: q.Items}
+		if i < len(p.info) {
+			rr.Method = p.info[i].RPCMethod
+		}
+		r.Requests = append(r.Requests, rr)
+	}
+	return r
+}
+
+// redactHeaders copies headers with secret values replaced.
+func redactHeaders(hs []engine.Header) []engine.Header {
+	out := make([]engine.Header, len(hs))
+	for i, h := range hs {
+		if h.Secret {
+			h.Value = redactedValue
+		}
+		out[i] = h
+	}
+	return out
+}
+
+// nonNil makes an empty list read [] rather than null in JSON.
+func nonNil(s []int) []int {
+	if s == nil {
+		return []int{}
+	}
+	return append([]int{}, s...)
+}

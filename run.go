@@ -1,0 +1,209 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+	"unicode"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/profiles"
+	"github.com/rpcstress/rpcstress/tui"
+)
+
+// run is the main job: load, run, print, save.
+func (c *cli) run(ctx context.Context, args []string) int {
+	fs, f := newRunFlags(c.stderr)
+	fs.Usage = func() { c.usage(c.stderr) }
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage // flag has printed what is wrong
+	}
+	switch {
+	case len(pos) > 1:
+		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
+	case len(pos) == 0 && !f.demo:
+		c.usage(c.stderr)
+		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress profiles/getBalance.toml`, or try `rpcstress --demo`"))
+	}
+	o, err := f.overrides()
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	var p *profiles.Profile
+	if len(pos) == 1 {
+		p, err = profiles.Load(pos[0], c.getenv)
+	} else {
+		p, err = profiles.LoadBundled("demo.toml", c.getenv)
+	}
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	var node *mocknode.Node
+	if f.demo {
+		n, addr, err := mocknode.Start(ctx, "127.0.0.1:0", demoNodeConfig(p.Demo))
+		if err != nil {
+			return c.fail(exitRunFailed, fmt.Errorf("starting the demo node: %w", err))
+		}
+		defer n.Close()
+		node = n
+		if o.URL == "" {
+			o.URL = "http://" + addr + "/"
+		}
+		fmt.Fprintf(c.stdout, "demo: mock node on http://%s (%s)\n", addr, n.Config())
+	}
+	if err := p.Apply(o); err != nil {
+		return c.fail(exitUsage, err)
+	}
+	code := c.execute(ctx, p, f)
+	if node != nil {
+		st := node.Stats()
+		fmt.Fprintf(c.stdout, "demo: the mock node itself counted %d answers by status %v\n", st.Requests, st.Status)
+	}
+	return code
+}
+
+// execute runs a loaded profile and saves its snapshot, whatever ends it.
+func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int {
+	runner, err := engine.NewRunner(p.Config, engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps)})
+	if err != nil {
+		return c.fail(exitRunFailed, err)
+	}
+	out := f.out
+	if out == "" {
+		out = defaultSnapshotPath(p.Name, runner.Start())
+	}
+	profileJSON, err := json.Marshal(p.Redacted())
+	if err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("encoding the profile for the snapshot: %w", err))
+	}
+	host, _ := os.Hostname()
+	meta := engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}
+
+	lines := tui.NewLinePrinter(c.stdout)
+	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
+	stopPrinting := c.printLive(runner, lines)
+	var sigMu sync.Mutex
+	var caught syscall.Signal
+	stopSignals := c.watchSignals(runner.Controller(), func(s syscall.Signal) {
+		sigMu.Lock()
+		caught = s
+		sigMu.Unlock()
+	})
+	snap, runErr := runner.Run(ctx, meta)
+	stopSignals()
+	stopPrinting()
+	lines.Update(runner.Stats())
+	if runErr != nil {
+		return c.fail(exitRunFailed, runErr)
+	}
+	if err := tui.WriteReport(c.stdout, snap); err != nil {
+		fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", err)
+	}
+	if err := engine.WriteSnapshot(out, snap); err != nil {
+		return c.fail(exitRunFailed, err)
+	}
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
+	sigMu.Lock()
+	defer sigMu.Unlock()
+	if caught != 0 {
+		return exitSignalsBase + int(caught)
+	}
+	return exitOK
+}
+
+// printLive prints new timeline rows as the run goes; the returned func stops it.
+func (c *cli) printLive(r *engine.Runner, lines *tui.LinePrinter) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(250 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				lines.Update(r.Stats())
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves.
+// A second signal is only noted: the drain is already bounded.
+func (c *cli) watchSignals(ctl engine.Controller, caught func(syscall.Signal)) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case s := <-c.signals:
+				sys, ok := s.(syscall.Signal)
+				if !ok {
+					continue
+				}
+				caught(sys)
+				ctl.Stop("signal:" + signalName(sys))
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+func signalName(s syscall.Signal) string {
+	switch s {
+	case syscall.SIGINT:
+		return "SIGINT"
+	case syscall.SIGTERM:
+		return "SIGTERM"
+	case syscall.SIGHUP:
+		return "SIGHUP"
+	}
+	return s.String()
+}
+
+// defaultSnapshotPath is runs/<profile>-<UTC time>.json; the name keeps only characters that are
+// safe in a file name on every system.
+func defaultSnapshotPath(name string, start time.Time) string {
+	n := strings.Map(func(r rune) rune {
+		if r < 128 && (unicode.IsLetter(r) || unicode.IsDigit(r) || strings.ContainsRune("._-", r)) {
+			return r
+		}
+		return '_'
+	}, name)
+	if n == "" {
+		n = "run"
+	}
+	return filepath.Join("runs", n+"-"+start.UTC().Format("20060102T150405Z")+".json")
+}
+
+// demoNodeConfig maps a profile's [demo] table onto the mock node.
+func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
+	return mocknode.Config{
+		Rate: d.Rate, Burst: d.Burst, NoDelay: d.NoDelay, Latency: d.Latency, Jitter: d.Jitter,
+		Capacity: d.Capacity, StallEvery: d.StallEvery, StallFor: d.StallFor,
+	}
+}
+
+// fail prints err for a person and returns code.
+func (c *cli) fail(code int, err error) int {
+	fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+	return code
+}

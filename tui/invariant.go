@@ -1,0 +1,55 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// writeInvariant shows the bookkeeping every report promises, with the numbers, and the engine's
+// own verdict (Summary.CheckInvariant) for the run and for each stage.
+func writeInvariant(ew *errWriter, s *engine.Snapshot) {
+	tot := &s.Totals
+	err := tot.CheckInvariant()
+	var broken []string
+	if err != nil {
+		broken = append(broken, errLines(err, "")...)
+	}
+	for i := range s.Stages {
+		if err := s.Stages[i].Summary.CheckInvariant(); err != nil {
+			broken = append(broken, errLines(err, fmt.Sprintf("stage %d: ", i+1))...)
+		}
+	}
+	ew.line("")
+	if len(broken) == 0 {
+		ew.line("Invariant ✓ (run and every stage)")
+	} else {
+		ew.line("Invariant ✗ the counts do not add up: a bug in rpcstress, please report it")
+	}
+	ew.printf("  scheduled %d = sent %d + dropped %d\n", tot.Scheduled, tot.Sent, tot.Dropped)
+	ew.printf("  sent %d = completed %d + inflight %d\n", tot.Sent, tot.Completed, tot.Inflight)
+	ew.printf("  completed %d = Σ status %d + Σ errors %d\n", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors))
+	for _, l := range broken {
+		ew.line(truncate("  ✗ "+l, reportWidth))
+	}
+}
+
+// errLines splits a joined error into one line per problem.
+func errLines(err error, prefix string) []string {
+	var out []string
+	for _, l := range strings.Split(err.Error(), "\n") {
+		if l = strings.TrimSpace(l); l != "" {
+			out = append(out, prefix+l)
+		}
+	}
+	return out
+}
+
+// invariantMark is ✓ when the run's totals add up, ✗ otherwise.
+func invariantMark(tot *engine.Summary) string {
+	if tot.CheckInvariant() != nil {
+		return "✗"
+	}
+	return "✓"
+}

@@ -1,0 +1,189 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// lineFormat is one per-second line: fixed widths so columns stay aligned for a whole run, and at
+// most 100 columns with the SATURATED flag.
+const lineFormat = "%5s %5s %7s %7s %6s %6s %6s %7s %7s %6s %6s %5s %5s%s"
+
+// LinePrinter writes one line per completed second of a run, for non-terminals, --headless and SSH.
+//
+// The engine publishes Stats several times a second and keeps only the most recent seconds in
+// Stats.Timeline, so the printer remembers the last second it printed (Row.T), not a position in
+// the slice: each second is printed exactly once, in order, however the window slides. A
+// LinePrinter is used from one goroutine.
+type LinePrinter struct {
+	w    *errWriter
+	mode engine.Mode
+	// lastT is the last timeline second printed; -1 before the first.
+	lastT int
+	// lastEventT is the time of the newest event taken; seenAtLast holds the events taken at
+	// exactly that time, so two events logged in the same instant are both printed, once.
+	lastEventT float64
+	seenAtLast map[string]bool
+	// pending are new events waiting for the row they follow.
+	pending []engine.Event
+}
+
+// NewLinePrinter makes a printer writing to w.
+func NewLinePrinter(w io.Writer) *LinePrinter {
+	return &LinePrinter{w: &errWriter{w: w}, lastT: -1, lastEventT: math.Inf(-1), seenAtLast: map[string]bool{}}
+}
+
+// Err is the first error writing to the output, if any; after it the printer writes nothing.
+func (p *LinePrinter) Err() error {
+	if p.w.err != nil {
+		return fmt.Errorf("write run lines: %w", p.w.err)
+	}
+	return nil
+}
+
+// Header writes the column header once (call at start), given the run's name, target and mode.
+func (p *LinePrinter) Header(name, target string, mode engine.Mode) {
+	p.mode = mode
+	if name == "" {
+		name = "(unnamed)"
+	}
+	p.w.line(truncate(fmt.Sprintf("rpcstress %s → %s (%s)", name, target, modeText(mode)), reportWidth))
+	p.w.line(strings.TrimRight(fmt.Sprintf(lineFormat, "t", "stage", "target", "rps",
+		"p50ms", "p90ms", "p99ms", "2xx", "429/lim", "fail", "rpcerr", "infl", "drop", ""), " "))
+}
+
+// Update is called with each published engine.Stats (several per second); it prints every
+// timeline row (st.Timeline, oldest first, each Row.T) that it has not printed yet, exactly once,
+// in order; it also prints an event line for new entries in st.Events, once each, placed among
+// the rows by time. When st.Done is set, everything still held is printed.
+func (p *LinePrinter) Update(st *engine.Stats) {
+	if st == nil {
+		return
+	}
+	p.pending = append(p.pending, p.newEvents(st.Events)...)
+	stages := st.Plan.StageCount
+	if stages == 0 {
+		stages = len(st.Stages)
+	}
+	for _, r := range p.newRows(st.Timeline) {
+		if r.T <= p.lastT {
+			continue // out of order within one view: never print a second twice
+		}
+		// A row covers [T, T+1) and is complete only at its end, so an event at 12.0s comes
+		// after row 11 and before row 12.
+		p.printEvents(float64(r.T + 1))
+		p.printRow(&r, stages)
+	}
+	// Rows are published a moment after their second ends, so an event is held until the row
+	// before it is out (at most that moment): a stage change then follows the last second of
+	// the old stage, as it happened. The second in progress cannot hold events back any longer.
+	until := float64(p.lastT + 2)
+	if st.Done {
+		until = math.Inf(1)
+	}
+	p.printEvents(until)
+}
+
+// printEvents prints the pending events that happened before t.
+func (p *LinePrinter) printEvents(t float64) {
+	n := 0
+	for n < len(p.pending) && p.pending[n].T < t {
+		p.printEvent(p.pending[n])
+		n++
+	}
+	p.pending = p.pending[:copy(p.pending, p.pending[n:])]
+}
+
+// newRows returns the rows after the last one printed; printRow moves the mark.
+func (p *LinePrinter) newRows(timeline []engine.Row) []engine.Row {
+	var out []engine.Row
+	for _, r := range timeline {
+		if r.T > p.lastT {
+			out = append(out, r)
+		}
+	}
+	return out
+}
+
+// newEvents returns the events not taken yet and records them as taken. It goes by time, not
+// position, so a windowed or repeated event list never prints an event twice.
+func (p *LinePrinter) newEvents(events []engine.Event) []engine.Event {
+	var out []engine.Event
+	for _, e := range events {
+		key := e.Kind + "\x00" + e.Detail
+		switch {
+		case e.T > p.lastEventT:
+			p.lastEventT = e.T
+			clear(p.seenAtLast)
+		case e.T < p.lastEventT || p.seenAtLast[key]:
+			continue
+		}
+		p.seenAtLast[key] = true
+		out = append(out, e)
+	}
+	return out
+}
+
+func (p *LinePrinter) printEvent(e engine.Event) {
+	text := e.Detail
+	// Stage events already say "stage 2/4: …"; others read better with their kind in front.
+	if !strings.HasPrefix(e.Detail, e.Kind) {
+		text = e.Kind + ": " + e.Detail
+	}
+	p.w.line(truncate(fmt.Sprintf("  ⟶ %.1fs %s", e.T, oneLine(text)), reportWidth))
+}
+
+func (p *LinePrinter) printRow(r *engine.Row, stages int) {
+	if r.T > p.lastT+1 {
+		// Seconds the timeline window passed before this printer saw them (or that the engine
+		// never published) are said to be missing rather than silently skipped.
+		from, to := p.lastT+1, r.T-1
+		if from == to {
+			p.w.printf("  … no row for %ds\n", from)
+		} else {
+			p.w.printf("  … no rows for %ds–%ds\n", from, to)
+		}
+	}
+	p.lastT = r.T
+	p.w.line(formatRow(r, stages, p.mode))
+}
+
+// formatRow lays out one second of the timeline.
+func formatRow(r *engine.Row, stages int, mode engine.Mode) string {
+	stage := fmt.Sprint(r.Stage + 1) // Row.Stage is an index into the plan
+	if stages > 0 {
+		stage += fmt.Sprintf("/%d", stages)
+	}
+	target := engine.Rate(r.TargetRate).String()
+	if mode == engine.ModeClosed {
+		target = "-" // closed loop has no target rate: connections set the pace
+	}
+	drop := ""
+	if r.Dropped != 0 {
+		drop = formatInt(r.Dropped)
+	}
+	flag := ""
+	if r.Saturated {
+		flag = " SATURATED"
+	}
+	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), stage, target, formatRPS(r.RPS),
+		formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99),
+		formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
+		formatInt(sumCounts(r.RPCErrors)), formatInt(r.Inflight), drop, flag)
+	return strings.TrimRight(line, " ")
+}
+
+// modeText names a mode for people; an empty mode is the default, open loop.
+func modeText(m engine.Mode) string {
+	switch m {
+	case engine.ModeClosed:
+		return "closed loop"
+	case engine.ModeOpen, "":
+		return "open loop"
+	}
+	return string(m)
+}

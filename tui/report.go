@@ -1,0 +1,126 @@
+package tui
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// WriteReport writes the static text report of a finished (or partial) run: plain text, no
+// colours, no line over 100 columns, so it pastes into an issue or a chat unchanged.
+func WriteReport(w io.Writer, s *engine.Snapshot) error {
+	if s == nil {
+		return errors.New("write report: no snapshot to report")
+	}
+	ew := &errWriter{w: w}
+	writeHeader(ew, s)
+	writeTotals(ew, s)
+	writeSaturation(ew, s.SaturatedSeconds)
+	writeLatency(ew, &s.Totals)
+	writeStages(ew, s)
+	writeStatuses(ew, &s.Totals)
+	writeTransportErrors(ew, &s.Totals)
+	writeRPCErrors(ew, &s.Totals, s.RPCMessages)
+	writeRateLimitHeaders(ew, s.RateLimitHeaders)
+	writeEvents(ew, s.Events)
+	writeInvariant(ew, s)
+	if ew.err != nil {
+		return fmt.Errorf("write report: %w", ew.err)
+	}
+	return nil
+}
+
+// profileName reads the run's name from the snapshot's resolved profile. Only the name is
+// decoded: the rest of the profile belongs to package profiles and may change shape.
+func profileName(raw json.RawMessage) string {
+	var p struct {
+		Name string `json:"name"`
+	}
+	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || p.Name == "" {
+		return "(unnamed)"
+	}
+	return p.Name
+}
+
+// runSeconds is how long the run took: the span the totals were measured over, or the wall
+// clock between start and end when the totals do not say.
+func runSeconds(s *engine.Snapshot) float64 {
+	if s.Totals.DurationS > 0 {
+		return s.Totals.DurationS
+	}
+	if !s.StartedAt.IsZero() && s.EndedAt.After(s.StartedAt) {
+		return s.EndedAt.Sub(s.StartedAt).Seconds()
+	}
+	return 0
+}
+
+func formatTime(t time.Time) string {
+	if t.IsZero() {
+		return "-"
+	}
+	return t.UTC().Format(time.RFC3339)
+}
+
+func writeHeader(ew *errWriter, s *engine.Snapshot) {
+	ew.line("rpcstress report: " + profileName(s.Profile))
+	t := newTable("ll")
+	t.add("target", s.Target)
+	t.add("mode", modeText(s.Mode))
+	t.add("started", formatTime(s.StartedAt))
+	ended := formatTime(s.EndedAt)
+	if s.EndedAt.IsZero() {
+		ended = "- (partial run: not ended)"
+	}
+	t.add("ended", ended)
+	t.add("duration", formatSeconds(runSeconds(s)))
+	reason := s.EndReason
+	if reason == "" {
+		reason = "-"
+	}
+	t.add("end reason", reason)
+	if by := strings.TrimSpace(s.Tool.Name + " " + s.Tool.Version); s.Host != "" || by != "" {
+		if by != "" {
+			by = "  (" + by + ")"
+		}
+		t.add("host", strings.TrimSpace(s.Host+by))
+	}
+	t.write(ew, "  ", reportWidth)
+}
+
+func writeTotals(ew *errWriter, s *engine.Snapshot) {
+	tot := &s.Totals
+	secs := runSeconds(s)
+	ew.line("")
+	ew.line("Totals")
+	t := newTable("ll")
+	t.add("requests", fmt.Sprintf("scheduled %d  sent %d  completed %d  inflight %d  dropped %d",
+		tot.Scheduled, tot.Sent, tot.Completed, tot.Inflight, tot.Dropped))
+	t.add("throughput", fmt.Sprintf("%s req/s completed over %s", formatRPS(tot.RPS), formatSeconds(secs)))
+	t.add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)  of completed",
+		tot.OK, formatPct(tot.OK, tot.Completed), tot.Limited, formatPct(tot.Limited, tot.Completed),
+		tot.Failed, formatPct(tot.Failed, tot.Completed)))
+	t.add("transfer", fmt.Sprintf("in %s (%s)  out %s (%s)",
+		formatBytes(float64(tot.BytesIn)), formatBytesRate(tot.BytesIn, secs),
+		formatBytes(float64(tot.BytesOut)), formatBytesRate(tot.BytesOut, secs)))
+	c := tot.Connections
+	t.add("connections", fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
+		c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax)))
+	t.write(ew, "  ", reportWidth)
+}
+
+// writeSaturation warns when the generator fell behind: then part of the measured latency is the
+// tester's own, and the target may be faster than the numbers say.
+func writeSaturation(ew *errWriter, seconds int) {
+	if seconds <= 0 {
+		return
+	}
+	ew.line("")
+	ew.printf("! tester saturated for %d s: the generator could not keep its own schedule, so those\n", seconds)
+	ew.line("  seconds' latency includes the tester's own delay. Give the tester more CPU, lower the rate,")
+	ew.line("  or split the load across machines (--shard) to measure the target alone.")
+}

@@ -1,0 +1,102 @@
+package tui
+
+import (
+	"bytes"
+	"errors"
+	"strings"
+	"testing"
+	"time"
+	"unicode/utf8"
+)
+
+func TestWriteReportGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteReport(&b, testSnapshot()); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "report", b.Bytes())
+	checkPlainAndNarrow(t, b.String())
+}
+
+func TestWriteReportBrokenInvariant(t *testing.T) {
+	s := testSnapshot()
+	s.Totals.Sent = 2480              // 10 requests vanished between scheduled and sent
+	s.Stages[1].Summary.Completed = 1 // and a stage lost its outcomes
+	var b bytes.Buffer
+	if err := WriteReport(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"Invariant ✗",
+		"✗ scheduled 2500 ≠ sent 2480 + dropped 10",
+		"✗ sent 2480 ≠ completed 2485 + inflight 5",
+		"✗ stage 2: sent 1990 ≠ completed 1 + inflight 5",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("report lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "✓") {
+		t.Errorf("a broken invariant must not show ✓:\n%s", out)
+	}
+}
+
+func TestWriteReportPartialSnapshot(t *testing.T) {
+	// A run cut short before it ended: no profile, no end time, nothing completed.
+	s := testSnapshot()
+	s.Profile = nil
+	s.EndedAt = time.Time{}
+	var b bytes.Buffer
+	if err := WriteReport(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"rpcstress report: (unnamed)", "partial run"} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("report lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestWriteReportWriteError(t *testing.T) {
+	err := WriteReport(failingWriter{}, testSnapshot())
+	if !errors.Is(err, errDiskFull) {
+		t.Fatalf("WriteReport error = %v, want it to wrap %v", err, errDiskFull)
+	}
+}
+
+func TestWriteReportNil(t *testing.T) {
+	if err := WriteReport(&bytes.Buffer{}, nil); err == nil {
+		t.Fatal("WriteReport(nil) = nil, want an error")
+	}
+}
+
+func TestWriteSummaryLine(t *testing.T) {
+	var b bytes.Buffer
+	WriteSummaryLine(&b, testSnapshot())
+	want := "rpcstress getBalance: 2490 sent, 2485 completed in 20s (124.2/s); " +
+		"ok 68.2% limited 31.4% failed 0.4%; p50 3.21 p99 22.8 ms; in 61.7 kB/s; dropped 10; " +
+		"tester saturated 2s; invariant ✓\n"
+	if b.String() != want {
+		t.Errorf("summary line\n got %q\nwant %q", b.String(), want)
+	}
+}
+
+// checkPlainAndNarrow fails when the text has ANSI escapes or a line over the report width.
+func checkPlainAndNarrow(t *testing.T, text string) {
+	t.Helper()
+	if strings.Contains(text, "\x1b") {
+		t.Error("output contains an ANSI escape")
+	}
+	for i, l := range strings.Split(text, "\n") {
+		if n := utf8.RuneCountInString(l); n > reportWidth {
+			t.Errorf("line %d is %d columns wide (max %d): %q", i+1, n, reportWidth, l)
+		}
+	}
+}
+
+var errDiskFull = errors.New("disk full")
+
+type failingWriter struct{}
+
+func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }

@@ -1,0 +1,36 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// WriteSummaryLine writes a one-line compact summary of a run, for the end of headless output and
+// for logs: counts, rate, outcome shares, the two latencies people quote, transfer and the
+// invariant's verdict. Write errors are ignored: it is the last word of a run that already ended.
+func WriteSummaryLine(w io.Writer, s *engine.Snapshot) {
+	if s == nil {
+		return
+	}
+	tot := &s.Totals
+	secs := runSeconds(s)
+	parts := []string{
+		fmt.Sprintf("rpcstress %s: %d sent, %d completed in %s (%s/s)",
+			profileName(s.Profile), tot.Sent, tot.Completed, formatSeconds(secs), formatRPS(tot.RPS)),
+		fmt.Sprintf("ok %s limited %s failed %s", formatPct(tot.OK, tot.Completed),
+			formatPct(tot.Limited, tot.Completed), formatPct(tot.Failed, tot.Completed)),
+		fmt.Sprintf("p50 %s p99 %s ms", formatMs(tot.Latency.P50), formatMs(tot.Latency.P99)),
+		"in " + formatBytesRate(tot.BytesIn, secs),
+	}
+	if tot.Dropped > 0 {
+		parts = append(parts, fmt.Sprintf("dropped %d", tot.Dropped))
+	}
+	if s.SaturatedSeconds > 0 {
+		parts = append(parts, fmt.Sprintf("tester saturated %ds", s.SaturatedSeconds))
+	}
+	parts = append(parts, "invariant "+invariantMark(tot))
+	_, _ = fmt.Fprintln(w, strings.Join(parts, "; "))
+}
