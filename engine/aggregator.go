@@ -28,6 +28,7 @@ type Aggregator struct {
 	in       chan *Batch
 	free     chan *Batch
 	finish   chan string
+	snapReq  chan snapshotReq
 	finished chan struct{}
 	latest   atomic.Pointer[Stats]
 
@@ -57,6 +58,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		in:       make(chan *Batch, 1024),
 		free:     make(chan *Batch, 1024),
 		finish:   make(chan string, 1),
+		snapReq:  make(chan snapshotReq),
 		finished: make(chan struct{}),
 		total:    newSpanAcc(),
 		rpcMsg:   map[string]string{},
@@ -124,6 +126,8 @@ func (a *Aggregator) Run() {
 				lastStages = now
 			}
 			a.latest.Store(a.view(false))
+		case req := <-a.snapReq:
+			a.serveSnapshot(req)
 		case reason := <-a.finish:
 			for drained := false; !drained; {
 				select {

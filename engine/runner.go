@@ -7,8 +7,13 @@ import (
 	"time"
 )
 
-// EndCompleted is the end reason of a run whose plan (or request count) ran out.
-const EndCompleted = "completed"
+// End reasons of a snapshot besides "quit" and "signal:SIGINT" and the like.
+const (
+	// EndCompleted: the plan (or the request count) ran out.
+	EndCompleted = "completed"
+	// EndRunning: a snapshot taken while the run went on.
+	EndRunning = "running"
+)
 
 // RunOptions tune a Runner; the zero value is fine.
 type RunOptions struct {
@@ -83,6 +88,9 @@ func (r *Runner) Controller() Controller { return r.sched }
 
 // Stats is the latest published view of the run; never nil.
 func (r *Runner) Stats() *Stats { return r.agg.Stats() }
+
+// SnapshotNow saves nothing; it returns a snapshot of the run so far (end_reason "running").
+func (r *Runner) SnapshotNow(meta SnapshotMeta) (*Snapshot, error) { return r.agg.SnapshotNow(meta) }
 
 // Start is when the run's clock started.
 func (r *Runner) Start() time.Time { return r.start }

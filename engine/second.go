@@ -54,8 +54,10 @@ func (s *second) add(smp *Sample) {
 // row turns the second into its timeline Row. span is the length of the second that the run
 // covered (a full second except the run's last, partial one), so rps stays a per-second rate.
 func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration) Row {
+	// A final sliver of a second (the drain) holds a few stragglers; scaling them to a rate would
+	// show a burst that never happened, so only a partial second of some length is scaled.
 	rps := float64(s.completed)
-	if span > 0 && span < time.Second {
+	if span >= time.Second/2 && span < time.Second {
 		rps = roundMs(rps / span.Seconds())
 	}
 	return Row{

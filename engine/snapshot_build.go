@@ -21,7 +21,47 @@ func (a *Aggregator) Snapshot(meta SnapshotMeta) (*Snapshot, error) {
 	default:
 		return nil, fmt.Errorf("snapshot of a run that has not finished")
 	}
-	st := a.Stats()
+	return a.build(meta, a.Stats(), a.endedAt, a.endReason)
+}
+
+// snapshotReq asks the Run goroutine, the histograms' only owner, for a snapshot of a run that
+// goes on.
+type snapshotReq struct {
+	meta  SnapshotMeta
+	reply chan snapshotReply
+}
+
+type snapshotReply struct {
+	snap *Snapshot
+	err  error
+}
+
+// SnapshotNow is a snapshot of the run so far, with end_reason "running": the seconds still open
+// are not in its timeline yet, everything else is. After the run has ended it is the final one.
+func (a *Aggregator) SnapshotNow(meta SnapshotMeta) (*Snapshot, error) {
+	req := snapshotReq{meta: meta, reply: make(chan snapshotReply, 1)}
+	select {
+	case a.snapReq <- req:
+		r := <-req.reply
+		return r.snap, r.err
+	case <-a.finished:
+		return a.Snapshot(meta)
+	}
+}
+
+// serveSnapshot answers a SnapshotNow request on the Run goroutine.
+func (a *Aggregator) serveSnapshot(req snapshotReq) {
+	now := time.Since(a.start)
+	a.refreshStages()
+	st := a.view(false)
+	snap, err := a.build(req.meta, st, now, EndRunning)
+	req.reply <- snapshotReply{snap, err}
+}
+
+// build assembles a snapshot from a view and the aggregator's own records; Run goroutine only,
+// or after Finish.
+func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, reason string) (*Snapshot, error) {
+	n := len(a.timeline)
 	snap := &Snapshot{
 		Schema:           SnapshotSchema,
 		Tool:             meta.Tool,
@@ -30,11 +70,11 @@ func (a *Aggregator) Snapshot(meta SnapshotMeta) (*Snapshot, error) {
 		Target:           a.cfg.DisplayURL,
 		Mode:             a.cfg.Mode,
 		StartedAt:        a.start.UTC(),
-		EndedAt:          a.start.Add(a.endedAt).UTC(),
-		EndReason:        a.endReason,
+		EndedAt:          a.start.Add(ended).UTC(),
+		EndReason:        reason,
 		Totals:           st.Total,
 		Stages:           a.stageView,
-		Timeline:         a.timeline,
+		Timeline:         a.timeline[:n:n],
 		Events:           st.Events,
 		RPCMessages:      st.RPCMessage,
 		RateLimitHeaders: st.Headers,
@@ -42,12 +82,12 @@ func (a *Aggregator) Snapshot(meta SnapshotMeta) (*Snapshot, error) {
 	if snap.Profile == nil {
 		snap.Profile = []byte("{}")
 	}
-	snap.Totals.DurationS = roundMs(a.endedAt.Seconds())
-	if a.endedAt > 0 {
+	snap.Totals.DurationS = roundMs(ended.Seconds())
+	if ended > 0 {
 		// The run's rate is over its whole wall time, the honest figure for "how fast did it go".
-		snap.Totals.RPS = roundMs(float64(snap.Totals.Completed) / a.endedAt.Seconds())
+		snap.Totals.RPS = roundMs(float64(snap.Totals.Completed) / ended.Seconds())
 	}
-	for _, r := range a.timeline {
+	for _, r := range snap.Timeline {
 		if r.Saturated {
 			snap.SaturatedSeconds++
 		}

@@ -1,0 +1,292 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// These tests run the real CLI code path (flags → profile → engine → lines → report → snapshot)
+// against the mock node on 127.0.0.1, and hold rpcstress's counts against the node's own.
+
+// syncBuffer collects output written from the run's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+type cliRun struct {
+	code           int
+	stdout, stderr string
+	snap           *engine.Snapshot
+}
+
+// runCLI runs rpcstress with args plus --out into a temp dir; sig, if not nil, feeds signals.
+func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.json")
+	var stdout, stderr syncBuffer
+	if sig == nil {
+		sig = make(chan os.Signal)
+	}
+	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
+	if len(args) == 0 || args[0] != "validate" {
+		args = append(args, "--headless", "--out", out)
+	}
+	code := c.main(context.Background(), args)
+	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	if _, err := os.Stat(out); err == nil {
+		s, err := engine.ReadSnapshot(out)
+		if err != nil {
+			t.Fatalf("snapshot: %v", err)
+		}
+		r.snap = s
+	}
+	return r
+}
+
+func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
+	t.Helper()
+	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	return n, "http://" + addr + "/"
+}
+
+// writeProfile writes a profile with the given stages and request section against url.
+func writeProfile(t *testing.T, url string, connections int, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "p.toml")
+	text := fmt.Sprintf("name = \"e2e\"\nurl = %q\ntimeout = \"2s\"\nconnections = %d\n%s\n", url, connections, body)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+const getBalance = `
+[[request]]
+method = "getBalance"
+params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]
+`
+
+func mustRun(t *testing.T, r cliRun, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstderr: %s\nstdout: %s", r.code, code, r.stderr, r.stdout)
+	}
+	if r.snap == nil {
+		t.Fatalf("no snapshot written\nstdout: %s", r.stdout)
+	}
+	if err := r.snap.Totals.CheckInvariant(); err != nil {
+		t.Fatalf("invariant: %v", err)
+	}
+	if !strings.Contains(r.stdout, "Invariant ✓") {
+		t.Errorf("the report does not show the invariant holding:\n%s", r.stdout)
+	}
+}
+
+// TestE2ELimiterCountsMatchNode: a ramp across the node's limit; our 200 and 429 counts equal
+// the node's, exactly.
+func TestE2ELimiterCountsMatchNode(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Rate: 400, Burst: 20, NoDelay: true})
+	p := writeProfile(t, url, 64, getBalance+`
+[[stage]]
+rate = "200/s"
+duration = "2s"
+[[stage]]
+rate = "800/s"
+duration = "2s"
+`)
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	st := node.Stats()
+	for _, code := range []string{"200", "429"} {
+		if got, want := r.snap.Totals.Status[code], st.Status[code]; got != want {
+			t.Errorf("status %s: rpcstress %d, node %d", code, got, want)
+		}
+	}
+	if r.snap.Totals.Scheduled != 2000 || r.snap.Totals.Completed != 2000 {
+		t.Errorf("scheduled %d completed %d, want 2000 each", r.snap.Totals.Scheduled, r.snap.Totals.Completed)
+	}
+	if r.snap.Stages[0].Summary.Limited != 0 || r.snap.Stages[1].Summary.Limited < 400 {
+		t.Errorf("429s per stage: %d then %d; want none under the limit and ≥ 400 at twice it",
+			r.snap.Stages[0].Summary.Limited, r.snap.Stages[1].Summary.Limited)
+	}
+}
+
+// TestE2ERateAccuracy: the achieved rate is within 2% of the target at 200/s and 2000/s.
+func TestE2ERateAccuracy(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{})
+	for _, rate := range []int{200, 2000} {
+		t.Run(fmt.Sprint(rate), func(t *testing.T) {
+			p := writeProfile(t, url, 64, getBalance+fmt.Sprintf("[[stage]]\nrate = \"%d/s\"\nduration = \"3s\"\n", rate))
+			r := runCLI(t, nil, p)
+			mustRun(t, r, exitOK)
+			got := r.snap.Stages[0].Summary.RPS
+			if d := (got - float64(rate)) / float64(rate); d > 0.02 || d < -0.02 {
+				t.Errorf("achieved %.1f/s for a target of %d/s (%.2f%% off)", got, rate, d*100)
+			}
+			if r.snap.Totals.Completed != int64(rate*3) {
+				t.Errorf("completed %d, want %d", r.snap.Totals.Completed, rate*3)
+			}
+		})
+	}
+}
+
+// TestE2ERPCErrorInHTTP200: a -32602 answer inside HTTP 200 is an RPC error, not a success.
+func TestE2ERPCErrorInHTTP200(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{})
+	p := writeProfile(t, url, 8, `
+[[request]]
+method = "getBalance"
+params = ["not-an-address"]
+[[stage]]
+rate = "100/s"
+duration = "1s"
+`)
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	tot := r.snap.Totals
+	if tot.Status["200"] != 100 || tot.RPCErrors["-32602"] != 100 || tot.OK != 0 || tot.Failed != 100 {
+		t.Errorf("status %v rpc %v ok %d failed %d; want 100 HTTP 200s that are all -32602 failures", tot.Status, tot.RPCErrors, tot.OK, tot.Failed)
+	}
+	if node.Stats().RPCErrors["-32602"] != 100 {
+		t.Errorf("node counted %v", node.Stats().RPCErrors)
+	}
+	if !strings.Contains(r.stdout, "-32602") {
+		t.Error("the report does not show -32602")
+	}
+}
+
+// TestE2EStallShowsInLatencyNotService: with one connection, a node that stalls 300 ms every
+// second makes the requests scheduled during the stall wait; latency from the intended time shows
+// it (coordinated omission corrected), service time from the actual send does not.
+func TestE2EStallShowsInLatencyNotService(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{StallEvery: time.Second, StallFor: 300 * time.Millisecond})
+	p := writeProfile(t, url, 1, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	lat, svc := r.snap.Totals.Latency, r.snap.Totals.Service
+	if lat.P99 < 150 {
+		t.Errorf("latency p99 %.1f ms: the 300 ms stalls do not show", lat.P99)
+	}
+	if svc.P99 > 50 {
+		t.Errorf("service p99 %.1f ms: only one request per stall should be slow to serve", svc.P99)
+	}
+}
+
+// TestE2ENodeKilledMidRun: the target goes away; refused (or reset/eof) are counted, the run goes
+// on to its end and the snapshot is complete.
+func TestE2ENodeKilledMidRun(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{})
+	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	go func() {
+		time.Sleep(time.Second)
+		_ = node.Close()
+	}()
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	tot := r.snap.Totals
+	transport := tot.Errors["refused"] + tot.Errors["reset"] + tot.Errors["eof"]
+	if tot.Status["200"] < 100 || transport < 300 || tot.Completed != 600 {
+		t.Errorf("200s %d transport errors %v completed %d; want answers first, then errors, all 600 accounted", tot.Status["200"], tot.Errors, tot.Completed)
+	}
+	if r.snap.EndReason != engine.EndCompleted {
+		t.Errorf("end reason %q", r.snap.EndReason)
+	}
+}
+
+// TestE2ESignals: SIGINT, SIGTERM and SIGHUP drain, write the snapshot with the signal as end
+// reason, and exit with 128 + the signal number.
+func TestE2ESignals(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
+	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"60s\"\n")
+	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(signalName(s), func(t *testing.T) {
+			sig := make(chan os.Signal, 1)
+			go func() {
+				time.Sleep(700 * time.Millisecond)
+				sig <- s
+			}()
+			start := time.Now()
+			r := runCLI(t, sig, p)
+			mustRun(t, r, exitSignalsBase+int(s))
+			if r.snap.EndReason != "signal:"+signalName(s) || r.snap.Totals.Completed < 50 || r.snap.Totals.Inflight != 0 {
+				t.Errorf("end %q completed %d inflight %d", r.snap.EndReason, r.snap.Totals.Completed, r.snap.Totals.Inflight)
+			}
+			if time.Since(start) > 20*time.Second {
+				t.Errorf("took %s to stop", time.Since(start))
+			}
+		})
+	}
+}
+
+// TestE2EClosedLoopCount: closed mode with a request count, like bombardier -n.
+func TestE2EClosedLoopCount(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{})
+	p := writeProfile(t, url, 8, "mode = \"closed\"\nrequests = 3000\n"+getBalance)
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	if r.snap.Totals.Completed != 3000 || node.Stats().Requests != 3000 {
+		t.Errorf("completed %d node %d, want 3000", r.snap.Totals.Completed, node.Stats().Requests)
+	}
+}
+
+// TestE2EBadInput: usage and profile errors exit 2 with a message that says where and how.
+func TestE2EBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[[stage]]\nrate = \"300/x\"\nduration = \"1s\"\n"), 0o644)
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{bad}, "bad.toml:5"},                                 // a bad rate names file:line
+		{[]string{filepath.Join(dir, "missing.toml")}, "missing.toml"}, // a missing file is named
+		{[]string{}, "rpcstress --demo"},                               // no profile: says what to run
+		{[]string{"--demo", "--rate", "fast"}, "--rate"},               // a bad flag value names the flag
+		{[]string{"--demo", "--fps", "0"}, "--fps"},                    // out-of-range fps
+		{[]string{"validate", bad}, "stage[1].rate"},                   // validate shows the field
+	}
+	for _, tt := range tests {
+		r := runCLI(t, nil, tt.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d stderr %q; want exit 2 mentioning %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+}
+
+// TestE2EDemo: `rpcstress --demo` works with no profile and agrees with its own node.
+func TestE2EDemo(t *testing.T) {
+	r := runCLI(t, nil, "--demo", "--duration", "2s")
+	mustRun(t, r, exitOK)
+	want := fmt.Sprintf("the mock node itself counted %d answers", r.snap.Totals.Completed)
+	if !strings.Contains(r.stdout, want) {
+		t.Errorf("demo output lacks %q:\n%s", want, r.stdout)
+	}
+}
