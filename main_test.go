@@ -266,7 +266,7 @@ func TestE2EBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{bad}, "bad.toml:5"},                                 // a bad rate names file:line
+		{[]string{bad}, "bad.toml:5"},                                  // a bad rate names file:line
 		{[]string{filepath.Join(dir, "missing.toml")}, "missing.toml"}, // a missing file is named
 		{[]string{}, "rpcstress --demo"},                               // no profile: says what to run
 		{[]string{"--demo", "--rate", "fast"}, "--rate"},               // a bad flag value names the flag
