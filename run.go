@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"syscall"
@@ -70,7 +71,15 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	code := c.execute(ctx, p, f)
 	if node != nil {
 		st := node.Stats()
-		fmt.Fprintf(c.stdout, "demo: the mock node itself counted %d answers by status %v\n", st.Requests, st.Status)
+		codes := make([]string, 0, len(st.Status))
+		for code := range st.Status {
+			codes = append(codes, code)
+		}
+		sort.Strings(codes)
+		for i, code := range codes {
+			codes[i] = fmt.Sprintf("%s: %d", code, st.Status[code])
+		}
+		fmt.Fprintf(c.stdout, "demo: the mock node itself counted %d answers (%s)\n", st.Requests, strings.Join(codes, ", "))
 	}
 	return code
 }

@@ -285,7 +285,9 @@ func (a *Aggregator) view(done bool) *Stats {
 	}
 	a.addConnections(&st.Total)
 	sc := a.counters.Stage(ps.Stage)
-	st.Current = a.stageAcc(ps.Stage).summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
+	cur := a.stageAcc(ps.Stage)
+	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
+	st.Histogram = cur.buckets.view()
 	n := len(a.timeline)
 	from := n - statsWindow
 	if from < 0 {

@@ -69,3 +69,24 @@ func BenchmarkAggregatorIngest(b *testing.B) {
 	}
 	b.ReportMetric(float64(b.N*batchSize)/b.Elapsed().Seconds(), "samples/s")
 }
+
+// TestLatencyBuckets: latencies land in their 1-2-5 bucket and the view trims empty ends.
+func TestLatencyBuckets(t *testing.T) {
+	var b latencyBuckets
+	for _, ms := range []float64{0.05, 0.15, 0.15, 3, 20_000} {
+		b.add(int64(ms * 1e6))
+	}
+	v := b.view()
+	want := []Bucket{{0, 0.1, 1}, {0.1, 0.2, 2}, {0.2, 0.5, 0}, {0.5, 1, 0}, {1, 2, 0}, {2, 5, 1}}
+	if len(v) != len(bucketEdgesUs)+1 {
+		t.Fatalf("view has %d buckets, want all %d (the first and last are not empty)", len(v), len(bucketEdgesUs)+1)
+	}
+	for i, w := range want {
+		if v[i] != w {
+			t.Errorf("bucket %d = %+v, want %+v", i, v[i], w)
+		}
+	}
+	if last := v[len(v)-1]; last.To != -1 || last.Count != 1 {
+		t.Errorf("last bucket %+v, want the open-ended one with 1", last)
+	}
+}

@@ -26,6 +26,7 @@ type spanAcc struct {
 	latency   *hdr.Histogram
 	service   *hdr.Histogram
 	byOutcome [outcomeCount]*hdr.Histogram
+	buckets   latencyBuckets
 }
 
 func newSpanAcc() *spanAcc {
@@ -59,6 +60,7 @@ func (a *spanAcc) add(s *Sample) {
 	recordNanos(a.latency, lat)
 	recordNanos(a.service, s.Service())
 	recordNanos(a.byOutcome[s.Outcome], lat)
+	a.buckets.add(lat)
 }
 
 // addRPC counts one JSON-RPC error code.

@@ -112,7 +112,8 @@ type StageStats struct {
 	Summary Summary `json:"summary"`
 }
 
-// Bucket is one bar of the latency histogram view: [From, To) milliseconds.
+// Bucket is one bar of the latency histogram view: [From, To) milliseconds; To < 0 means no
+// upper bound (slower than the last edge).
 type Bucket struct {
 	From, To float64
 	Count    int64
