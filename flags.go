@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strconv"
 	"strings"
 	"time"
 
@@ -23,6 +24,9 @@ type runFlags struct {
 	timeout     time.Duration
 	requests    int64
 	fps         int
+	shard       string
+	startAt     string
+	saveEvery   time.Duration
 }
 
 func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
@@ -39,6 +43,9 @@ func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.DurationVar(&f.timeout, "timeout", 0, "per-request timeout")
 	fs.Int64Var(&f.requests, "requests", 0, "stop after `N` requests (like bombardier -n)")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
+	fs.DurationVar(&f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
+	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
 	return fs, f
 }
 
@@ -78,10 +85,36 @@ func (f *runFlags) overrides() (profiles.Overrides, error) {
 		return o, fmt.Errorf("--timeout %s: must be positive", f.timeout)
 	case f.requests < 0:
 		return o, fmt.Errorf("--requests %d: must be 0 (no limit) or more", f.requests)
+	case f.saveEvery < 100*time.Millisecond:
+		return o, fmt.Errorf("--save-every %s: use 100ms or more", f.saveEvery)
 	case f.fps < 1 || f.fps > 60:
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
 	case f.url != "" && !strings.Contains(f.url, "://"):
 		return o, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url)
 	}
 	return o, nil
+}
+
+// parseShard reads --shard I/N.
+func parseShard(s string) (i, n int, err error) {
+	a, b, ok := strings.Cut(s, "/")
+	if ok {
+		i, err = strconv.Atoi(strings.TrimSpace(a))
+		if err == nil {
+			n, err = strconv.Atoi(strings.TrimSpace(b))
+		}
+	}
+	if !ok || err != nil || n < 1 || i < 1 || i > n {
+		return 0, 0, fmt.Errorf("--shard %q: write I/N with 1 ≤ I ≤ N, e.g. --shard 2/4", s)
+	}
+	return i, n, nil
+}
+
+// parseStartAt reads --start-at as RFC3339.
+func parseStartAt(s string) (time.Time, error) {
+	t, err := time.Parse(time.RFC3339, s)
+	if err != nil {
+		return time.Time{}, fmt.Errorf("--start-at %q: write an RFC3339 time such as 2026-11-23T10:00:00Z: %w", s, err)
+	}
+	return t, nil
 }

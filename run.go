@@ -68,6 +68,22 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
 	}
+	if f.shard != "" {
+		i, n, err := parseShard(f.shard)
+		if err != nil {
+			return c.fail(exitUsage, err)
+		}
+		p.Config.Shard, p.Config.ShardCount = i, n
+	}
+	if f.startAt != "" {
+		at, err := parseStartAt(f.startAt)
+		if err != nil {
+			return c.fail(exitUsage, err)
+		}
+		if code, ok := c.waitUntil(ctx, at); !ok {
+			return code
+		}
+	}
 	code := c.execute(ctx, p, f)
 	if node != nil {
 		st := node.Stats()
@@ -111,7 +127,9 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		caught = s
 		sigMu.Unlock()
 	})
+	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
 	snap, runErr := runner.Run(ctx, meta)
+	stopSaving()
 	stopSignals()
 	stopPrinting()
 	lines.Update(runner.Stats())
@@ -152,6 +170,58 @@ func (c *cli) printLive(r *engine.Runner, lines *tui.LinePrinter) (stop func()) 
 		}
 	}()
 	return func() { close(done); wg.Wait() }
+}
+
+// saveEvery rewrites the snapshot file (end_reason "running") every interval until stopped; the
+// returned func stops it and waits, so the final snapshot is never overwritten by a partial one.
+func (c *cli) saveEvery(r *engine.Runner, meta engine.SnapshotMeta, path string, every time.Duration) (stop func()) {
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(every)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				snap, err := r.SnapshotNow(meta)
+				if err == nil {
+					err = engine.WriteSnapshot(path, snap)
+				}
+				if err != nil {
+					fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
+				}
+			}
+		}
+	}()
+	return func() { close(done); wg.Wait() }
+}
+
+// waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any request.
+func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
+	d := time.Until(at)
+	if d <= 0 {
+		fmt.Fprintf(c.stderr, "rpcstress: --start-at %s is %s in the past: starting now\n", at.Format(time.RFC3339), (-d).Round(time.Millisecond))
+		return 0, true
+	}
+	fmt.Fprintf(c.stdout, "waiting %s until %s to start\n", d.Round(time.Second), at.Format(time.RFC3339))
+	t := time.NewTimer(d)
+	defer t.Stop()
+	select {
+	case <-t.C:
+		return 0, true
+	case <-ctx.Done():
+		return exitRunFailed, false
+	case s := <-c.signals:
+		if sys, ok := s.(syscall.Signal); ok {
+			fmt.Fprintf(c.stderr, "rpcstress: %s while waiting to start: nothing was sent\n", signalName(sys))
+			return exitSignalsBase + int(sys), false
+		}
+		return exitRunFailed, false
+	}
 }
 
 // watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves.

@@ -29,11 +29,12 @@ type segment struct {
 	start int64   // ns since run start
 	rate  float64 // per second, this instance's share
 	n     int64   // sends already due in this segment
+	phase float64 // offset in intervals: shard I of N starts (I-1)/N of an interval late
 }
 
 // due is the intended time of the segment's next send.
 func (s *segment) due() int64 {
-	return s.start + int64(float64(s.n)*1e9/s.rate)
+	return s.start + int64((float64(s.n)+s.phase)*1e9/s.rate)
 }
 
 // control is a request from the Controller to the scheduler goroutine, which alone owns the plan.
@@ -55,13 +56,14 @@ type Scheduler struct {
 	ctl      chan control
 	done     chan struct{} // closed when the schedule has ended (closed mode workers watch it)
 
-	stopOnce   sync.Once
-	stopReason atomic.Pointer[string]
-	state      atomic.Pointer[PlanState]
-	satUntil   atomic.Int64 // ns since start until which "saturated" is shown
-	claimed    atomic.Int64 // closed mode: requests claimed against MaxRequests
-	stage      atomic.Int32 // current stage, read by closed-mode workers
-	stageEnd   atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
+	stopOnce    sync.Once
+	stopReason  atomic.Pointer[string]
+	state       atomic.Pointer[PlanState]
+	satUntil    atomic.Int64 // ns since start until which "saturated" is shown
+	claimed     atomic.Int64 // closed mode: requests claimed against MaxRequests
+	maxRequests int64        // this instance's share of Config.MaxRequests
+	stage       atomic.Int32 // current stage, read by closed-mode workers
+	stageEnd    atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
 }
 
 // NewScheduler prepares a scheduler; Run starts it.
@@ -78,6 +80,14 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 	}
 	s.state.Store(&PlanState{State: StateRunning, StageCount: len(cfg.Plan.Stages)})
 	s.stageEnd.Store(noEnd)
+	s.maxRequests = cfg.MaxRequests
+	if n := int64(cfg.ShardCount); n > 1 && cfg.MaxRequests > 0 {
+		// Shards split the count as evenly as whole requests allow; the first ones take the rest.
+		s.maxRequests = cfg.MaxRequests / n
+		if int64(cfg.Shard-1) < cfg.MaxRequests%n {
+			s.maxRequests++
+		}
+	}
 	return s
 }
 
@@ -136,7 +146,7 @@ func (s *Scheduler) Claim() bool {
 		return false
 	default:
 	}
-	if s.cfg.MaxRequests > 0 && s.claimed.Add(1) > s.cfg.MaxRequests {
+	if s.maxRequests > 0 && s.claimed.Add(1) > s.maxRequests {
 		s.finish("")
 		return false
 	}
@@ -191,6 +201,17 @@ func (s *Scheduler) finish(reason string) {
 }
 
 func (s *Scheduler) now() int64 { return int64(time.Since(s.start)) }
+
+// newSegment starts a stretch of constant rate at time at. Shards are offset from one another by
+// a fraction of the interval, so N machines together send as evenly as one would, not in bursts
+// of N (which a token-bucket limiter would punish).
+func (s *Scheduler) newSegment(at int64, rate float64) segment {
+	seg := segment{start: at, rate: rate}
+	if s.cfg.ShardCount > 1 {
+		seg.phase = float64(s.cfg.Shard-1) / float64(s.cfg.ShardCount)
+	}
+	return seg
+}
 
 // shareOf is this instance's part of a planned rate when the run is sharded across machines.
 func (s *Scheduler) shareOf(r Rate) float64 {

@@ -35,7 +35,7 @@ func (r *schedRun) enterStage(i int, at int64) {
 		r.stageEnd = at + int64(st.Duration)
 	}
 	r.target = st.Rate
-	r.seg = segment{start: at, rate: r.s.shareOf(st.Rate)}
+	r.seg = r.s.newSegment(at, r.s.shareOf(st.Rate))
 	r.s.stage.Store(int32(i))
 	r.s.events.Add("stage", stageLabel(i, len(r.stages), st))
 	r.publish(at)
@@ -77,7 +77,7 @@ func (r *schedRun) emit(now, limit int64) bool {
 		if due > limit {
 			return false
 		}
-		if max := r.s.cfg.MaxRequests; max > 0 && r.scheduled >= max {
+		if max := r.s.maxRequests; max > 0 && r.scheduled >= max {
 			r.s.finish("")
 			return true
 		}
@@ -122,7 +122,7 @@ func (r *schedRun) apply(c control) bool {
 	case "rate":
 		ev.Add("rate", "target "+c.rate.String()+" (was "+r.target.String()+")")
 		r.target = c.rate
-		r.seg = segment{start: now, rate: r.s.shareOf(c.rate)}
+		r.seg = r.s.newSegment(now, r.s.shareOf(c.rate))
 	case "pause":
 		if !r.paused {
 			r.paused, r.pausedAt = true, now
@@ -132,7 +132,7 @@ func (r *schedRun) apply(c control) bool {
 		if r.paused {
 			r.paused = false
 			r.extend(now - r.pausedAt)
-			r.seg = segment{start: now, rate: r.seg.rate}
+			r.seg = r.s.newSegment(now, r.seg.rate)
 			ev.Add("resume", "sending resumed")
 		}
 	case "hold":

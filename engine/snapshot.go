@@ -16,9 +16,19 @@ type ToolInfo struct {
 	Version string `json:"version"`
 }
 
-// Histograms holds the run's HDR latency histograms (coordinated-omission corrected, in
-// microseconds), each in HdrHistogram's compressed V2 encoding, base64: exact to merge later.
+// Histograms holds the run's HDR histograms (microseconds), each in HdrHistogram's compressed V2
+// encoding, base64: what makes merging runs exact. Total and Stages are latency from the intended
+// send (coordinated-omission corrected); Service is from the actual send; ByOutcome is latency per
+// outcome class ("ok", "limited", "failed").
 type Histograms struct {
+	Total     string                  `json:"total"`
+	Stages    []string                `json:"stages"`
+	Service   HistogramSet            `json:"service"`
+	ByOutcome map[string]HistogramSet `json:"by_outcome"`
+}
+
+// HistogramSet is one kind of histogram for the whole run and for each stage.
+type HistogramSet struct {
 	Total  string   `json:"total"`
 	Stages []string `json:"stages"`
 }
@@ -44,8 +54,12 @@ type Snapshot struct {
 	// RateLimitHeaders are Retry-After and X-RateLimit-* as last seen.
 	RateLimitHeaders map[string]string `json:"rate_limit_headers,omitempty"`
 	// SaturatedSeconds counts timeline seconds in which the generator fell behind its schedule.
-	SaturatedSeconds int        `json:"saturated_seconds"`
-	Histograms       Histograms `json:"histograms"`
+	SaturatedSeconds int `json:"saturated_seconds"`
+	// Shard is "I/N" when this run sent 1/N of the planned rate as shard I of a multi-machine run.
+	Shard string `json:"shard,omitempty"`
+	// Merged lists the snapshots this one was merged from (host and start), if any.
+	Merged     []string   `json:"merged,omitempty"`
+	Histograms Histograms `json:"histograms"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:

@@ -3,6 +3,8 @@ package engine
 import (
 	"fmt"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // SnapshotMeta is what the aggregator does not know about a run: who ran it, where, and the
@@ -92,19 +94,52 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 			snap.SaturatedSeconds++
 		}
 	}
-	var err error
-	if snap.Histograms.Total, err = encodeHist(a.total.latency); err != nil {
-		return nil, fmt.Errorf("encoding the run's histogram: %w", err)
+	if a.cfg.ShardCount > 1 {
+		snap.Shard = fmt.Sprintf("%d/%d", a.cfg.Shard, a.cfg.ShardCount)
 	}
-	for i, acc := range a.stages {
-		h, err := encodeHist(acc.latency)
-		if err != nil {
-			return nil, fmt.Errorf("encoding stage %d's histogram: %w", i+1, err)
-		}
-		snap.Histograms.Stages = append(snap.Histograms.Stages, h)
+	if err := a.encodeHistograms(&snap.Histograms); err != nil {
+		return nil, err
 	}
 	return snap, nil
 }
 
 // StartTime is when the run began (for partial snapshots and file names).
 func (a *Aggregator) StartTime() time.Time { return a.start }
+
+// encodeHistograms writes every histogram the aggregator keeps, so a merge can rebuild every
+// percentile exactly.
+func (a *Aggregator) encodeHistograms(h *Histograms) error {
+	set := func(pick func(*spanAcc) *hdr.Histogram) (HistogramSet, error) {
+		var hs HistogramSet
+		var err error
+		if hs.Total, err = encodeHist(pick(a.total)); err != nil {
+			return hs, fmt.Errorf("encoding the run's histogram: %w", err)
+		}
+		for i, acc := range a.stages {
+			e, err := encodeHist(pick(acc))
+			if err != nil {
+				return hs, fmt.Errorf("encoding stage %d's histogram: %w", i+1, err)
+			}
+			hs.Stages = append(hs.Stages, e)
+		}
+		return hs, nil
+	}
+	lat, err := set(func(s *spanAcc) *hdr.Histogram { return s.latency })
+	if err != nil {
+		return err
+	}
+	h.Total, h.Stages = lat.Total, lat.Stages
+	if h.Service, err = set(func(s *spanAcc) *hdr.Histogram { return s.service }); err != nil {
+		return err
+	}
+	h.ByOutcome = map[string]HistogramSet{}
+	for o := Outcome(0); o < outcomeCount; o++ {
+		if a.total.byOutcome[o].TotalCount() == 0 {
+			continue
+		}
+		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *hdr.Histogram { return s.byOutcome[o] }); err != nil {
+			return err
+		}
+	}
+	return nil
+}

@@ -1,0 +1,335 @@
+package engine
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"sort"
+	"strings"
+	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
+)
+
+// Merge combines runs of several machines (shards of one plan, run together) into one snapshot.
+// Counters are summed; every percentile of the totals and stages comes from the merged HDR
+// histograms, so it is exact to the histograms' precision. Timeline rows are aligned by wall
+// clock; their per-second percentiles, which have no histogram, are approximated (see mergeRows).
+// Runs of different profiles are refused unless force is set. names label the inputs in errors.
+func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
+	if len(snaps) == 0 {
+		return nil, errors.New("merge needs at least one snapshot")
+	}
+	if len(names) != len(snaps) {
+		names = make([]string, len(snaps))
+		for i := range names {
+			names[i] = fmt.Sprintf("snapshot %d", i+1)
+		}
+	}
+	if !force {
+		if err := sameRun(snaps, names); err != nil {
+			return nil, err
+		}
+	}
+	first := snaps[0]
+	out := &Snapshot{
+		Schema: SnapshotSchema, Tool: first.Tool, Profile: first.Profile, Target: first.Target,
+		Mode: first.Mode, StartedAt: first.StartedAt, EndedAt: first.EndedAt,
+		RPCMessages: map[string]string{}, RateLimitHeaders: map[string]string{},
+	}
+	var hosts, reasons []string
+	for i, s := range snaps {
+		if s.StartedAt.Before(out.StartedAt) {
+			out.StartedAt = s.StartedAt
+		}
+		if s.EndedAt.After(out.EndedAt) {
+			out.EndedAt = s.EndedAt
+		}
+		hosts = appendUnique(hosts, s.Host)
+		reasons = appendUnique(reasons, s.EndReason)
+		out.Merged = append(out.Merged, fmt.Sprintf("%s (host %s, shard %s, started %s)", names[i], s.Host, orDash(s.Shard), s.StartedAt.Format(time.RFC3339)))
+		for k, v := range s.RPCMessages {
+			if _, ok := out.RPCMessages[k]; !ok {
+				out.RPCMessages[k] = v
+			}
+		}
+		for k, v := range s.RateLimitHeaders {
+			out.RateLimitHeaders[k] = v
+		}
+	}
+	out.Host = strings.Join(hosts, ", ")
+	out.EndReason = strings.Join(reasons, ", ")
+	hists, err := mergeHistograms(snaps, names)
+	if err != nil {
+		return nil, err
+	}
+	out.Totals = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
+	hists.apply(&out.Totals, -1)
+	if wall := out.EndedAt.Sub(out.StartedAt).Seconds(); wall > 0 {
+		out.Totals.DurationS = roundMs(wall)
+		out.Totals.RPS = roundMs(float64(out.Totals.Completed) / wall)
+	}
+	nStages := 0
+	for _, s := range snaps {
+		nStages = max(nStages, len(s.Stages))
+	}
+	for i := 0; i < nStages; i++ {
+		st := StageStats{Index: i}
+		for _, s := range snaps {
+			if i < len(s.Stages) {
+				st.Spec = s.Stages[i].Spec
+				break
+			}
+		}
+		st.Summary = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) {
+			if i < len(s.Stages) {
+				return s.Stages[i].Summary, true
+			}
+			return Summary{}, false
+		})
+		hists.apply(&st.Summary, i)
+		out.Stages = append(out.Stages, st)
+	}
+	out.Timeline = mergeRows(snaps, out.StartedAt)
+	for _, r := range out.Timeline {
+		if r.Saturated {
+			out.SaturatedSeconds++
+		}
+	}
+	out.Events = mergeEvents(snaps, out.StartedAt)
+	if out.Histograms, err = hists.encode(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// sameRun checks the snapshots ran one plan: same profile name, mode and stages.
+func sameRun(snaps []*Snapshot, names []string) error {
+	a := snaps[0]
+	for i, b := range snaps[1:] {
+		var diffs []string
+		if an, bn := profileName(a), profileName(b); an != bn {
+			diffs = append(diffs, fmt.Sprintf("profile %q vs %q", an, bn))
+		}
+		if a.Mode != b.Mode {
+			diffs = append(diffs, fmt.Sprintf("mode %s vs %s", a.Mode, b.Mode))
+		}
+		if len(a.Stages) != len(b.Stages) {
+			diffs = append(diffs, fmt.Sprintf("%d stages vs %d", len(a.Stages), len(b.Stages)))
+		} else {
+			for k := range a.Stages {
+				if a.Stages[k].Spec.Rate != b.Stages[k].Spec.Rate || a.Stages[k].Spec.Duration != b.Stages[k].Spec.Duration {
+					diffs = append(diffs, fmt.Sprintf("stage %d %s for %s vs %s for %s", k+1,
+						a.Stages[k].Spec.Rate, a.Stages[k].Spec.Duration, b.Stages[k].Spec.Rate, b.Stages[k].Spec.Duration))
+				}
+			}
+		}
+		if len(diffs) > 0 {
+			return fmt.Errorf("%s and %s are not runs of the same plan (%s): merge them anyway with --force",
+				names[0], names[i+1], strings.Join(diffs, "; "))
+		}
+	}
+	return nil
+}
+
+// sumSummaries adds up the counters of one span across snapshots; percentiles come later from
+// the merged histograms.
+func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
+	out := Summary{Status: map[string]int64{}, Errors: map[string]int64{}, RPCErrors: map[string]int64{}}
+	var dialNanos float64
+	for _, s := range snaps {
+		v, ok := pick(s)
+		if !ok {
+			continue
+		}
+		out.Scheduled += v.Scheduled
+		out.Sent += v.Sent
+		out.Completed += v.Completed
+		out.Inflight += v.Inflight
+		out.Dropped += v.Dropped
+		addCounts(out.Status, v.Status)
+		addCounts(out.Errors, v.Errors)
+		addCounts(out.RPCErrors, v.RPCErrors)
+		out.BytesIn += v.BytesIn
+		out.BytesOut += v.BytesOut
+		out.OK += v.OK
+		out.Limited += v.Limited
+		out.Failed += v.Failed
+		out.RPS += v.RPS // shards run side by side: their rates add up
+		out.DurationS = math.Max(out.DurationS, v.DurationS)
+		out.Connections.Dialed += v.Connections.Dialed
+		dialNanos += v.Connections.DialMean * float64(v.Connections.Dialed)
+		out.Connections.DialMax = math.Max(out.Connections.DialMax, v.Connections.DialMax)
+	}
+	out.RPS = roundMs(out.RPS)
+	if out.Connections.Dialed > 0 {
+		out.Connections.DialMean = roundMs(dialNanos / float64(out.Connections.Dialed))
+	}
+	return out
+}
+
+func addCounts(dst, src map[string]int64) {
+	for k, n := range src {
+		dst[k] += n
+	}
+}
+
+func appendUnique(list []string, s string) []string {
+	for _, v := range list {
+		if v == s {
+			return list
+		}
+	}
+	return append(list, s)
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+// mergeEvents puts every run's events on the merged clock, labelled with their host.
+func mergeEvents(snaps []*Snapshot, base time.Time) []Event {
+	var out []Event
+	for _, s := range snaps {
+		shift := s.StartedAt.Sub(base).Seconds()
+		label := s.Host
+		if s.Shard != "" {
+			label += " shard " + s.Shard
+		}
+		for _, e := range s.Events {
+			out = append(out, Event{T: roundMs(e.T + shift), Kind: e.Kind, Detail: "[" + label + "] " + e.Detail})
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
+	return out
+}
+
+// mergedHists are the decoded histograms of all inputs, merged.
+type mergedHists struct {
+	latency, service sets
+	byOutcome        map[string]*sets
+}
+
+type sets struct {
+	total  *hdr.Histogram
+	stages []*hdr.Histogram
+}
+
+func (m *sets) add(hs HistogramSet, what string) error {
+	if hs.Total == "" {
+		return nil
+	}
+	h, err := DecodeHistogram(hs.Total)
+	if err != nil {
+		return fmt.Errorf("%s histogram: %w", what, err)
+	}
+	mergeInto(&m.total, h)
+	for i, enc := range hs.Stages {
+		h, err := DecodeHistogram(enc)
+		if err != nil {
+			return fmt.Errorf("%s histogram of stage %d: %w", what, i+1, err)
+		}
+		for len(m.stages) <= i {
+			m.stages = append(m.stages, nil)
+		}
+		mergeInto(&m.stages[i], h)
+	}
+	return nil
+}
+
+func mergeInto(dst **hdr.Histogram, h *hdr.Histogram) {
+	if *dst == nil {
+		*dst = newHist()
+	}
+	(*dst).Merge(h)
+}
+
+func (m *sets) get(stage int) *hdr.Histogram {
+	if stage < 0 {
+		return m.total
+	}
+	if stage < len(m.stages) {
+		return m.stages[stage]
+	}
+	return nil
+}
+
+func mergeHistograms(snaps []*Snapshot, names []string) (*mergedHists, error) {
+	m := &mergedHists{byOutcome: map[string]*sets{}}
+	for i, s := range snaps {
+		h := s.Histograms
+		if h.Total == "" {
+			return nil, fmt.Errorf("%s has no histograms: it cannot be merged exactly", names[i])
+		}
+		if err := m.latency.add(HistogramSet{Total: h.Total, Stages: h.Stages}, "latency"); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		if err := m.service.add(h.Service, "service"); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+		for o, hs := range h.ByOutcome {
+			if m.byOutcome[o] == nil {
+				m.byOutcome[o] = &sets{}
+			}
+			if err := m.byOutcome[o].add(hs, o); err != nil {
+				return nil, fmt.Errorf("%s: %w", names[i], err)
+			}
+		}
+	}
+	return m, nil
+}
+
+// apply sets the percentiles of a summary (stage < 0: the totals) from the merged histograms.
+func (m *mergedHists) apply(s *Summary, stage int) {
+	s.Latency = percentilesOf(m.latency.get(stage))
+	s.Service = percentilesOf(m.service.get(stage))
+	s.LatencyByOutcome = map[string]Percentiles{}
+	for o, hs := range m.byOutcome {
+		if h := hs.get(stage); h != nil && h.TotalCount() > 0 {
+			s.LatencyByOutcome[o] = percentilesOf(h)
+		}
+	}
+}
+
+func (m *mergedHists) encode() (Histograms, error) {
+	enc := func(s sets) (HistogramSet, error) {
+		var hs HistogramSet
+		var err error
+		if s.total == nil {
+			return hs, nil
+		}
+		if hs.Total, err = encodeHist(s.total); err != nil {
+			return hs, err
+		}
+		for _, h := range s.stages {
+			if h == nil {
+				h = newHist()
+			}
+			e, err := encodeHist(h)
+			if err != nil {
+				return hs, err
+			}
+			hs.Stages = append(hs.Stages, e)
+		}
+		return hs, nil
+	}
+	var out Histograms
+	lat, err := enc(m.latency)
+	if err != nil {
+		return out, fmt.Errorf("encoding merged histograms: %w", err)
+	}
+	out.Total, out.Stages = lat.Total, lat.Stages
+	if out.Service, err = enc(m.service); err != nil {
+		return out, fmt.Errorf("encoding merged histograms: %w", err)
+	}
+	out.ByOutcome = map[string]HistogramSet{}
+	for o, s := range m.byOutcome {
+		if out.ByOutcome[o], err = enc(*s); err != nil {
+			return out, fmt.Errorf("encoding merged histograms: %w", err)
+		}
+	}
+	return out, nil
+}

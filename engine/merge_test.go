@@ -1,0 +1,100 @@
+package engine_test
+
+import (
+	"context"
+	"math"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// TestMergeShardsMatchOneRun: two shards at half the rate, run side by side and merged, give the
+// same counts as one full-rate run, and percentiles that agree within the node's own jitter.
+func TestMergeShardsMatchOneRun(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
+	stages := []engine.Stage{{Rate: 400, Duration: time.Second}, {Rate: 200, Duration: time.Second}}
+	full := run(t, balanceConfig(url, stages...))
+
+	shards := make([]*engine.Snapshot, 2)
+	var wg sync.WaitGroup
+	for i := range shards {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			cfg := balanceConfig(url, stages...)
+			cfg.Name = "t"
+			cfg.Shard, cfg.ShardCount = i+1, 2
+			r, err := engine.NewRunner(cfg, engine.RunOptions{})
+			if err != nil {
+				t.Error(err)
+				return
+			}
+			shards[i], err = r.Run(context.Background(), engine.SnapshotMeta{Profile: []byte(`{"name":"t"}`)})
+			if err != nil {
+				t.Error(err)
+			}
+		}()
+	}
+	wg.Wait()
+	if t.Failed() {
+		return
+	}
+	if shards[0].Totals.Completed != 300 || shards[1].Totals.Completed != 300 {
+		t.Errorf("shards completed %d and %d, want 300 each", shards[0].Totals.Completed, shards[1].Totals.Completed)
+	}
+	m, err := engine.Merge(shards, []string{"a.json", "b.json"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := m.Totals.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	if m.Totals.Completed != full.Totals.Completed || m.Totals.Status["200"] != full.Totals.Status["200"] {
+		t.Errorf("merged completed %d (200: %d), one run %d (200: %d)", m.Totals.Completed, m.Totals.Status["200"], full.Totals.Completed, full.Totals.Status["200"])
+	}
+	for i := range m.Stages {
+		if m.Stages[i].Summary.Completed != full.Stages[i].Summary.Completed {
+			t.Errorf("stage %d: merged %d, one run %d", i+1, m.Stages[i].Summary.Completed, full.Stages[i].Summary.Completed)
+		}
+	}
+	if node.Stats().Requests != 1200 {
+		t.Errorf("node answered %d, want 1200", node.Stats().Requests)
+	}
+	// Latency is 5 ms + whatever the machine adds; the two ways of measuring must agree within
+	// a couple of ms at the median (the HDR precision itself is 0.1 %).
+	if d := math.Abs(m.Totals.Latency.P50 - full.Totals.Latency.P50); d > 2 {
+		t.Errorf("p50 merged %.3f ms vs one run %.3f ms", m.Totals.Latency.P50, full.Totals.Latency.P50)
+	}
+	// The merged histogram holds every sample: its count is exact.
+	h, err := engine.DecodeHistogram(m.Histograms.Total)
+	if err != nil || h.TotalCount() != 600 {
+		t.Errorf("merged histogram: %v, count %d, want 600", err, h.TotalCount())
+	}
+	var rows int64
+	for _, r := range m.Timeline {
+		rows += r.OK + r.Limited + r.Failed
+	}
+	if rows != 600 {
+		t.Errorf("merged timeline holds %d answers, want 600", rows)
+	}
+}
+
+// TestMergeRefusesOtherPlans unless forced.
+func TestMergeRefusesOtherPlans(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{})
+	a := run(t, balanceConfig(url, engine.Stage{Rate: 100, Duration: 200 * time.Millisecond}))
+	b := run(t, balanceConfig(url, engine.Stage{Rate: 200, Duration: 200 * time.Millisecond}))
+	if _, err := engine.Merge([]*engine.Snapshot{a, b}, []string{"a.json", "b.json"}, false); err == nil {
+		t.Error("merged runs of different plans without --force")
+	}
+	m, err := engine.Merge([]*engine.Snapshot{a, b}, []string{"a.json", "b.json"}, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if m.Totals.Completed != a.Totals.Completed+b.Totals.Completed {
+		t.Errorf("forced merge completed %d", m.Totals.Completed)
+	}
+}
