@@ -1,5 +1,13 @@
-// Package tui renders runs for people: the dashboard (later), the headless per-second lines, and
+// Package tui renders runs for people: the live dashboard, the headless per-second lines, and
 // static reports of snapshots.
+//
+// The dashboard (NewDashboard) is a Bubble Tea v2 model. It pulls the engine's latest immutable
+// engine.Stats on its own frame tick (DashboardOptions.FPS, 10 by default), so its cost follows
+// the frame rate, never the request rate, and the engine never waits for it. Its root Update
+// only routes messages; panes (header, throughput, latency, status codes, errors, events,
+// stages, footer) each size and draw themselves from one shared view of the run. Keys are one
+// KeyMap (keys.go) that also feeds the help; colours are one Styles (styles.go). Every key
+// action goes through an engine.Controller, which records it as an event of the run.
 //
 // Everything here only reads what the engine publishes (an immutable engine.Stats while a run is
 // live, an engine.Snapshot afterwards); no numbers are computed that the engine does not own,

@@ -7,14 +7,20 @@ import (
 	"testing"
 )
 
-// update rewrites the golden files: go test ./tui/ -update
-var update = flag.Bool("update", false, "rewrite testdata/*.golden with the current output")
+// updating reports whether the golden files are to be rewritten: go test ./tui/ -update.
+// The -update flag itself is registered by github.com/charmbracelet/x/exp/golden (linked in by
+// teatest for the dashboard's golden views); registering it here as well would panic, so both
+// kinds of golden file share that one flag.
+func updating() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
 
 // checkGolden compares got with testdata/name.golden, or rewrites the file under -update.
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join("testdata", name+".golden")
-	if *update {
+	if updating() {
 		if err := os.WriteFile(path, got, 0o644); err != nil {
 			t.Fatalf("update golden: %v", err)
 		}

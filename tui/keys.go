@@ -25,32 +25,33 @@ type KeyMap struct {
 // DefaultKeyMap returns the dashboard's keys, as the issue and README list them.
 func DefaultKeyMap() KeyMap {
 	return KeyMap{
-		RateUp:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "rate +10%")),
-		RateDown:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "rate -10%")),
+		RateUp:    key.NewBinding(key.WithKeys("up", "k"), key.WithHelp("↑/k", "+10%")),
+		RateDown:  key.NewBinding(key.WithKeys("down", "j"), key.WithHelp("↓/j", "-10%")),
 		RateSet:   key.NewBinding(key.WithKeys("="), key.WithHelp("=", "set rate")),
 		NextStage: key.NewBinding(key.WithKeys("right", "n"), key.WithHelp("→/n", "next stage")),
-		PrevStage: key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←/b", "prev stage")),
-		Pause:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause/resume")),
+		PrevStage: key.NewBinding(key.WithKeys("left", "b"), key.WithHelp("←/b", "previous stage")),
+		Pause:     key.NewBinding(key.WithKeys("space"), key.WithHelp("space", "pause")),
 		Hold:      key.NewBinding(key.WithKeys("h"), key.WithHelp("h", "hold stage")),
-		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save snapshot")),
+		Save:      key.NewBinding(key.WithKeys("s"), key.WithHelp("s", "save")),
 		Histogram: key.NewBinding(key.WithKeys("l"), key.WithHelp("l", "latency bars")),
-		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "help")),
+		Help:      key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "more keys")),
 		Quit:      key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "quit")),
 		Confirm:   key.NewBinding(key.WithKeys("enter"), key.WithHelp("enter", "set")),
 		Cancel:    key.NewBinding(key.WithKeys("esc"), key.WithHelp("esc", "cancel")),
 	}
 }
 
-// ShortHelp is the one-line help: the keys used most while tuning a limiter.
+// ShortHelp is the one-line help: the keys used most while tuning a limiter, quit and help
+// among the first, since a narrow terminal cuts the line from the end.
 func (k KeyMap) ShortHelp() []key.Binding {
-	return []key.Binding{k.RateUp, k.RateDown, k.RateSet, k.NextStage, k.Pause, k.Save, k.Quit, k.Help}
+	return []key.Binding{k.RateUp, k.RateDown, k.RateSet, k.Pause, k.Save, k.Quit, k.Help, k.NextStage, k.Hold}
 }
 
 // FullHelp is every key, in columns: rate, plan, view and run.
 func (k KeyMap) FullHelp() [][]key.Binding {
 	return [][]key.Binding{
-		{k.RateUp, k.RateDown, k.RateSet},
-		{k.NextStage, k.PrevStage, k.Pause, k.Hold},
+		{k.RateUp, k.RateDown, k.RateSet, k.Pause},
+		{k.NextStage, k.PrevStage, k.Hold},
 		{k.Save, k.Histogram, k.Help, k.Quit},
 	}
 }
