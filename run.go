@@ -117,6 +117,28 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	host, _ := os.Hostname()
 	meta := engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}
 
+	show := c.headless
+	if !f.headless && c.onTerminal() {
+		show = c.dashboard
+	}
+	snap, caught, err := show(ctx, runner, meta, p, out, f)
+	if snap != nil {
+		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
+			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", werr)
+		}
+	}
+	if err != nil {
+		return c.fail(exitRunFailed, err)
+	}
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
+	if caught != 0 {
+		return exitSignalsBase + int(caught)
+	}
+	return exitOK
+}
+
+// headless runs with one line per second: for non-terminals, --headless, CI and SSH scripts.
+func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, p *profiles.Profile, out string, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
 	lines := tui.NewLinePrinter(c.stdout)
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
@@ -128,27 +150,17 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		sigMu.Unlock()
 	})
 	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
-	snap, runErr := runner.Run(ctx, meta)
+	snap, err := runner.Run(ctx, meta)
 	stopSaving()
 	stopSignals()
 	stopPrinting()
 	lines.Update(runner.Stats())
-	if runErr != nil {
-		return c.fail(exitRunFailed, runErr)
+	if err == nil {
+		err = engine.WriteSnapshot(out, snap)
 	}
-	if err := tui.WriteReport(c.stdout, snap); err != nil {
-		fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", err)
-	}
-	if err := engine.WriteSnapshot(out, snap); err != nil {
-		return c.fail(exitRunFailed, err)
-	}
-	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
 	sigMu.Lock()
 	defer sigMu.Unlock()
-	if caught != 0 {
-		return exitSignalsBase + int(caught)
-	}
-	return exitOK
+	return snap, caught, err
 }
 
 // printLive prints new timeline rows as the run goes; the returned func stops it.

@@ -35,7 +35,9 @@ type Aggregator struct {
 	// Owned by the Run goroutine.
 	total     *spanAcc
 	stages    []*spanAcc
-	open      []*second // open seconds, oldest first
+	reqTotal  []*spanAcc   // per request of the mix, made when first seen
+	reqStages [][]*spanAcc // per stage, per request, made when first seen
+	open      []*second    // open seconds, oldest first
 	spare     []*second
 	nextSec   int // the next second to open
 	timeline  []Row
@@ -155,12 +157,18 @@ func (a *Aggregator) ingest(b *Batch) {
 		a.total.add(s)
 		a.stageAcc(int(s.Stage)).add(s)
 		a.secondFor(s.Done).add(s)
+		tot, st := a.requestAccs(int(s.Stage), int(s.Request))
+		tot.add(s)
+		st.add(s)
 	}
 	for _, e := range b.RPCErrors {
 		a.total.addRPC(e.Code)
 		if int(e.Sample) < len(b.Samples) {
 			s := &b.Samples[e.Sample]
 			a.stageAcc(int(s.Stage)).addRPC(e.Code)
+			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
+			tot.addRPC(e.Code)
+			st.addRPC(e.Code)
 			a.secondFor(s.Done).rpc[e.Code]++
 		}
 		if e.Message != "" {
@@ -185,6 +193,59 @@ func (a *Aggregator) stageAcc(i int) *spanAcc {
 		i = len(a.stages) - 1
 	}
 	return a.stages[i]
+}
+
+// requestAccs are the accumulators of request req, for the run and for the stage.
+func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
+	if req < 0 || req >= len(a.cfg.Requests) {
+		req = 0 // cannot happen: workers only send mix entries
+	}
+	stage = min(max(stage, 0), len(a.stages)-1)
+	if a.reqTotal == nil {
+		a.reqTotal = make([]*spanAcc, len(a.cfg.Requests))
+		a.reqStages = make([][]*spanAcc, len(a.stages))
+	}
+	if a.reqTotal[req] == nil {
+		a.reqTotal[req] = newRequestAcc()
+	}
+	if a.reqStages[stage] == nil {
+		a.reqStages[stage] = make([]*spanAcc, len(a.cfg.Requests))
+	}
+	if a.reqStages[stage][req] == nil {
+		a.reqStages[stage][req] = newRequestAcc()
+	}
+	return a.reqTotal[req], a.reqStages[stage][req]
+}
+
+// byRequest derives the per-request summaries of a stage (stage < 0: the whole run).
+func (a *Aggregator) byRequest(stage int) map[string]Summary {
+	accs := a.reqTotal
+	if stage >= 0 {
+		if stage >= len(a.reqStages) {
+			return nil
+		}
+		accs = a.reqStages[stage]
+	}
+	if len(accs) == 0 {
+		return nil
+	}
+	out := map[string]Summary{}
+	for i, acc := range accs {
+		if acc == nil {
+			continue
+		}
+		sent := a.counters.RequestSentIn(stage, i)
+		out[requestName(a.cfg.Requests, i)] = acc.summary(sent, sent, 0)
+	}
+	return out
+}
+
+// requestName is the label of request i: its name, else "request N".
+func requestName(reqs []Request, i int) string {
+	if reqs[i].Name != "" {
+		return reqs[i].Name
+	}
+	return "request " + strconv.Itoa(i+1)
 }
 
 // secondFor finds the open second a completion time belongs to, opening seconds as needed.
@@ -251,6 +312,7 @@ func (a *Aggregator) refreshStages() {
 	for i, acc := range a.stages {
 		sc := a.counters.Stage(i)
 		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())}
+		view[i].Summary.ByRequest = a.byRequest(i)
 		if i < len(a.cfg.Plan.Stages) {
 			view[i].Spec = a.cfg.Plan.Stages[i]
 		}
@@ -284,6 +346,7 @@ func (a *Aggregator) view(done bool) *Stats {
 		st.Elapsed = a.endedAt
 	}
 	a.addConnections(&st.Total)
+	st.Total.ByRequest = a.byRequest(-1)
 	sc := a.counters.Stage(ps.Stage)
 	cur := a.stageAcc(ps.Stage)
 	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())

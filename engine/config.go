@@ -1,6 +1,9 @@
 package engine
 
-import "time"
+import (
+	"math/rand/v2"
+	"time"
+)
 
 // Mode says who sets the pace of a run.
 type Mode string
@@ -19,16 +22,41 @@ type Header struct {
 	Secret bool   `json:"secret,omitempty"`
 }
 
+// Template renders a request body for one send. It is built once when the profile loads and
+// shared by all workers, so it must be safe for concurrent use (per-send randomness comes from
+// rng, which belongs to the calling worker; shared sequences use atomics).
+type Template interface {
+	// Append writes one rendering to dst and returns the extended slice. It must not allocate
+	// once dst has grown to fit: it runs on the hot path, once per request.
+	Append(dst []byte, rng *rand.Rand) []byte
+}
+
 // Request is one entry of the request mix: a ready body and its relative weight.
 type Request struct {
 	// Name labels the request in per-request numbers; defaults to the JSON-RPC method.
 	Name string
-	// Body is sent as is (pre-rendered JSON-RPC envelope or raw body).
+	// Body is sent as is (pre-rendered JSON-RPC envelope or raw body). With a Template, Body is
+	// one sample rendering, used for sizes and display.
 	Body []byte
+	// Template, when set, renders a fresh body for every send instead of Body.
+	Template Template
+	// Method and Path, when set, replace Config.Method and the URL's path and query for this
+	// request (vegeta target files name them per target); Headers add to Config.Headers.
+	Method  string
+	Path    string
+	Headers []Header
 	// Weight is the relative share of this request in the mix; > 0.
 	Weight int
 	// Items is the number of JSON-RPC calls in Body (1, or N for a batch array).
 	Items int
+}
+
+// TLSConfig is how https targets are checked. Verification is on unless Insecure.
+type TLSConfig struct {
+	// Insecure skips certificate verification (self-signed test nodes); say so loudly.
+	Insecure bool
+	// CAFile is a PEM file of extra CA certificates to trust, e.g. a private node's CA.
+	CAFile string
 }
 
 // Limits says which answers count as "rate-limited" rather than success or failure.
@@ -75,6 +103,8 @@ type Config struct {
 	// Backlog bounds how many due requests may wait for a free connection in open mode; beyond
 	// it, requests are counted dropped. 0 picks a default.
 	Backlog int
+	// TLS configures https targets.
+	TLS TLSConfig
 	// Shard, when ShardCount > 1, makes this instance send 1/ShardCount of the planned rate.
 	Shard, ShardCount int
 }

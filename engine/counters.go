@@ -14,6 +14,8 @@ type StageCounters struct {
 // Completed is not here: the aggregator derives it from samples, and in-flight = sent − completed.
 type Counters struct {
 	stages    []StageCounters
+	reqSent   []atomic.Int64 // sent per (stage, request): stage*requests + request
+	requests  int
 	Dials     atomic.Int64 // new connections dialed
 	DialNanos atomic.Int64 // total time spent dialing (dial + TLS)
 	DialMax   atomic.Int64 // slowest dial, ns
@@ -36,6 +38,42 @@ func (c *Counters) Stage(i int) *StageCounters {
 		i = len(c.stages) - 1
 	}
 	return &c.stages[i]
+}
+
+// InitRequests sizes the per-request sent counters for a mix of n requests. Call it before the
+// run starts.
+func (c *Counters) InitRequests(n int) {
+	c.requests = n
+	c.reqSent = make([]atomic.Int64, n*len(c.stages))
+}
+
+// RequestSent counts one send of request req in stage.
+func (c *Counters) RequestSent(stage, req int) {
+	if i := c.reqIndex(stage, req); i >= 0 {
+		c.reqSent[i].Add(1)
+	}
+}
+
+// RequestSentIn is how many sends of request req stage had; stage < 0 sums all stages.
+func (c *Counters) RequestSentIn(stage, req int) int64 {
+	if stage >= 0 {
+		if i := c.reqIndex(stage, req); i >= 0 {
+			return c.reqSent[i].Load()
+		}
+		return 0
+	}
+	var n int64
+	for s := range c.stages {
+		n += c.RequestSentIn(s, req)
+	}
+	return n
+}
+
+func (c *Counters) reqIndex(stage, req int) int {
+	if req < 0 || req >= c.requests || stage < 0 || stage >= len(c.stages) {
+		return -1
+	}
+	return stage*c.requests + req
 }
 
 // StageCount is the number of stages counted.

@@ -4,6 +4,7 @@ import (
 	"context"
 	"math/rand/v2"
 	"sync"
+	"sync/atomic"
 	"time"
 )
 
@@ -26,6 +27,9 @@ type pool struct {
 	start    time.Time
 	mix      mix
 	wg       sync.WaitGroup
+	// abandoned is set when the drain at the end gives up: what is still in the backlog is
+	// then never sent, and counted dropped.
+	abandoned atomic.Bool
 }
 
 // run starts the workers; wait for them with p.wg.
@@ -71,7 +75,7 @@ func (w *worker) openLoop(ctx context.Context) {
 			return
 		}
 		sc := w.p.counters.Stage(int(j.stage))
-		if w.p.sched.StopReason() != "" {
+		if w.p.sched.StopReason() != "" || w.p.abandoned.Load() {
 			sc.Dropped.Add(1)
 			continue
 		}
@@ -103,11 +107,15 @@ func (w *worker) send(ctx context.Context, intended int64, stage uint16) {
 	i := len(b.Samples)
 	b.Samples = append(b.Samples, Sample{Intended: intended, Stage: stage})
 	s := &b.Samples[i]
-	w.snd.Send(ctx, w.p.mix.pick(w.rng), s, b, int32(i), w.p.start)
+	idx := w.p.mix.pick(w.rng)
+	w.p.counters.RequestSent(int(stage), idx)
+	w.snd.Send(ctx, idx, s, b, int32(i), w.p.start)
 	if intended < 0 {
 		s.Intended = s.Sent
 	}
-	if len(b.Samples) >= batchSize || s.Done-b.Samples[0].Done > batchMaxAge {
+	// A slow answer flushes at once: the next send may be as slow, and a finished request must
+	// not sit in the batch (shown as in flight, lost if the drain gives up) for that long.
+	if len(b.Samples) >= batchSize || s.Done-b.Samples[0].Done > batchMaxAge || s.Done-s.Sent > batchMaxAge {
 		w.flush()
 	}
 }

@@ -51,6 +51,7 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	start := time.Now()
 	r := &Runner{cfg: cfg, opt: opt, start: start}
 	r.counters = NewCounters(len(cfg.Plan.Stages))
+	r.counters.InitRequests(len(cfg.Requests))
 	r.events = NewEventLog(start)
 	client, err := NewClient(cfg, r.counters)
 	if err != nil {
@@ -124,8 +125,9 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	select {
 	case <-workersDone:
 	case <-drain.C:
+		never := r.abandonBacklog(p)
 		_, sent, _ := r.counters.Totals()
-		r.events.Add("drain", fmt.Sprintf("gave up waiting after %s; requests still in flight are reported as such (sent %d)", r.opt.DrainTimeout, sent))
+		r.events.Add("drain", fmt.Sprintf("gave up waiting after %s; requests still in flight are reported as such (sent %d); %d never sent from the backlog are counted dropped", r.opt.DrainTimeout, sent, never))
 	}
 	reason := r.sched.StopReason()
 	if reason == "" {
@@ -135,4 +137,24 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	r.agg.Finish(reason)
 	r.client.Close()
 	return r.agg.Snapshot(meta)
+}
+
+// abandonBacklog ends the drain: the requests still waiting in the backlog (a slow target at
+// the plan's end leaves up to Backlog of them) will never be sent, so they are counted dropped,
+// keeping scheduled = sent + dropped. Workers busy with a request finish it on their own and
+// drop the rest too. It returns how many it dropped itself.
+func (r *Runner) abandonBacklog(p *pool) int64 {
+	p.abandoned.Store(true)
+	var n int64
+	for j := range r.sched.Jobs() { // closed once the schedule has ended
+		r.counters.Stage(int(j.stage)).Dropped.Add(1)
+		n++
+	}
+	// A worker that took a job just before the flag was set counts it a moment later.
+	for wait := time.Now().Add(100 * time.Millisecond); time.Now().Before(wait); time.Sleep(time.Millisecond) {
+		if scheduled, sent, dropped := r.counters.Totals(); scheduled == sent+dropped {
+			break
+		}
+	}
+	return n
 }

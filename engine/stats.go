@@ -53,6 +53,9 @@ type Summary struct {
 	Service          Percentiles            `json:"service_ms"`
 	LatencyByOutcome map[string]Percentiles `json:"latency_by_outcome"`
 	Connections      Connections            `json:"connections"`
+	// ByRequest is the same per request name of the mix (its JSON-RPC method unless named);
+	// a request is picked when it is sent, so its dropped count is always 0.
+	ByRequest map[string]Summary `json:"by_request,omitempty"`
 }
 
 // Row is one second of the timeline. T is whole seconds since the start; the row holds the

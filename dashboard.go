@@ -1,0 +1,90 @@
+package main
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"sync"
+	"syscall"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/term"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/profiles"
+	"github.com/rpcstress/rpcstress/tui"
+)
+
+// onTerminal reports whether output goes to a terminal, where the dashboard runs by default.
+func (c *cli) onTerminal() bool {
+	f, ok := c.stdout.(*os.File)
+	return ok && term.IsTerminal(f.Fd())
+}
+
+// runResult is how a run ended, handed from the run goroutine to the UI goroutine.
+type runResult struct {
+	snap *engine.Snapshot
+	err  error
+}
+
+// dashboard runs the live dashboard while the engine runs in the background. The engine never
+// waits for the UI: the dashboard pulls the latest Stats on its own tick. Draining and saving
+// happen in the run goroutine, so they complete even when the UI is gone (a second q, a lost
+// terminal); the UI only gets told.
+func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, _ *profiles.Profile, out string, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
+	save := func() (string, error) {
+		snap, err := runner.SnapshotNow(meta)
+		if err == nil {
+			err = engine.WriteSnapshot(out, snap)
+		}
+		return out, err
+	}
+	model := tui.NewDashboard(tui.DashboardOptions{
+		Stats: runner.Stats, Control: runner.Controller(), Save: save,
+		FPS: f.fps, ExitOnEnd: f.exitOnEnd, Inline: f.inline,
+	})
+	p := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
+
+	var mu sync.Mutex
+	var caught syscall.Signal
+	stopSignals := c.watchSignals(runner.Controller(), func(s syscall.Signal) {
+		mu.Lock()
+		caught = s
+		mu.Unlock()
+	})
+	defer stopSignals()
+
+	done := make(chan runResult, 1)
+	go func() {
+		stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
+		snap, err := runner.Run(ctx, meta)
+		stopSaving()
+		if err == nil {
+			err = engine.WriteSnapshot(out, snap)
+		}
+		done <- runResult{snap, err}
+		p.Send(tui.RunDoneMsg{Snapshot: snap, Path: out, Err: err})
+		mu.Lock()
+		sig := caught
+		mu.Unlock()
+		switch sig {
+		case 0:
+		case syscall.SIGHUP:
+			p.Kill() // the terminal is gone: nothing to restore, nobody to press a key
+		default:
+			p.Quit() // a signal ends the program: nobody will press a key
+		}
+	}()
+
+	_, uiErr := p.Run()
+	// The UI may end before the run (a second q, or the UI failed): the run still stops, drains
+	// and saves before we return.
+	runner.Controller().Stop("quit")
+	res := <-done
+	if uiErr != nil && res.err == nil {
+		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the run was saved)\n", uiErr)
+	}
+	mu.Lock()
+	defer mu.Unlock()
+	return res.snap, caught, res.err
+}

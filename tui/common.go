@@ -1,0 +1,76 @@
+package tui
+
+import (
+	"strings"
+	"unicode/utf8"
+
+	"charm.land/lipgloss/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// common is what every pane of the dashboard shares: the styles, the keys and the run as the
+// dashboard sees it now. The root model owns it; panes only read it.
+type common struct {
+	styles *Styles
+	keys   *KeyMap
+
+	st *engine.Stats
+	// plan is st.Plan with the user's latest actions applied, until the engine's next view
+	// confirms them: two quick ↑ presses make +21%, not +10% twice from the same old rate.
+	plan engine.PlanState
+	// state is the run state as shown (see Dashboard.state).
+	state engine.State
+
+	// message is the one-line answer to the last action ("saved: …", a bad rate).
+	message    string
+	messageBad bool
+}
+
+func (c *common) setMessage(text string, bad bool) {
+	c.message, c.messageBad = oneLine(text), bad
+}
+
+// label pads a row label to a fixed width and styles it.
+func (c *common) label(text string, width int) string {
+	return c.styles.Label.Render(padRight(text, width))
+}
+
+// padRight pads s with spaces to width runes (never cuts it).
+func padRight(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return s + strings.Repeat(" ", width-n)
+	}
+	return s
+}
+
+// padLeft right-aligns s in width runes.
+func padLeft(s string, width int) string {
+	if n := utf8.RuneCountInString(s); n < width {
+		return strings.Repeat(" ", width-n) + s
+	}
+	return s
+}
+
+func lenRunes(s string) int { return utf8.RuneCountInString(s) }
+
+// spread puts left and right on one line of width cells, right-aligned; when they do not fit,
+// right is dropped (it is always the less important part).
+func spread(left, right string, width int) string {
+	lw, rw := lipgloss.Width(left), lipgloss.Width(right)
+	if right == "" || lw+1+rw > width {
+		return left
+	}
+	return left + strings.Repeat(" ", width-lw-rw) + right
+}
+
+// clip cuts lines to at most n, keeping the first.
+func clip(lines []string, n int) []string {
+	if n <= 0 {
+		return nil
+	}
+	if len(lines) > n {
+		return lines[:n]
+	}
+	return lines
+}

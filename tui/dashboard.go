@@ -1,0 +1,239 @@
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/textinput"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// DefaultFPS is how many times a second the dashboard pulls the engine's stats and redraws.
+const DefaultFPS = 10
+
+// DashboardOptions wire the dashboard to a run.
+type DashboardOptions struct {
+	// Stats returns the latest immutable view of the run; never nil. It is called once per frame.
+	Stats func() *engine.Stats
+	// Control steers the run; every key action goes through it, so the engine records it.
+	Control engine.Controller
+	// Save writes a snapshot now and returns its path. It is called from a tea.Cmd, off the
+	// event loop, since it may take a while.
+	Save func() (path string, err error)
+	// FPS is how many frames a second the dashboard draws (DefaultFPS when 0 or less).
+	FPS int
+	// ExitOnEnd quits as soon as the run is done instead of waiting for a key.
+	ExitOnEnd bool
+	// Inline draws without the alternate screen, so the last frame (the final summary) stays in
+	// the terminal's scrollback.
+	Inline bool
+}
+
+// RunDoneMsg tells the dashboard that the run has finished and its snapshot is written (or
+// failed to be). main sends it with tea.Program.Send.
+type RunDoneMsg struct {
+	Snapshot *engine.Snapshot
+	Path     string
+	Err      error
+}
+
+// tickMsg is the frame clock: each one pulls the latest stats and arms the next.
+type tickMsg struct{}
+
+// savedMsg is the result of a save started with the s key.
+type savedMsg struct {
+	path string
+	err  error
+}
+
+// Dashboard is the live view of a run, a tea.Model. It pulls the engine's stats on its own
+// frame tick (one message per frame, never one per sample), so the engine never waits for the
+// UI and the UI's cost follows the frame rate, not the request rate.
+type Dashboard struct {
+	opts   DashboardOptions
+	styles Styles
+	keys   KeyMap
+	c      common
+
+	help  help.Model
+	input textinput.Model
+
+	header     headerPane
+	throughput throughputPane
+	latency    latencyPane
+	status     statusPane
+	errors     errorsPane
+	events     eventsPane
+	stages     stagesPane
+	footer     footerPane
+
+	width, height int
+
+	inputOpen bool
+	saving    bool
+	quitting  bool        // Stop was sent; the run is draining
+	done      *RunDoneMsg // the run is over and saved (or not)
+
+	// frame is the last rendered content; it is rebuilt only when something it shows changed.
+	frame    string
+	dirty    bool
+	boxCache map[int]cachedBox
+}
+
+// NewDashboard makes the dashboard for a run.
+func NewDashboard(o DashboardOptions) *Dashboard {
+	if o.FPS <= 0 {
+		o.FPS = DefaultFPS
+	}
+	if o.Stats == nil {
+		o.Stats = func() *engine.Stats { return nil }
+	}
+	if o.Control == nil {
+		o.Control = nopController{} // a view without a run to steer: keys do nothing
+	}
+	d := &Dashboard{opts: o, styles: DefaultStyles(), keys: DefaultKeyMap(), dirty: true, boxCache: map[int]cachedBox{}}
+	d.c = common{styles: &d.styles, keys: &d.keys}
+	d.help = help.New()
+	d.help.Styles = d.styles.Help
+	d.input = textinput.New()
+	d.input.Prompt = "rate: "
+	d.input.Placeholder = "500/s, 240/m or a number per second"
+	d.input.CharLimit = 32
+	d.input.SetStyles(d.styles.Input)
+	d.header = newHeaderPane(&d.c)
+	d.throughput = throughputPane{c: &d.c}
+	d.latency = latencyPane{c: &d.c}
+	d.status = statusPane{c: &d.c}
+	d.errors = errorsPane{c: &d.c}
+	d.events = eventsPane{c: &d.c}
+	d.stages = stagesPane{c: &d.c}
+	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
+	d.c.st = &engine.Stats{} // until the engine publishes
+	d.setStats(o.Stats())
+	d.setSize(minWidth, 24) // until the terminal says otherwise
+	return d
+}
+
+// Init starts the frame clock.
+func (d *Dashboard) Init() tea.Cmd { return d.tick() }
+
+func (d *Dashboard) tick() tea.Cmd {
+	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return tickMsg{} })
+}
+
+// Update routes each message to its handler.
+func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case tickMsg:
+		if d.done != nil {
+			return d, nil // the run is over: nothing changes any more, so the clock stops
+		}
+		d.setStats(d.opts.Stats())
+		return d, d.tick()
+	case tea.WindowSizeMsg:
+		d.setSize(msg.Width, msg.Height)
+		return d, nil
+	case tea.KeyPressMsg:
+		return d, d.handleKey(msg)
+	case savedMsg:
+		d.saved(msg)
+		return d, nil
+	case RunDoneMsg:
+		return d, d.runDone(msg)
+	}
+	if d.inputOpen {
+		// The text input has messages of its own (paste, cursor).
+		var cmd tea.Cmd
+		d.input, cmd = d.input.Update(msg)
+		d.dirty = true
+		return d, cmd
+	}
+	return d, nil
+}
+
+// View draws the dashboard. It reuses the last frame when nothing changed, because Bubble Tea
+// asks for a view after every message, and most ticks bring the same stats.
+func (d *Dashboard) View() tea.View {
+	if d.dirty {
+		d.frame = d.render()
+		d.dirty = false
+	}
+	v := tea.NewView(d.frame)
+	v.AltScreen = !d.opts.Inline
+	v.WindowTitle = "rpcstress " + d.c.st.Name
+	return v
+}
+
+// setStats takes a new stats view, if it is new.
+func (d *Dashboard) setStats(st *engine.Stats) {
+	if st == nil || st == d.c.st {
+		return
+	}
+	d.c.st = st
+	// A new view from the engine supersedes what the dashboard assumed after a key press.
+	d.c.plan = st.Plan
+	d.keys.setRateKeys(st.Mode != engine.ModeClosed)
+	d.dirty = true
+}
+
+// setSize lays the panes out for a terminal of width × height cells.
+func (d *Dashboard) setSize(width, height int) {
+	d.width, d.height = max(width, 1), max(height, 1)
+	d.help.SetWidth(d.width)
+	d.input.SetWidth(max(d.width-lenRunes(d.input.Prompt)-1, 1))
+	d.dirty = true
+}
+
+// runDone shows the end of the run: the final summary and where the snapshot went.
+func (d *Dashboard) runDone(msg RunDoneMsg) tea.Cmd {
+	d.done = &msg
+	d.inputOpen = false
+	d.input.Blur()
+	d.c.message, d.c.messageBad = "", false
+	d.dirty = true
+	if d.opts.ExitOnEnd {
+		return tea.Quit
+	}
+	return nil
+}
+
+// saved shows the result of a save and records it as an event of the run.
+func (d *Dashboard) saved(msg savedMsg) {
+	d.saving = false
+	d.dirty = true
+	if msg.err != nil {
+		d.c.setMessage("save failed: "+msg.err.Error(), true)
+		return
+	}
+	d.opts.Control.Mark("save", msg.path)
+	d.c.setMessage("saved: "+msg.path, false)
+}
+
+// state is the run state the header shows: the engine's, unless the dashboard knows more (a
+// quit was asked for and the run is draining, or main said the run is over).
+func (d *Dashboard) state() engine.State {
+	switch {
+	case d.done != nil || d.c.st.Done:
+		return engine.StateDone
+	case d.quitting:
+		return engine.StateDraining
+	}
+	if d.c.plan.State == "" {
+		return "starting" // no plan state published yet
+	}
+	return d.c.plan.State
+}
+
+// nopController stands in when no Controller is given.
+type nopController struct{}
+
+func (nopController) SetRate(engine.Rate) {}
+func (nopController) Pause()              {}
+func (nopController) Resume()             {}
+func (nopController) NextStage()          {}
+func (nopController) PrevStage()          {}
+func (nopController) Hold(bool)           {}
+func (nopController) Stop(string)         {}
+func (nopController) Mark(string, string) {}

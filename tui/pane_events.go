@@ -1,0 +1,162 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// errorsPane shows the failures that are not HTTP statuses: transport error classes, and the
+// JSON-RPC error codes found inside answers, with a message the target sent.
+type errorsPane struct {
+	c             *common
+	width, height int
+	wide          bool
+}
+
+func (p *errorsPane) SetSize(width, height int) { p.width, p.height = width, height }
+
+// Lines is one line in the compact layout; with room, a title and a line per class and code.
+func (p *errorsPane) Lines() int {
+	if !p.wide {
+		return 1
+	}
+	tot := &p.c.st.Total
+	return 1 + max(len(tot.Errors), 1) + max(len(tot.RPCErrors), 1)
+}
+
+func (p *errorsPane) View() string {
+	if p.wide {
+		return strings.Join(clip(p.table(), p.height), "\n")
+	}
+	return p.line()
+}
+
+// line: "errors  timeout 5 · reset 2   rpc -32602 ×5 Invalid params…".
+func (p *errorsPane) line() string {
+	tot, s := &p.c.st.Total, p.c.styles
+	var parts []string
+	for _, class := range sortedByCount(tot.Errors) {
+		parts = append(parts, s.Bad.Render(class)+" "+formatInt(tot.Errors[class]))
+	}
+	text := "transport none"
+	if len(parts) > 0 {
+		text = strings.Join(parts, " · ")
+	}
+	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
+		used := labelWidth + lenRunes(strings.Join(ansiFree(tot.Errors), " · ")) + 3
+		first := codes[0]
+		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
+		if len(codes) > 1 {
+			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
+		}
+		if msg := oneLine(p.c.st.RPCMessage[first]); msg != "" {
+			if room := p.width - used - lenRunes(rpc) - 1; room >= 10 {
+				rpc += " " + s.Muted.Render(truncate(msg, room))
+			}
+		}
+		text += "   " + rpc
+	}
+	return p.c.label("errors", labelWidth) + text
+}
+
+// ansiFree lists "class n" for each transport error class, unstyled, to measure the line.
+func ansiFree(m map[string]int64) []string {
+	var out []string
+	for _, k := range sortedByCount(m) {
+		out = append(out, k+" "+formatInt(m[k]))
+	}
+	if len(out) == 0 {
+		out = append(out, "transport none")
+	}
+	return out
+}
+
+// table is the wide form: one line per transport class and per JSON-RPC code.
+func (p *errorsPane) table() []string {
+	st, s := p.c.st, p.c.styles
+	tot := &st.Total
+	lines := []string{s.Section.Render("Errors") + s.Muted.Render("  (run; /s is the last second)")}
+	if len(tot.Errors) == 0 {
+		lines = append(lines, p.c.label("transport", labelWidth)+"none")
+	}
+	for i, class := range sortedByCount(tot.Errors) {
+		label := ""
+		if i == 0 {
+			label = "transport"
+		}
+		n := tot.Errors[class]
+		lines = append(lines, p.c.label(label, labelWidth)+s.Bad.Render(padRight(class, numWidth))+
+			padLeft(formatInt(n), numWidth)+padLeft(formatPct(n, tot.Completed), numWidth)+
+			padLeft(formatInt(st.Last.Errors[class]), numWidth)+" /s")
+	}
+	if len(tot.RPCErrors) == 0 {
+		lines = append(lines, p.c.label("JSON-RPC", labelWidth)+"none")
+	}
+	for i, code := range sortedByCount(tot.RPCErrors) {
+		label := ""
+		if i == 0 {
+			label = "JSON-RPC"
+		}
+		head := p.c.label(label, labelWidth) + s.Bad.Render(padRight(code, numWidth)) +
+			padLeft(formatInt(tot.RPCErrors[code]), numWidth) + "  "
+		room := p.width - labelWidth - 2*numWidth - 2
+		lines = append(lines, head+s.Muted.Render(truncate(oneLine(st.RPCMessage[code]), room)))
+	}
+	return lines
+}
+
+// eventsPane lists the latest events of the run with their times: stage changes, rate
+// changes, pauses, saves. The newest is at the bottom, as in a log.
+type eventsPane struct {
+	c             *common
+	width, height int
+	wide          bool
+}
+
+func (p *eventsPane) SetSize(width, height int) { p.width, p.height = width, height }
+
+func (p *eventsPane) View() string {
+	if p.height <= 0 {
+		return ""
+	}
+	s := p.c.styles
+	events := p.c.st.Events
+	var lines []string
+	room := p.height
+	if p.wide {
+		lines = append(lines, s.Section.Render("Events"))
+		room--
+	}
+	if room <= 0 {
+		return strings.Join(lines, "\n")
+	}
+	if len(events) == 0 {
+		return strings.Join(append(lines, p.c.label("events", labelWidth)+s.Muted.Render("none yet")), "\n")
+	}
+	events = events[max(len(events)-room, 0):]
+	for i, e := range events {
+		label := ""
+		if i == 0 {
+			label = "events"
+		}
+		if p.wide {
+			lines = append(lines, p.eventText(e, 0))
+			continue
+		}
+		lines = append(lines, p.c.label(label, labelWidth)+p.eventText(e, labelWidth))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// eventText: "40.0s stage 2/3: 200/s for 1m0s" or "50.2s rate: target 220/s (was 200/s)".
+func (p *eventsPane) eventText(e engine.Event, indent int) string {
+	text := oneLine(e.Detail)
+	// Stage events already say "stage 2/3: …"; others read better with their kind in front.
+	if !strings.HasPrefix(text, e.Kind) {
+		text = e.Kind + ": " + text
+	}
+	when := padLeft(fmt.Sprintf("%.1fs", e.T), 7)
+	return p.c.styles.Muted.Render(when) + " " + truncate(text, p.width-indent-8)
+}

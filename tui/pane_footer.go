@@ -1,0 +1,137 @@
+package tui
+
+import (
+	"bytes"
+	"strings"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/textinput"
+	"charm.land/lipgloss/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// footerPane is the bottom of the dashboard: the rate input or the answer to the last action,
+// then the keys; once the run is over, the final summary and where the snapshot went.
+type footerPane struct {
+	c     *common
+	width int
+	help  *help.Model
+	input *textinput.Model
+
+	inputOpen bool
+	done      *RunDoneMsg
+}
+
+func (p *footerPane) SetSize(width, _ int) { p.width = width }
+
+// View returns the footer's lines; the layout gives the rest of the screen to the panes above.
+func (p *footerPane) View() string {
+	if p.done != nil {
+		return p.doneView()
+	}
+	var lines []string
+	if p.inputOpen {
+		lines = append(lines, p.input.View())
+	}
+	if p.c.message != "" {
+		lines = append(lines, p.messageLine())
+	}
+	keys := p.c.keys
+	switch {
+	case p.inputOpen:
+		lines = append(lines, p.shortHelp(inputHelp{keys}.ShortHelp()))
+	case p.c.state == engine.StateDraining || p.c.state == engine.StateDone:
+		// Nothing is left to steer: only leaving, and at once.
+		now := keys.Quit
+		now.SetHelp(now.Help().Key, "leave now (the snapshot is still saved)")
+		lines = append(lines, p.shortHelp([]key.Binding{now}))
+	case p.help.ShowAll:
+		lines = append(lines, p.help.FullHelpView(keys.FullHelp()))
+	default:
+		lines = append(lines, p.shortHelp(keys.ShortHelp()))
+	}
+	return strings.Join(lines, "\n")
+}
+
+// shortHelp is the one-line help with the bindings that fit whole; the rest is behind "?".
+func (p *footerPane) shortHelp(bindings []key.Binding) string {
+	var fit []key.Binding
+	used := 0
+	for _, b := range bindings {
+		if !b.Enabled() {
+			continue
+		}
+		w := lenRunes(b.Help().Key) + 1 + lenRunes(b.Help().Desc)
+		if used > 0 {
+			w += lenRunes(p.help.ShortSeparator)
+		}
+		if used+w > p.width {
+			break
+		}
+		used += w
+		fit = append(fit, b)
+	}
+	return p.help.ShortHelpView(fit)
+}
+
+func (p *footerPane) messageLine() string {
+	s := p.c.styles
+	if p.c.messageBad {
+		return s.Bad.Render("! ") + s.Bad.Render(truncate(p.c.message, p.width-2))
+	}
+	return s.Good.Render(truncate(p.c.message, p.width))
+}
+
+// doneView is the end of the run: the compact summary (WriteSummaryLine, wrapped at its "; "
+// separators), the snapshot's path or why it is missing, and how to leave.
+func (p *footerPane) doneView() string {
+	s := p.c.styles
+	lines := []string{s.Section.Render("Run finished") + s.Muted.Render("  "+p.endReason())}
+	if p.done.Snapshot != nil {
+		var b bytes.Buffer
+		WriteSummaryLine(&b, p.done.Snapshot)
+		lines = append(lines, wrapParts(strings.Split(strings.TrimSpace(b.String()), "; "), "; ", p.width)...)
+	}
+	switch {
+	case p.done.Err != nil:
+		lines = append(lines, s.Bad.Render("! snapshot not saved: ")+truncate(oneLine(p.done.Err.Error()), p.width-22))
+	case p.done.Path != "":
+		lines = append(lines, s.Label.Render("snapshot: ")+truncate(p.done.Path, p.width-10))
+	}
+	lines = append(lines, s.Muted.Render("press any key to exit"))
+	return strings.Join(lines, "\n")
+}
+
+func (p *footerPane) endReason() string {
+	if p.done.Snapshot != nil && p.done.Snapshot.EndReason != "" {
+		return "(" + p.done.Snapshot.EndReason + ")"
+	}
+	if r := p.c.st.EndReason; r != "" {
+		return "(" + r + ")"
+	}
+	return ""
+}
+
+// wrapParts joins parts with sep into lines of at most width cells, breaking only between
+// parts (a part longer than a line is cut).
+func wrapParts(parts []string, sep string, width int) []string {
+	var lines []string
+	cur := ""
+	for _, part := range parts {
+		switch {
+		case cur == "":
+			cur = part
+		case lipgloss.Width(cur+sep+part) <= width:
+			cur += sep + part
+		default:
+			lines = append(lines, truncate(cur+strings.TrimRight(sep, " "), width))
+			cur = part
+		}
+	}
+	if cur != "" {
+		lines = append(lines, truncate(cur, width))
+	}
+	return lines
+}
