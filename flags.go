@@ -29,6 +29,7 @@ type runFlags struct {
 	saveEvery   time.Duration
 	inline      bool
 	exitOnEnd   bool
+	cpuProfile  string
 }
 
 func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
@@ -38,6 +39,7 @@ func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.headless, "headless", false, "print one line per second instead of the dashboard (the default when output is not a terminal)")
 	fs.BoolVar(&f.inline, "inline", false, "draw the dashboard without the alternate screen, so the final report stays in scrollback")
 	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, "leave the dashboard as soon as the run ends instead of waiting for a key")
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this `file` (for `go tool pprof`)")
 	fs.BoolVar(&f.demo, "demo", false, "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)")
 	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)")
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"sort"
 	"strings"
 	"sync"
@@ -117,6 +118,13 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	host, _ := os.Hostname()
 	meta := engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}
 
+	if f.cpuProfile != "" {
+		stop, err := startCPUProfile(f.cpuProfile)
+		if err != nil {
+			return c.fail(exitUsage, err)
+		}
+		defer stop()
+	}
 	show := c.headless
 	if !f.headless && c.onTerminal() {
 		show = c.dashboard
@@ -297,4 +305,17 @@ func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
 func (c *cli) fail(code int, err error) int {
 	fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
 	return code
+}
+
+// startCPUProfile profiles the process until stop is called (--cpuprofile).
+func startCPUProfile(path string) (stop func(), err error) {
+	f, err := os.Create(path)
+	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		f.Close()
+		return nil, fmt.Errorf("--cpuprofile: %w", err)
+	}
+	return func() { pprof.StopCPUProfile(); f.Close() }, nil
 }

@@ -90,3 +90,22 @@ func TestLatencyBuckets(t *testing.T) {
 		t.Errorf("last bucket %+v, want the open-ended one with 1", last)
 	}
 }
+
+// TestPercentilesOnePass: the one-pass percentiles agree with the histogram's own Min, Max and
+// Mean, and the kept sum gives the exact mean.
+func TestPercentilesOnePass(t *testing.T) {
+	h := newLatencyHist(histSigFigs)
+	for _, ms := range []int64{3, 1, 7, 250, 12, 12, 40} {
+		h.record(ms * 1e6)
+	}
+	p := h.percentiles()
+	if p.Min != usToMs(h.Min()) || p.Max != usToMs(h.Max()) {
+		t.Errorf("min %v max %v, histogram says %v and %v", p.Min, p.Max, usToMs(h.Min()), usToMs(h.Max()))
+	}
+	if p.Mean != roundMs(325.0/7) {
+		t.Errorf("mean %v, want %v", p.Mean, roundMs(325.0/7))
+	}
+	if q := percentilesOf(h.Histogram); q.Min != p.Min || q.Max != p.Max || q.P50 != p.P50 {
+		t.Errorf("decoded-style percentiles %+v differ from %+v", q, p)
+	}
+}

@@ -14,14 +14,45 @@ const (
 	histSigFigs = 3
 )
 
-// summaryPercentiles are the percentiles a Percentiles value holds, in one pass over the counts.
-var summaryPercentiles = [...]float64{50, 75, 90, 95, 99, 99.9}
+// summaryPercentiles are the percentiles a Percentiles value holds, with 0 and 100 for min and
+// max: one pass over the counts gives them all (hdrhistogram-go's Min, Max and Mean each walk
+// the whole histogram, which at ten views a second was most of the aggregator's time).
+var summaryPercentiles = [...]float64{0, 50, 75, 90, 95, 99, 99.9, 100}
 
 func newHist() *hdr.Histogram { return hdr.New(histLowest, histHighest, histSigFigs) }
 
+// latencyHist is an HDR histogram that also keeps the sum of what it recorded, so the mean
+// costs nothing to derive.
+type latencyHist struct {
+	*hdr.Histogram
+	sumUs int64
+}
+
+func newLatencyHist(sigFigs int) *latencyHist {
+	return &latencyHist{Histogram: hdr.New(histLowest, histHighest, sigFigs)}
+}
+
+// record records a duration in nanoseconds.
+func (h *latencyHist) record(ns int64) { h.sumUs += recordNanos(h.Histogram, ns) }
+
+// reset empties the histogram for reuse.
+func (h *latencyHist) reset() {
+	h.Reset()
+	h.sumUs = 0
+}
+
+// percentiles derives the full percentile set of h.
+func (h *latencyHist) percentiles() Percentiles {
+	if h == nil || h.TotalCount() == 0 {
+		return Percentiles{}
+	}
+	return percentilesWithMean(h.Histogram, float64(h.sumUs)/float64(h.TotalCount())/1000)
+}
+
 // recordNanos records a duration in nanoseconds, clamped into the histogram's range: an answer
-// slower than an hour is still one answer, and counting it at the ceiling keeps Σ exact.
-func recordNanos(h *hdr.Histogram, ns int64) {
+// slower than an hour is still one answer, and counting it at the ceiling keeps Σ exact. It
+// returns the value recorded, in microseconds.
+func recordNanos(h *hdr.Histogram, ns int64) int64 {
 	us := ns / 1000
 	if us < histLowest {
 		us = histLowest
@@ -30,24 +61,30 @@ func recordNanos(h *hdr.Histogram, ns int64) {
 		us = histHighest
 	}
 	_ = h.RecordValue(us) // cannot fail: the value is in range
+	return us
 }
 
-// percentilesOf derives the full percentile set, in milliseconds. An empty histogram gives zeros.
+// percentilesOf derives the full percentile set of a histogram without a kept sum (a decoded
+// one), in milliseconds. An empty histogram gives zeros.
 func percentilesOf(h *hdr.Histogram) Percentiles {
 	if h == nil || h.TotalCount() == 0 {
 		return Percentiles{}
 	}
+	return percentilesWithMean(h, h.Mean()/1000)
+}
+
+func percentilesWithMean(h *hdr.Histogram, meanMs float64) Percentiles {
 	v := h.ValueAtPercentilesSlice(summaryPercentiles[:])
 	return Percentiles{
-		Min:  usToMs(h.Min()),
-		P50:  usToMs(v[0]),
-		P75:  usToMs(v[1]),
-		P90:  usToMs(v[2]),
-		P95:  usToMs(v[3]),
-		P99:  usToMs(v[4]),
-		P999: usToMs(v[5]),
-		Max:  usToMs(h.Max()),
-		Mean: roundMs(h.Mean() / 1000),
+		Min:  usToMs(v[0]),
+		P50:  usToMs(v[1]),
+		P75:  usToMs(v[2]),
+		P90:  usToMs(v[3]),
+		P95:  usToMs(v[4]),
+		P99:  usToMs(v[5]),
+		P999: usToMs(v[6]),
+		Max:  usToMs(v[7]),
+		Mean: roundMs(meanMs),
 	}
 }
 
@@ -56,9 +93,9 @@ func rowLatencyOf(h *hdr.Histogram) RowLatency {
 	if h.TotalCount() == 0 {
 		return RowLatency{}
 	}
-	var ps = [...]float64{50, 90, 99}
+	var ps = [...]float64{50, 90, 99, 100}
 	v := h.ValueAtPercentilesSlice(ps[:])
-	return RowLatency{P50: usToMs(v[0]), P90: usToMs(v[1]), P99: usToMs(v[2]), Max: usToMs(h.Max())}
+	return RowLatency{P50: usToMs(v[0]), P90: usToMs(v[1]), P99: usToMs(v[2]), Max: usToMs(v[3])}
 }
 
 func usToMs(us int64) float64 { return roundMs(float64(us) / 1000) }

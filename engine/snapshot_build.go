@@ -124,12 +124,12 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 		}
 		return hs, nil
 	}
-	lat, err := set(func(s *spanAcc) *hdr.Histogram { return s.latency })
+	lat, err := set(func(s *spanAcc) *hdr.Histogram { return s.latency.Histogram })
 	if err != nil {
 		return err
 	}
 	h.Total, h.Stages = lat.Total, lat.Stages
-	if h.Service, err = set(func(s *spanAcc) *hdr.Histogram { return s.service }); err != nil {
+	if h.Service, err = set(func(s *spanAcc) *hdr.Histogram { return s.service.Histogram }); err != nil {
 		return err
 	}
 	h.ByOutcome = map[string]HistogramSet{}
@@ -137,7 +137,7 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 		if a.total.byOutcome[o].TotalCount() == 0 {
 			continue
 		}
-		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *hdr.Histogram { return s.byOutcome[o] }); err != nil {
+		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *hdr.Histogram { return s.byOutcome[o].Histogram }); err != nil {
 			return err
 		}
 	}

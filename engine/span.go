@@ -2,8 +2,6 @@ package engine
 
 import (
 	"strconv"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // maxStatus bounds the flat status array; anything at or above it (never seen from a sane
@@ -23,16 +21,16 @@ type spanAcc struct {
 	bytesOut  int64
 	first     int64 // earliest intended time seen, ns since start
 	last      int64 // latest done time seen, ns since start
-	latency   *hdr.Histogram
-	service   *hdr.Histogram
-	byOutcome [outcomeCount]*hdr.Histogram
+	latency   *latencyHist
+	service   *latencyHist
+	byOutcome [outcomeCount]*latencyHist
 	buckets   latencyBuckets
 }
 
 func newSpanAcc() *spanAcc {
-	a := &spanAcc{rpc: map[int32]int64{}, latency: newHist(), service: newHist(), first: -1}
+	a := &spanAcc{rpc: map[int32]int64{}, latency: newLatencyHist(histSigFigs), service: newLatencyHist(histSigFigs), first: -1}
 	for i := range a.byOutcome {
-		a.byOutcome[i] = newHist()
+		a.byOutcome[i] = newLatencyHist(histSigFigs)
 	}
 	return a
 }
@@ -42,7 +40,7 @@ func newSpanAcc() *spanAcc {
 // histograms, about 60 KiB instead of 1 MiB, since there is one per request per stage.
 func newRequestAcc() *spanAcc {
 	return &spanAcc{rpc: map[int32]int64{}, first: -1,
-		latency: hdr.New(histLowest, histHighest, 2), service: hdr.New(histLowest, histHighest, 2)}
+		latency: newLatencyHist(2), service: newLatencyHist(2)}
 }
 
 // add counts one sample.
@@ -65,10 +63,10 @@ func (a *spanAcc) add(s *Sample) {
 		a.last = s.Done
 	}
 	lat := s.Latency()
-	recordNanos(a.latency, lat)
-	recordNanos(a.service, s.Service())
+	a.latency.record(lat)
+	a.service.record(s.Service())
 	if h := a.byOutcome[s.Outcome]; h != nil {
-		recordNanos(h, lat)
+		h.record(lat)
 	}
 	a.buckets.add(lat)
 }
@@ -93,13 +91,13 @@ func (a *spanAcc) summary(scheduled, sent, dropped int64) Summary {
 		OK:        a.outcomes[OutcomeOK],
 		Limited:   a.outcomes[OutcomeLimited],
 		Failed:    a.outcomes[OutcomeFailed],
-		Latency:   percentilesOf(a.latency),
-		Service:   percentilesOf(a.service),
+		Latency:   a.latency.percentiles(),
+		Service:   a.service.percentiles(),
 	}
 	s.LatencyByOutcome = map[string]Percentiles{}
 	for o, h := range a.byOutcome {
 		if h != nil && h.TotalCount() > 0 {
-			s.LatencyByOutcome[Outcome(o).String()] = percentilesOf(h)
+			s.LatencyByOutcome[Outcome(o).String()] = h.percentiles()
 		}
 	}
 	if a.first >= 0 && a.last > a.first {
