@@ -36,7 +36,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	switch {
 	case len(pos) > 1:
 		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
-	case len(pos) == 0 && !f.demo:
+	case len(pos) == 1 && f.targets != "":
+		return c.fail(exitUsage, fmt.Errorf("--targets %s and the profile %s: give one of them (a profile names a target file with targets = \"FILE\")", f.targets, pos[0]))
+	case len(pos) == 0 && !f.demo && f.targets == "":
 		c.usage(c.stderr)
 		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress profiles/getBalance.toml`, or try `rpcstress --demo`"))
 	}
@@ -45,9 +47,12 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.fail(exitUsage, err)
 	}
 	var p *profiles.Profile
-	if len(pos) == 1 {
+	switch {
+	case f.targets != "":
+		p, err = f.targetsProfile(o, c.getenv)
+	case len(pos) == 1:
 		p, err = profiles.Load(pos[0], c.getenv)
-	} else {
+	default:
 		p, err = profiles.LoadBundled("demo.toml", c.getenv)
 	}
 	if err != nil {
@@ -68,6 +73,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
+	}
+	if p.Config.TLS.Insecure {
+		fmt.Fprintln(c.stdout, "warning: TLS verification OFF (insecure = true): any certificate is accepted")
 	}
 	if f.shard != "" {
 		i, n, err := parseShard(f.shard)

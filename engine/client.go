@@ -4,13 +4,17 @@ import (
 	"bufio"
 	"context"
 	"crypto/tls"
+	"crypto/x509"
 	"encoding/base64"
 	"errors"
 	"fmt"
 	"math"
+	"math/rand/v2"
 	"net"
 	"net/url"
+	"os"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -44,10 +48,28 @@ type Client struct {
 	counters *Counters
 	hc       *fasthttp.HostClient
 	uri      string // request URI without userinfo
+	origin   string // scheme://host[:port] of uri, which a Request.Path completes
 	auth     string // Authorization from URL userinfo, "" when none or set in Headers
-	bytesOut []uint32
-	tlsCfg   *tls.Config
-	dial     dialFunc // the transport; tests swap in an in-memory one
+	shapes   []requestShape
+	shapeOf  []int // per mix entry: its index in shapes
+	// bytesOut is per mix entry: the request's size on the wire for a fixed body; for a
+	// Template, the size without the body and without the digits of its Content-Length, which
+	// Send adds per rendering (bytesOutEmpty is the size for an empty rendering, as fasthttp
+	// then writes no Content-Length for GET and HEAD).
+	bytesOut      []uint32
+	bytesOutEmpty []uint32
+	seeds         atomic.Uint64 // makes each Sender's random source distinct
+	tlsCfg        *tls.Config
+	dial          dialFunc // the transport; tests swap in an in-memory one
+}
+
+// requestShape is what an HTTP request looks like apart from its body: mix entries with their
+// own Method, Path or Headers (vegeta targets) have their own; all others share shape 0, the
+// Config's.
+type requestShape struct {
+	method  string
+	uri     string
+	headers []Header
 }
 
 // NewClient makes the Client for cfg.URL. It fails for a URL that is not http or https or has
@@ -98,12 +120,18 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 	clean.User = nil
 	clean.Fragment, clean.RawFragment = "", ""
 	c.uri = clean.String()
+	c.origin = (&url.URL{Scheme: clean.Scheme, Host: clean.Host}).String()
 	if isTLS {
 		c.tlsCfg = tlsCfg
 		if c.tlsCfg == nil {
-			c.tlsCfg = &tls.Config{MinVersion: tls.VersionTLS12}
+			if c.tlsCfg, err = newTLSConfig(cfg.TLS); err != nil {
+				return nil, err
+			}
 		}
 		c.tlsCfg = c.tlsCfg.Clone()
+		if cfg.TLS.Insecure {
+			c.tlsCfg.InsecureSkipVerify = true // the profile said so, and Describe says it loudly
+		}
 		if c.tlsCfg.ServerName == "" {
 			c.tlsCfg.ServerName = u.Hostname()
 		}
@@ -142,18 +170,125 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 		DisableHeaderNamesNormalizing: false,
 	}
 
-	c.bytesOut = make([]uint32, len(cfg.Requests))
-	var req fasthttp.Request
-	c.prepare(&req)
-	for i := range cfg.Requests {
-		req.SetBodyRaw(cfg.Requests[i].Body)
-		n, err := wireSize(&req)
-		if err != nil {
-			return nil, fmt.Errorf("request %d (%s): %w", i, cfg.Requests[i].Name, err)
-		}
-		c.bytesOut[i] = n
+	c.shapeRequests()
+	if err := c.sizeRequests(); err != nil {
+		return nil, err
 	}
 	return c, nil
+}
+
+// newTLSConfig is how https targets are checked: the system's roots plus Config.TLS.CAFile.
+func newTLSConfig(t TLSConfig) (*tls.Config, error) {
+	cfg := &tls.Config{MinVersion: tls.VersionTLS12}
+	if t.CAFile == "" {
+		return cfg, nil
+	}
+	pool, err := x509.SystemCertPool()
+	if err != nil || pool == nil {
+		pool = x509.NewCertPool() // no system roots (a scratch container): the CA file alone
+	}
+	pem, err := os.ReadFile(t.CAFile)
+	if err != nil {
+		return nil, fmt.Errorf("CA file %s: %w", t.CAFile, err)
+	}
+	if !pool.AppendCertsFromPEM(pem) {
+		return nil, fmt.Errorf("CA file %s holds no PEM certificate", t.CAFile)
+	}
+	cfg.RootCAs = pool
+	return cfg, nil
+}
+
+// shapeRequests finds the distinct request shapes of the mix: shape 0 is the Config's method,
+// URL and headers; entries with their own Method, Path or Headers get one each (shared by
+// equal ones), so that a Sender keeps one prepared request per shape and changes nothing
+// but the body per send.
+func (c *Client) shapeRequests() {
+	method := c.cfg.Method
+	if method == "" {
+		method = fasthttp.MethodPost
+	}
+	c.shapes = []requestShape{{method: method, uri: c.uri}}
+	c.shapeOf = make([]int, len(c.cfg.Requests))
+	index := map[string]int{}
+	for i, r := range c.cfg.Requests {
+		if r.Method == "" && r.Path == "" && len(r.Headers) == 0 {
+			continue
+		}
+		sh := requestShape{method: method, uri: c.uri, headers: r.Headers}
+		if r.Method != "" {
+			sh.method = r.Method
+		}
+		if r.Path != "" {
+			sh.uri = c.origin + r.Path
+			if r.Path[0] != '/' {
+				sh.uri = c.origin + "/" + r.Path
+			}
+		}
+		var key strings.Builder
+		key.WriteString(sh.method + "\x00" + sh.uri)
+		for _, h := range sh.headers {
+			key.WriteString("\x00" + h.Name + ":" + h.Value)
+		}
+		k, ok := index[key.String()]
+		if !ok {
+			k = len(c.shapes)
+			index[key.String()] = k
+			c.shapes = append(c.shapes, sh)
+		}
+		c.shapeOf[i] = k
+	}
+}
+
+// sizeRequests computes bytesOut (see Client) for every mix entry.
+func (c *Client) sizeRequests() error {
+	c.bytesOut = make([]uint32, len(c.cfg.Requests))
+	c.bytesOutEmpty = make([]uint32, len(c.cfg.Requests))
+	reqs := make([]fasthttp.Request, len(c.shapes))
+	for k := range c.shapes {
+		c.prepare(&reqs[k], k)
+	}
+	for i, r := range c.cfg.Requests {
+		req := &reqs[c.shapeOf[i]]
+		body := r.Body
+		if r.Template != nil && len(body) == 0 {
+			body = []byte("{}") // any non-empty body: only the head is kept
+		}
+		setBody(req, body)
+		n, err := wireSize(req)
+		if err != nil {
+			return fmt.Errorf("request %d (%s): %w", i, r.Name, err)
+		}
+		c.bytesOut[i] = n
+		if r.Template == nil {
+			continue
+		}
+		c.bytesOut[i] = n - clampU32(len(body)+decimalDigits(len(body)))
+		setBody(req, nil)
+		if c.bytesOutEmpty[i], err = wireSize(req); err != nil {
+			return fmt.Errorf("request %d (%s): %w", i, r.Name, err)
+		}
+	}
+	return nil
+}
+
+// setBody sets the body of a prepared request. An empty body gets an explicit
+// "Content-Length: 0": for GET and HEAD fasthttp writes no Content-Length of its own then, and
+// would send the one left from the previous, non-empty body of the same request (a server
+// would wait for bytes that never come).
+func setBody(req *fasthttp.Request, body []byte) {
+	req.SetBodyRaw(body)
+	if len(body) == 0 {
+		req.Header.SetContentLength(0)
+	}
+}
+
+// decimalDigits is the length of n written in decimal, as in a Content-Length header.
+func decimalDigits(n int) int {
+	d := 1
+	for ; n >= 10; n /= 10 {
+		d++
+	}
+	return d
 }
 
 // Close closes the idle keep-alive connections. Requests in flight finish on their own; call it
@@ -206,31 +341,32 @@ func (c *Client) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 	return conn, nil
 }
 
-// prepare sets everything of a request that does not change between sends.
-func (c *Client) prepare(req *fasthttp.Request) {
+// prepare sets everything of a request of shape k that does not change between sends.
+func (c *Client) prepare(req *fasthttp.Request, k int) {
+	sh := &c.shapes[k]
 	// Custom headers go out spelled as the profile wrote them: some gateways match API-key
 	// header names case-sensitively.
 	req.Header.DisableNormalizing()
-	req.SetRequestURI(c.uri)
+	req.SetRequestURI(sh.uri)
 	// Parse it now, as HostClient.Do would: Write sends the origin-form path (not the absolute
 	// URL) only for a parsed URI, and wireSize must see the request exactly as it will go out.
 	req.URI()
-	method := c.cfg.Method
-	if method == "" {
-		method = fasthttp.MethodPost
-	}
-	req.Header.SetMethod(method)
+	req.Header.SetMethod(sh.method)
 	req.Header.SetContentType("application/json")
 	req.Header.SetUserAgent(userAgent)
-	if c.auth != "" {
+	if c.auth != "" && !hasHeader(sh.headers, "Authorization") {
 		req.Header.Set("Authorization", c.auth)
 	}
+	// Add, not Set: a profile may repeat a header on purpose. fasthttp still keeps one
+	// Content-Type, Host and User-Agent, so these replace the defaults above, and a request's
+	// own headers (a target's) come last and win for those.
 	for _, h := range c.cfg.Headers {
-		// Add, not Set: a profile may repeat a header on purpose. fasthttp still keeps one
-		// Content-Type, Host and User-Agent, so these replace the defaults above.
 		req.Header.Add(h.Name, h.Value)
 	}
-	if hasHeader(c.cfg.Headers, "Host") {
+	for _, h := range sh.headers {
+		req.Header.Add(h.Name, h.Value)
+	}
+	if hasHeader(c.cfg.Headers, "Host") || hasHeader(sh.headers, "Host") {
 		req.UseHostHeader = true // virtual hosting: the profile's Host, not the URL's
 	}
 }
@@ -268,21 +404,42 @@ func hasHeader(hs []Header, name string) bool {
 	return false
 }
 
-// Sender is one worker's private sending state: a reused request with the static headers set,
-// a reused response, and a Classifier. It is not safe for concurrent use; make one per worker.
+// Sender is one worker's private sending state: a reused request per request shape with the
+// static headers set, a reused response, a Classifier, and for templates a body buffer and a
+// random source of its own. It is not safe for concurrent use; make one per worker.
 type Sender struct {
-	c     *Client
-	req   fasthttp.Request
-	resp  fasthttp.Response
-	cls   *Classifier
-	names []string // rate-limit header names already allocated, reused for every answer
+	c      *Client
+	req    fasthttp.Request    // shape 0: the Config's method, URL and headers
+	shaped []*fasthttp.Request // every shape; others than 0 prepared on first use (see request)
+	resp   fasthttp.Response
+	cls    *Classifier
+	names  []string // rate-limit header names already allocated, reused for every answer
+	body   []byte   // a Template's rendering; grows to the largest and stays
+	rng    *rand.Rand
 }
 
 // NewSender makes one worker's Sender.
 func (c *Client) NewSender() *Sender {
-	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits)}
-	c.prepare(&s.req)
+	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits), shaped: make([]*fasthttp.Request, len(c.shapes))}
+	c.prepare(&s.req, 0)
+	s.shaped[0] = &s.req
+	s.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), c.seeds.Add(1)))
 	return s
+}
+
+// request returns the prepared request for mix entry idx. A shape other than the Config's is
+// prepared the first time this Sender sends it, not in NewSender: a target file may hold
+// hundreds of shapes, and every worker preparing all of them would cost connections × shapes
+// requests of memory for shapes it may rarely send. After the first send it allocates nothing.
+func (s *Sender) request(idx int) *fasthttp.Request {
+	k := s.c.shapeOf[idx]
+	r := s.shaped[k]
+	if r == nil {
+		r = new(fasthttp.Request)
+		s.c.prepare(r, k)
+		s.shaped[k] = r
+	}
+	return r
 }
 
 // Send sends request mix entry idx and fills smp with the result: Sent (just before the
@@ -301,7 +458,12 @@ func (c *Client) NewSender() *Sender {
 // deadline lets ctx's deadline cap it. The HostClient's ReadTimeout and WriteTimeout bound each
 // phase too, and the deadline is re-checked when a connection is dialed or awaited.
 //
-// BytesOut is the request exactly as written (computed once per mix entry). BytesIn counts the
+// A Request with a Template gets a fresh body per send, rendered into the Sender's buffer with
+// the Sender's random source; its Method, Path and Headers select a request prepared once.
+//
+// BytesOut is the request exactly as written: computed once per mix entry for a fixed body;
+// for a Template, the head measured once plus the rendering's length and the digits of its
+// Content-Length, so it is exact too. BytesIn counts the
 // status line, every header as "Name: value\r\n", the blank line and the body as received,
 // after de-chunking: chunk framing and the server's own whitespace are not counted, so it
 // is a close lower bound of the wire bytes. A transport error leaves BytesIn 0.
@@ -310,9 +472,21 @@ func (c *Client) NewSender() *Sender {
 // the first time it is seen) is copied, because the batch outlives the response.
 func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
 	c := s.c
-	s.req.SetBodyRaw(c.cfg.Requests[idx].Body)
-	smp.Request = uint16(idx)
+	r := &c.cfg.Requests[idx]
+	req := s.request(idx)
 	smp.BytesOut = c.bytesOut[idx]
+	if r.Template != nil {
+		s.body = r.Template.Append(s.body[:0], s.rng)
+		setBody(req, s.body)
+		if n := len(s.body); n > 0 {
+			smp.BytesOut += clampU32(n + decimalDigits(n))
+		} else {
+			smp.BytesOut = c.bytesOutEmpty[idx]
+		}
+	} else {
+		setBody(req, r.Body)
+	}
+	smp.Request = uint16(idx)
 	smp.BytesIn = 0
 	smp.RPCErrN = 0
 
@@ -325,7 +499,7 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 		deadline = d
 	}
 	smp.Sent = int64(now.Sub(start))
-	err := c.hc.DoDeadline(&s.req, &s.resp, deadline)
+	err := c.hc.DoDeadline(req, &s.resp, deadline)
 	smp.Done = int64(time.Since(start))
 
 	if err != nil {

@@ -74,3 +74,10 @@ func BenchmarkClassify(b *testing.B) {
 		})
 	}
 }
+
+// MemTargetForBench is memTarget for the benchmarks of package engine_test: they compile their
+// request templates with package profiles, which imports engine, so they cannot live in
+// package engine itself.
+func MemTargetForBench(b *testing.B, cfg *Config, h fasthttp.RequestHandler) *Client {
+	return memTarget(b, cfg, NewCounters(1), h)
+}

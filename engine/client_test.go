@@ -6,13 +6,19 @@ import (
 	"context"
 	"crypto/tls"
 	"crypto/x509"
+	"encoding/pem"
 	"io"
+	"log"
+	"math/rand/v2"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"runtime/debug"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -455,4 +461,224 @@ func raceEnabled() bool {
 		}
 	}
 	return false
+}
+
+// sizesTemplate renders bodies of the given lengths in turn: lengths around a Content-Length
+// digit boundary, and an empty one.
+type sizesTemplate struct {
+	sizes []int
+	next  atomic.Int64
+}
+
+func (t *sizesTemplate) Append(dst []byte, rng *rand.Rand) []byte {
+	n := t.sizes[int(t.next.Add(1)-1)%len(t.sizes)]
+	for range n {
+		dst = append(dst, 'a'+byte(rng.IntN(26)))
+	}
+	return dst
+}
+
+// captureServer records each request's first line, headers and body as received.
+type captureServer struct {
+	mu   sync.Mutex
+	reqs []capturedRequest
+}
+
+type capturedRequest struct {
+	raw  string // request line and headers, with the blank line
+	body string
+}
+
+func (s *captureServer) handle(ctx *fasthttp.RequestCtx) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	line := string(ctx.Request.Header.Method()) + " " + string(ctx.Request.Header.RequestURI()) + " HTTP/1.1\r\n"
+	s.reqs = append(s.reqs, capturedRequest{raw: line + string(ctx.Request.Header.RawHeaders()), body: string(ctx.Request.Body())})
+}
+
+func (s *captureServer) last() capturedRequest {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.reqs[len(s.reqs)-1]
+}
+
+// TestSendTemplate: a Template renders a fresh body for every send; BytesOut is exact for
+// each rendering, across Content-Length digit boundaries and for an empty body, for the
+// Config's method and for a GET target.
+func TestSendTemplate(t *testing.T) {
+	for _, method := range []string{"", "GET"} {
+		t.Run("method "+method, func(t *testing.T) {
+			sizes := []int{0, 1, 9, 10, 99, 100, 1000, 0, 3} // an empty body after a long one too
+			cfg := clientConfig("http://node.test:8899/")
+			cfg.Requests = []Request{{Name: "t", Body: []byte("sample"), Template: &sizesTemplate{sizes: sizes}, Method: method, Weight: 1, Items: 1}}
+			var srv captureServer
+			c := memTarget(t, cfg, NewCounters(1), srv.handle)
+			s := c.NewSender()
+			seen := map[string]bool{}
+			for i, n := range sizes {
+				smp, _ := sendOne(context.Background(), s, 0)
+				got := srv.last()
+				if smp.Err != ErrNone || len(got.body) != n {
+					t.Fatalf("send %d: err %v body %q, want %d bytes", i, smp.Err, got.body, n)
+				}
+				if want := len(got.raw) + len(got.body); int(smp.BytesOut) != want {
+					t.Errorf("send %d (%d bytes): BytesOut %d, want %d\n%s", i, n, smp.BytesOut, want, got.raw)
+				}
+				seen[got.body] = true
+			}
+			if len(seen) != len(sizes)-1 {
+				t.Errorf("bodies repeat: %d distinct of %d", len(seen), len(sizes))
+			}
+		})
+	}
+}
+
+// TestSendShapes: a request's own Method, Path and Headers reach the server, next to the
+// Config's headers; requests without them keep the Config's; BytesOut stays exact.
+func TestSendShapes(t *testing.T) {
+	cfg := clientConfig("http://alice:pw@node.test:8899/rpc?key=1")
+	cfg.Headers = []Header{{Name: "X-Profile", Value: "p"}}
+	cfg.Requests = []Request{
+		{Name: "default", Body: []byte(`{"a":1}`), Weight: 1, Items: 1},
+		{Name: "GET /health", Method: "GET", Path: "/health?x=1", Weight: 1, Items: 1},
+		{Name: "getSlot", Body: []byte(`{"b":2}`), Path: "/", Headers: []Header{{Name: "X-Api-Key", Value: "k1"}, {Name: "Authorization", Value: "Bearer t"}}, Weight: 1, Items: 1},
+		{Name: "same shape", Body: []byte(`{"c":3}`), Path: "/", Headers: []Header{{Name: "X-Api-Key", Value: "k1"}, {Name: "Authorization", Value: "Bearer t"}}, Weight: 1, Items: 1},
+	}
+	var srv captureServer
+	c := memTarget(t, cfg, NewCounters(1), srv.handle)
+	if len(c.shapes) != 3 {
+		t.Errorf("%d shapes, want 3 (equal ones shared)", len(c.shapes))
+	}
+	s := c.NewSender()
+	tests := []struct {
+		idx    int
+		want   []string
+		absent []string
+	}{
+		// The Config's shape: URL path and query, basic auth from the userinfo.
+		{0, []string{"POST /rpc?key=1 HTTP/1.1\r\n", "\r\nX-Profile: p\r\n", "\r\nAuthorization: Basic "}, nil},
+		// Its own method and path; no body.
+		{1, []string{"GET /health?x=1 HTTP/1.1\r\n", "\r\nX-Profile: p\r\n", "\r\nHost: node.test:8899\r\n"}, []string{"key=1"}},
+		// Its own headers, after the Config's; its Authorization replaces the URL's.
+		{2, []string{"POST / HTTP/1.1\r\n", "\r\nX-Profile: p\r\n", "\r\nX-Api-Key: k1\r\n", "\r\nAuthorization: Bearer t\r\n"}, []string{"Basic"}},
+		{3, []string{"POST / HTTP/1.1\r\n", "\r\nX-Api-Key: k1\r\n"}, nil},
+	}
+	for _, tt := range tests {
+		for range 2 { // the second send reuses the prepared request
+			smp, _ := sendOne(context.Background(), s, tt.idx)
+			got := srv.last()
+			for _, w := range tt.want {
+				if !strings.Contains(got.raw, w) {
+					t.Errorf("request %d lacks %q:\n%s", tt.idx, w, got.raw)
+				}
+			}
+			for _, a := range tt.absent {
+				if strings.Contains(got.raw, a) {
+					t.Errorf("request %d has %q:\n%s", tt.idx, a, got.raw)
+				}
+			}
+			if got.body != string(cfg.Requests[tt.idx].Body) || int(smp.BytesOut) != len(got.raw)+len(got.body) || smp.Err != ErrNone {
+				t.Errorf("request %d: body %q BytesOut %d, want %d (err %v)", tt.idx, got.body, smp.BytesOut, len(got.raw)+len(got.body), smp.Err)
+			}
+		}
+	}
+}
+
+// TestSendTemplateZeroAlloc: with a Template and a request shape of its own, a warm Sender
+// still allocates nothing per request.
+func TestSendTemplateZeroAlloc(t *testing.T) {
+	if raceEnabled() {
+		t.Skip("under -race sync.Pool drops items at random, so fasthttp's pooled buffers are remade")
+	}
+	cfg := clientConfig("http://node.test/")
+	cfg.Requests = []Request{
+		{Name: "t", Body: []byte("x"), Template: &sizesTemplate{sizes: []int{50, 120, 80}}, Weight: 1, Items: 1},
+		{Name: "shaped", Body: []byte("{}"), Method: "PUT", Path: "/x", Headers: []Header{{Name: "X-A", Value: "1"}}, Template: &sizesTemplate{sizes: []int{10}}, Weight: 1, Items: 1},
+	}
+	c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) { ctx.SetBody(rpcOKBody) })
+	s := c.NewSender()
+	b := &Batch{Samples: make([]Sample, 1), RPCErrors: make([]RPCError, 0, 4)}
+	start := time.Now()
+	ctx := context.Background()
+	smp := &b.Samples[0]
+	for i := range 10 {
+		s.Send(ctx, i%2, smp, b, 0, start)
+	}
+	i := 0
+	n := testing.AllocsPerRun(200, func() {
+		b.Reset()
+		s.Send(ctx, i%2, smp, b, 0, start)
+		i++
+	})
+	if n > 0 {
+		t.Errorf("%v allocs per Send", n)
+	}
+}
+
+// TestSendTLSVerification: verification is on by default (a self-signed node is a tls
+// error), a CA file makes it pass, insecure skips it; each connection's setup (TCP and TLS
+// handshake) is counted and timed.
+func TestSendTLSVerification(t *testing.T) {
+	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":1}`)
+	}))
+	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are the point
+	srv.StartTLS()
+	defer srv.Close()
+	caFile := filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: srv.Certificate().Raw}), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name string
+		tls  TLSConfig
+		want ErrClass
+	}{
+		// The test server's certificate is self-signed: refused.
+		{"default", TLSConfig{}, ErrTLS},
+		// Trusting its certificate as a CA.
+		{"ca file", TLSConfig{CAFile: caFile}, ErrNone},
+		// Not checking at all.
+		{"insecure", TLSConfig{Insecure: true}, ErrNone},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := clientConfig(srv.URL + "/")
+			cfg.TLS = tt.tls
+			counters := NewCounters(1)
+			c, err := NewClient(cfg, counters)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer c.Close()
+			var wg sync.WaitGroup
+			for range 3 { // three at once: three connections
+				s := c.NewSender()
+				wg.Go(func() {
+					for range 3 {
+						if smp, _ := sendOne(context.Background(), s, 0); smp.Err != tt.want {
+							t.Errorf("err %v, want %v", smp.Err, tt.want)
+						}
+					}
+				})
+			}
+			wg.Wait()
+			dials := counters.Dials.Load()
+			switch {
+			case tt.want != ErrNone && dials != 0:
+				t.Errorf("%d failed dials counted as connections", dials)
+			case tt.want == ErrNone && (dials < 1 || dials > 3):
+				t.Errorf("dials %d, want 1 to 3 for 3 senders", dials)
+			case tt.want == ErrNone && counters.DialNanos.Load()/dials <= 0:
+				t.Errorf("mean dial time %d ns", counters.DialNanos.Load()/dials)
+			}
+		})
+	}
+	t.Run("bad CA file", func(t *testing.T) {
+		cfg := clientConfig(srv.URL + "/")
+		cfg.TLS.CAFile = filepath.Join(t.TempDir(), "none.pem")
+		if _, err := NewClient(cfg, NewCounters(1)); err == nil || !strings.Contains(err.Error(), "none.pem") {
+			t.Errorf("error %v", err)
+		}
+	})
 }

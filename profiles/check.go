@@ -27,6 +27,11 @@ func (c *checker) addf(field, format string, args ...any) {
 	c.problems = append(c.problems, &Problem{File: c.file, Line: c.lines.line(field), Field: field, Msg: fmt.Sprintf(format, args...)})
 }
 
+// addAt records a problem in another file (a target file), at its own line.
+func (c *checker) addAt(file string, line int, field, msg string) {
+	c.problems = append(c.problems, &Problem{File: file, Line: max(line, 1), Field: field, Msg: msg})
+}
+
 // addErr records a problem with an underlying cause.
 func (c *checker) addErr(field string, err error, format string, args ...any) {
 	c.addf(field, format, args...)

@@ -13,10 +13,21 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	c.unknownKeys(doc, "", topKeys())
 	p := &Profile{Path: src.name}
 	cfg := &p.base
-	urlVars := c.settings(doc, cfg, src)
-	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
+	_, hasTargets := doc["targets"]
+	urlVars := c.settings(doc, cfg, src, hasTargets)
 	cfg.Headers = c.headers(doc, md.Keys(), src.getenv)
-	cfg.Requests, p.info = c.requests(doc, src)
+	mix := c.requests(doc, newTemplateCompiler(src), hasTargets)
+	mix = append(mix, c.targets(doc, cfg, src)...) // may set the URL
+	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
+	if len(mix) > maxMix {
+		c.addf("request", "the mix has %d requests: at most %d are possible", len(mix), maxMix)
+	}
+	uniqueNames(mix)
+	for _, e := range mix {
+		cfg.Requests = append(cfg.Requests, e.req)
+		p.info = append(p.info, e.info)
+	}
+	cfg.TLS = c.tls(doc, src)
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	cfg.Limits = c.limits(doc)
 	p.Demo = c.demo(doc)

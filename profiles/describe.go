@@ -43,6 +43,12 @@ func (p *Profile) Describe(w io.Writer) {
 		}
 		fmt.Fprintf(tw, "%s\t%s: %s\n", label, h.Name, h.Value)
 	}
+	if c.TLS.Insecure {
+		fmt.Fprintf(tw, "tls\tTLS verification OFF (insecure = true): any certificate is accepted\n")
+	}
+	if c.TLS.CAFile != "" {
+		fmt.Fprintf(tw, "tls\ttrusts the CA in %s as well as the system's\n", c.TLS.CAFile)
+	}
 	fmt.Fprintf(tw, "rate-limited\tHTTP %s; JSON-RPC codes %s\n", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
 	tw.Flush()
 
@@ -62,7 +68,7 @@ func (p *Profile) describeRequests(w io.Writer) {
 	fmt.Fprintln(tw, "  name\tweight\tshare\tbytes\tbody")
 	for _, r := range c.Requests {
 		share := 100 * float64(r.Weight) / float64(max(total, 1))
-		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\t%d\t%s\n", r.Name, r.Weight, share, len(r.Body), preview(r.Body))
+		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\t%d\t%s\n", r.Name, r.Weight, share, len(r.Body), requestPreview(r))
 	}
 	tw.Flush()
 }
@@ -128,6 +134,21 @@ func (p *Profile) describePlan(w io.Writer) {
 	}
 	fmt.Fprintf(tw, "total%s%s\t\t%s\t\n", gap, total, reqs)
 	tw.Flush()
+}
+
+// requestPreview shows what a request sends: the start of its body, after its own method and
+// path when it has them (targets; never the query, where API keys live), and marked "e.g." when
+// a template renders a fresh body for every send.
+func requestPreview(r engine.Request) string {
+	var s string
+	if r.Method != "" || r.Path != "" {
+		path, _, _ := strings.Cut(r.Path, "?")
+		s = strings.TrimSpace(r.Method+" "+path) + " "
+	}
+	if r.Template != nil {
+		s += "e.g. "
+	}
+	return s + preview(r.Body)
 }
 
 // preview is the start of a body on one line.

@@ -9,6 +9,13 @@
 // indices count from 1, as a reader counts the tables in the file), what is wrong and how to fix
 // it.
 //
+// Requests can vary per send: template calls such as {{randInt 1 100}}, {{seq}} or
+// {{line "accounts.txt"}} in params strings and raw bodies are compiled at load into an
+// engine.Template (template*.go), so the engine renders them without parsing or allocating.
+// A request can be a JSON-RPC batch (batch.go), and a vegeta target file can supply requests
+// with their own method, path and headers (targets*.go, FromTargets for a run without a
+// profile). insecure and ca_file set how https targets are verified (tls.go).
+//
 // Secrets never leave through this package's views: Redacted and Describe hide the values of
 // secret headers (by name, by ${VAR} use, or listed in `secret`), URL userinfo and query strings.
 //

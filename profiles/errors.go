@@ -67,9 +67,19 @@ func (e *Error) Unwrap() []error {
 }
 
 // newError sorts problems into file order (stable, so problems on one line keep the order in
-// which they were found) and drops exact duplicates.
+// which they were found), the profile's before those of the files it names, and drops exact
+// duplicates.
 func newError(file string, problems []*Problem) *Error {
-	slices.SortStableFunc(problems, func(a, b *Problem) int { return cmp.Compare(a.Line, b.Line) })
+	slices.SortStableFunc(problems, func(a, b *Problem) int {
+		// The profile's own problems first, then those of files it names (a target file).
+		if ao, bo := a.File != file, b.File != file; ao != bo {
+			if ao {
+				return 1
+			}
+			return -1
+		}
+		return cmp.Or(cmp.Compare(a.File, b.File), cmp.Compare(a.Line, b.Line))
+	})
 	out := problems[:0]
 	seen := make(map[string]bool, len(problems))
 	for _, p := range problems {

@@ -15,7 +15,8 @@ import (
 
 // Load reads, validates and compiles the profile at path. getenv resolves ${VAR} references
 // (pass os.LookupEnv; nil means an empty environment). body_file paths are relative to the
-// profile's folder. An invalid profile yields an *Error listing every problem.
+// profile's folder, as are the files of templates, targets and ca_file. An invalid profile yields
+// an *Error listing every problem.
 func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
 	data, err := os.ReadFile(path)
 	if err != nil {
@@ -24,24 +25,34 @@ func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
 		}
 		return nil, fmt.Errorf("profile %s: %w", path, err)
 	}
-	return load(&source{name: path, getenv: getenv, readBody: diskReader(filepath.Dir(path))}, data)
+	dir := filepath.Dir(path)
+	return load(&source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir)}, data)
 }
 
 // LoadBytes is Load for a profile in memory: name stands for the file in messages (and gives
-// the default profile name); baseDir is where body_file paths start ("" is the working
-// directory).
+// the default profile name); baseDir is where body_file, lines, targets and ca_file paths
+// start ("" is the working directory).
 func LoadBytes(name string, data []byte, baseDir string, getenv func(string) (string, bool)) (*Profile, error) {
 	if baseDir == "" {
 		baseDir = "."
 	}
-	return load(&source{name: name, getenv: getenv, readBody: diskReader(baseDir)}, data)
+	return load(&source{name: name, dir: baseDir, getenv: getenv, readBody: diskReader(baseDir)}, data)
 }
 
 // source is where a profile comes from and how it reaches what lies outside it.
 type source struct {
 	name     string
+	dir      string // the folder files named in the profile are relative to; "" for bundled
 	getenv   func(string) (string, bool)
-	readBody func(name string) ([]byte, error)
+	readBody func(name string) ([]byte, error) // body, lines, target and CA files
+}
+
+// displayPath is where a file named in the profile lives, as a path people can open.
+func (s *source) displayPath(name string) string {
+	if s.dir == "" || filepath.IsAbs(name) {
+		return name
+	}
+	return filepath.Join(s.dir, name)
 }
 
 // defaultName is the file name without folder and .toml.

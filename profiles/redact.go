@@ -1,6 +1,8 @@
 package profiles
 
 import (
+	"strings"
+
 	"github.com/rpcstress/rpcstress/engine"
 )
 
@@ -25,6 +27,7 @@ type Resolved struct {
 	Requests     []ResolvedRequest `json:"requests"`
 	Stages       []engine.Stage    `json:"stages"`
 	Limits       ResolvedLimits    `json:"limits"`
+	TLS          *ResolvedTLS      `json:"tls,omitempty"`
 	Overrides    []string          `json:"overrides,omitempty"`
 }
 
@@ -36,6 +39,17 @@ type ResolvedRequest struct {
 	Weight    int    `json:"weight"`
 	BodyBytes int    `json:"body_bytes"`
 	Items     int    `json:"items"`
+	// Templated is set when every send renders a fresh body; BodyBytes is then one sample's.
+	Templated bool `json:"templated,omitempty"`
+	// HTTPMethod and Path are a target's own (path without query); empty for the profile's.
+	HTTPMethod string `json:"http_method,omitempty"`
+	Path       string `json:"path,omitempty"`
+}
+
+// ResolvedTLS is engine.TLSConfig with JSON names; absent when verification is as default.
+type ResolvedTLS struct {
+	Insecure bool   `json:"insecure,omitempty"`
+	CAFile   string `json:"ca_file,omitempty"`
 }
 
 // ResolvedLimits is engine.Limits with JSON names.
@@ -57,8 +71,13 @@ func (p *Profile) Redacted() any {
 		Limits:    ResolvedLimits{Statuses: nonNil(c.Limits.Statuses), RPCCodes: nonNil(c.Limits.RPCCodes)},
 		Overrides: append([]string(nil), p.Overridden...),
 	}
+	if c.TLS != (engine.TLSConfig{}) {
+		r.TLS = &ResolvedTLS{Insecure: c.TLS.Insecure, CAFile: c.TLS.CAFile}
+	}
 	for i, q := range c.Requests {
-		rr := ResolvedRequest{Name: q.Name, Weight: q.Weight, BodyBytes: len(q.Body), Items: q.Items}
+		path, _, _ := strings.Cut(q.Path, "?")
+		rr := ResolvedRequest{Name: q.Name, Weight: q.Weight, BodyBytes: len(q.Body), Items: q.Items,
+			Templated: q.Template != nil, HTTPMethod: q.Method, Path: path}
 		if i < len(p.info) {
 			rr.Method = p.info[i].RPCMethod
 		}

@@ -15,36 +15,44 @@ import (
 type requestInfo struct {
 	// RPCMethod is the JSON-RPC method, also when read out of a raw body; "batch" for arrays.
 	RPCMethod string
-	// Source is "method", "body" or "body_file:<path>".
+	// Source is "method", "batch", "body", "body_file:<path>" or "targets:<file>:<line>".
 	Source string
 }
 
-// requests reads the [[request]] tables into the weighted mix.
-func (c *checker) requests(doc table, src *source) ([]engine.Request, []requestInfo) {
+// mixEntry is one request of the mix as the loader builds it.
+type mixEntry struct {
+	req   engine.Request
+	info  requestInfo
+	named bool // the name was given explicitly, so it is kept as written
+}
+
+// requests reads the [[request]] tables into the weighted mix. With a target file (hasTargets)
+// the tables are optional.
+func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []mixEntry {
 	v, ok := doc["request"]
 	if !ok {
-		c.addf("request", `no requests: add at least one [[request]] table with method = "getBalance" (JSON-RPC), body = '…' or body_file = "…"`)
-		return nil, nil
+		if !hasTargets {
+			c.addf("request", `no requests: add at least one [[request]] table with method = "getBalance" (JSON-RPC), body = '…' or body_file = "…", or a target file: targets = "targets.txt"`)
+		}
+		return nil
 	}
 	list, ok := tables(v)
 	if !ok {
 		c.typeErr("request", v, "a list of [[request]] tables", "[[request]] (double brackets), then method = \"getBalance\"")
-		return nil, nil
+		return nil
 	}
-	if len(list) == 0 {
+	if len(list) == 0 && !hasTargets {
 		c.addf("request", `is empty: add at least one [[request]] table with method = "getBalance"`)
-		return nil, nil
+		return nil
 	}
 	var (
-		reqs     []engine.Request
-		infos    []requestInfo
-		named    []bool
+		out      []mixEntry
 		explicit = map[string]int{} // name → number of the request that chose it
 	)
 	for i, t := range list {
 		path := "request[" + strconv.Itoa(i+1) + "]"
 		c.unknownKeys(t, path, requestKeys())
-		req, info, ok := c.request(t, path, src)
+		req, info, ok := c.request(t, path, tc)
 		if !ok {
 			continue
 		}
@@ -57,17 +65,14 @@ func (c *checker) requests(doc table, src *source) ([]engine.Request, []requestI
 			explicit[name] = i + 1
 			req.Name = name
 		}
-		reqs = append(reqs, req)
-		infos = append(infos, info)
-		named = append(named, explicit[req.Name] == i+1)
+		out = append(out, mixEntry{req: req, info: info, named: explicit[req.Name] == i+1})
 	}
-	uniqueNames(reqs, named)
-	return reqs, infos
+	return out
 }
 
-// request reads one [[request]]: exactly one of method (+ params), body or body_file, and a
-// weight.
-func (c *checker) request(t table, path string, src *source) (engine.Request, requestInfo, bool) {
+// request reads one [[request]]: exactly one of method (+ params, + batch = N), a batch list,
+// body or body_file, and a weight. Template calls in params and body are compiled here.
+func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Request, requestInfo, bool) {
 	req := engine.Request{Weight: 1}
 	var info requestInfo
 	weightOK := true
@@ -79,26 +84,45 @@ func (c *checker) request(t table, path string, src *source) (engine.Request, re
 	} else if _, present := t["weight"]; present {
 		weightOK = false
 	}
+	batchN, batchList, batchOK := c.batch(t, path)
 	var given []string
-	for _, k := range []string{"method", "body", "body_file"} {
-		if _, ok := t[k]; ok {
+	for _, k := range []string{"method", "body", "body_file", "batch"} {
+		if _, ok := t[k]; ok && (k != "batch" || batchList != nil) {
 			given = append(given, k)
 		}
 	}
 	switch len(given) {
 	case 0:
-		c.addf(path, `says nothing to send: add method = "getBalance" (JSON-RPC), body = '{…}' or body_file = "body.json"`)
+		if batchOK {
+			c.addf(path, `says nothing to send: add method = "getBalance" (JSON-RPC), body = '{…}' or body_file = "body.json", or a batch list: batch = [{method = "getSlot"}, …]`)
+		}
 		return req, info, false
 	case 1:
 	default:
-		c.addf(joinPath(path, given[1]), "%s and %s are both set: a request sends one of method, body or body_file; split it into two [[request]] tables", given[0], given[1])
+		if given[0] == "method" && given[1] == "batch" {
+			c.addf(path+".batch", "lists the calls of a batch, and method is set too: remove method, or write batch = N to send N calls of the method")
+		} else {
+			c.addf(joinPath(path, given[1]), "%s and %s are both set: a request sends one of method, body or body_file (or a batch list); split it into two [[request]] tables", given[0], given[1])
+		}
 		return req, info, false
 	}
 	if _, ok := t["params"]; ok && given[0] != "method" {
-		c.addf(path+".params", "params go with method (a JSON-RPC call), not with %s: put them into the body, or use method", given[0])
+		if given[0] == "batch" {
+			c.addf(path+".params", `params go into each call of the batch list: batch = [{method = "getBalance", params = ["…"]}]`)
+		} else {
+			c.addf(path+".params", "params go with method (a JSON-RPC call), not with %s: put them into the body, or use method", given[0])
+		}
+	}
+	if batchN > 0 && given[0] != "method" {
+		c.addf(path+".batch", `batch = %d repeats a JSON-RPC method call: add method = "getBalance", or write the batch array into the body yourself`, batchN)
+		return req, info, false
+	}
+	if !batchOK {
+		return req, info, false
 	}
 
-	var body []byte
+	var b templateBuilder
+	var body []byte // a body_file, sent as is; else compiled from b
 	switch given[0] {
 	case "method":
 		m, ok := c.str(t, path, "method", `method = "getBalance"`)
@@ -109,29 +133,52 @@ func (c *checker) request(t table, path string, src *source) (engine.Request, re
 			c.addf(path+".method", `is empty: name the JSON-RPC method, e.g. method = "getBalance"`)
 			return req, info, false
 		}
-		b, err := envelope(m, t["params"])
-		if err != nil {
-			c.addErr(path+".params", err, "cannot be written as JSON (%v): use strings, numbers, booleans, arrays and tables", err)
+		if !c.calls(&b, tc, []rpcCall{{method: m, params: t["params"], field: path + ".params"}}, max(batchN, 1), batchN > 0, path+".method") {
 			return req, info, false
 		}
-		body, req.Name, info = b, m, requestInfo{RPCMethod: m, Source: "method"}
+		req.Name, info = m, requestInfo{RPCMethod: m, Source: "method"}
+		if batchN > 0 {
+			req.Name, info = batchName([]rpcCall{{method: m}}, batchN), requestInfo{RPCMethod: "batch", Source: "batch"}
+		}
+	case "batch":
+		calls, ok := c.batchCalls(batchList, path)
+		if !ok || !c.calls(&b, tc, calls, 1, true, path+".batch") {
+			return req, info, false
+		}
+		req.Name, info = batchName(calls, len(calls)), requestInfo{RPCMethod: "batch", Source: "batch"}
 	case "body":
 		s, ok := c.str(t, path, "body", `body = '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'`)
 		if !ok {
 			return req, info, false
 		}
-		body, req.Name, info = []byte(s), "body", requestInfo{Source: "body"}
+		if err := tc.text(&b, s, escapeRaw); err != nil {
+			c.addErr(path+".body", err, "%v", err)
+			return req, info, false
+		}
+		req.Name, info = "body", requestInfo{Source: "body"}
 	case "body_file":
 		name, ok := c.str(t, path, "body_file", `body_file = "heavy.json"`)
 		if !ok {
 			return req, info, false
 		}
-		b, err := src.readBody(name)
+		data, err := tc.src.readBody(name)
 		if err != nil {
 			c.addErr(path+".body_file", err, "%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
 			return req, info, false
 		}
-		body, req.Name, info = b, "body_file:"+filepath.Base(name), requestInfo{Source: "body_file:" + name}
+		body = data
+		req.Name, info = "body_file:"+filepath.Base(name), requestInfo{Source: "body_file:" + name}
+	}
+	if given[0] != "body_file" {
+		var tmpl *bodyTemplate
+		var err error
+		if body, tmpl, err = finishTemplate(&b); err != nil {
+			c.addErr(joinPath(path, given[0]), err, "%v", err)
+			return req, info, false
+		}
+		if tmpl != nil {
+			req.Template = tmpl
+		}
 	}
 	if len(bytes.TrimSpace(body)) == 0 {
 		c.addf(joinPath(path, given[0]), "the body is empty: write the JSON to send")
@@ -142,32 +189,15 @@ func (c *checker) request(t table, path string, src *source) (engine.Request, re
 	if !weightOK {
 		return req, info, false
 	}
-	if given[0] != "method" {
+	switch given[0] {
+	case "method":
+		req.Items = max(batchN, 1)
+	case "batch":
+		req.Items = len(batchList)
+	default:
 		info.RPCMethod, req.Items = inspectBody(body)
 	}
 	return req, info, true
-}
-
-// envelope renders a JSON-RPC 2.0 call once, compactly, so the engine only copies bytes:
-// {"jsonrpc":"2.0","id":1,"method":M,"params":P}, without params when there are none.
-func envelope(method string, params any) ([]byte, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false) // send "<" as written; this is not HTML
-	b.WriteString(`{"jsonrpc":"2.0","id":1,"method":`)
-	if err := enc.Encode(method); err != nil {
-		return nil, err
-	}
-	if params != nil {
-		b.Truncate(b.Len() - 1) // Encode's newline
-		b.WriteString(`,"params":`)
-		if err := enc.Encode(params); err != nil {
-			return nil, err
-		}
-	}
-	b.Truncate(b.Len() - 1)
-	b.WriteByte('}')
-	return b.Bytes(), nil
 }
 
 // inspectBody finds the JSON-RPC method of a raw body and its number of calls: a batch array
@@ -189,22 +219,22 @@ func inspectBody(body []byte) (method string, items int) {
 // uniqueNames gives requests that were not named explicitly distinct names ("getBalance",
 // "getBalance#2"), so per-request numbers never mix two different requests. Explicit names are
 // kept as written (duplicates among them were reported already).
-func uniqueNames(reqs []engine.Request, named []bool) {
-	taken := make(map[string]bool, len(reqs))
-	for i, r := range reqs {
-		if named[i] {
-			taken[r.Name] = true
+func uniqueNames(mix []mixEntry) {
+	taken := make(map[string]bool, len(mix))
+	for _, e := range mix {
+		if e.named {
+			taken[e.req.Name] = true
 		}
 	}
-	for i := range reqs {
-		if named[i] {
+	for i := range mix {
+		if mix[i].named {
 			continue
 		}
-		base, name := reqs[i].Name, reqs[i].Name
+		base, name := mix[i].req.Name, mix[i].req.Name
 		for k := 2; taken[name]; k++ {
 			name = fmt.Sprintf("%s#%d", base, k)
 		}
-		reqs[i].Name = name
+		mix[i].req.Name = name
 		taken[name] = true
 	}
 }

@@ -16,6 +16,7 @@ const (
 	maxBacklog         = 10_000_000
 	maxRequestCount    = 1 << 53
 	maxNameLen         = 100
+	maxMix             = 1<<16 - 1 // a sample names its request in 16 bits
 	// maxPlanTime bounds each duration and the whole plan; a month is a long soak test.
 	maxPlanTime = 30 * 24 * time.Hour
 )
@@ -25,11 +26,12 @@ const (
 
 func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
-		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo"}
+		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
+		"targets", "targets_format", "insecure", "ca_file"}
 }
 
 func requestKeys() []string {
-	return []string{"name", "method", "params", "body", "body_file", "weight"}
+	return []string{"name", "method", "params", "body", "body_file", "weight", "batch"}
 }
 
 func stageKeys() []string { return []string{"name", "rate", "duration"} }

@@ -1,0 +1,74 @@
+package profiles
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/BurntSushi/toml"
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// TargetOptions are what a run from a bare target file needs besides the file: its plan,
+// which a target file has no place for, and optionally its format.
+type TargetOptions struct {
+	// Rate and Duration make the plan's one stage; Duration 0 runs until stopped.
+	Rate     engine.Rate
+	Duration time.Duration
+	// Format is "http" or "json" (vegeta's formats); "" detects it.
+	Format string
+}
+
+// FromTargets builds a profile in memory around a vegeta target file, for
+// `rpcstress --targets FILE --rate R --duration D`: named after the file, sending to the
+// targets' host, with the defaults of every other key (connections 64, timeout 5s). Problems
+// name the target file and its lines.
+func FromTargets(path string, opts TargetOptions, getenv func(string) (string, bool)) (*Profile, error) {
+	path = filepath.Clean(path)
+	if _, err := os.Stat(path); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return nil, fmt.Errorf("target file %s: %w: check the path", path, err)
+		}
+		return nil, fmt.Errorf("target file %s: %w", path, err)
+	}
+	doc := table{
+		"name":    targetsProfileName(path),
+		"targets": filepath.Base(path),
+		"stage":   []table{{"rate": opts.Rate.String(), "duration": opts.Duration.String()}},
+	}
+	if opts.Format != "" {
+		doc["targets_format"] = opts.Format
+	}
+	dir := filepath.Dir(path)
+	src := &source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir)}
+	c := &checker{file: path, lines: lineIndex{}}
+	p := compile(c, doc, toml.MetaData{}, src)
+	if len(c.problems) > 0 {
+		return nil, newError(path, c.problems)
+	}
+	return p, nil
+}
+
+// targetsProfileName is the target file's name without folder and extension, kept to the
+// characters a snapshot file name may hold.
+func targetsProfileName(path string) string {
+	base := filepath.Base(path)
+	base = strings.TrimSuffix(base, filepath.Ext(base))
+	name := strings.Map(func(r rune) rune {
+		if r < 128 && (r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9' || strings.ContainsRune("._-", r)) {
+			return r
+		}
+		return '_'
+	}, base)
+	if len(name) > maxNameLen {
+		name = name[:maxNameLen]
+	}
+	if strings.Trim(name, "_.") == "" {
+		return "targets"
+	}
+	return name
+}

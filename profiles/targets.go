@@ -1,0 +1,274 @@
+package profiles
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Target files are vegeta's (github.com/tsenart/vegeta, README "-format"): in its http format,
+//
+//	POST http://127.0.0.1:8899/rpc
+//	X-Account-ID: 99
+//	@bodies/getBalance.json
+//
+// (a "METHOD URL" line, header lines, an optional @file whose contents are the body, a blank
+// line between targets, # comments), or in its json format, one object per line:
+//
+//	{"method":"POST","url":"http://127.0.0.1:8899/","body":"<base64>","header":{"X-A":["1"]}}
+
+// Bounds of a target file. maxTargets keeps the request mix's weights in range; maxTargetErrors
+// keeps a wrong file (a CSV, a binary) from printing a thousand lines.
+const (
+	maxTargets      = 1_000_000
+	maxTargetErrors = 20
+)
+
+// target is one request of a target file.
+type target struct {
+	line    int // where it starts, 1-based
+	method  string
+	url     string
+	headers [][2]string // name, value; in file order
+	body    []byte
+}
+
+// targetError is a problem at a line of a target file.
+type targetError struct {
+	line int
+	msg  string
+}
+
+func (e *targetError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
+
+// detectTargetFormat says whether data is vegeta's json format (its first line that is not
+// blank or a comment starts with "{") or its http format.
+func detectTargetFormat(data []byte) string {
+	for l := range bytes.SplitSeq(data, []byte("\n")) {
+		l = bytes.TrimSpace(l)
+		if len(l) == 0 || l[0] == '#' {
+			continue
+		}
+		if l[0] == '{' {
+			return "json"
+		}
+		return "http"
+	}
+	return "http"
+}
+
+// parseTargets reads a target file in format "json" or "http" ("" detects it). bodyFile reads
+// the @files of the http format. Problems are returned with their lines, at most
+// maxTargetErrors of them.
+func parseTargets(data []byte, format string, bodyFile func(string) ([]byte, error)) ([]target, []*targetError) {
+	if format == "" {
+		format = detectTargetFormat(data)
+	}
+	var p targetParser
+	p.bodyFile = bodyFile
+	if format == "json" {
+		p.json(data)
+	} else {
+		p.http(data)
+	}
+	if len(p.targets) == 0 && len(p.errs) == 0 {
+		p.fail(1, `has no targets: write one per line, e.g. "POST http://127.0.0.1:8899/" (http format) or {"method":"POST","url":"http://127.0.0.1:8899/"} (json format)`)
+	}
+	return p.targets, p.errs
+}
+
+// targetParser collects targets and problems.
+type targetParser struct {
+	targets  []target
+	errs     []*targetError
+	bodyFile func(string) ([]byte, error)
+	bodies   map[string][]byte // @files already read
+}
+
+func (p *targetParser) fail(line int, format string, args ...any) {
+	if len(p.errs) < maxTargetErrors {
+		p.errs = append(p.errs, &targetError{line: line, msg: fmt.Sprintf(format, args...)})
+	}
+}
+
+// full reports whether parsing should stop: enough problems, or too many targets.
+func (p *targetParser) full(line int) bool {
+	if len(p.targets) >= maxTargets {
+		p.fail(line, "more than %d targets: split the file, or use templates ({{line \"accounts.txt\"}}) to vary one request", maxTargets)
+		return true
+	}
+	return len(p.errs) >= maxTargetErrors
+}
+
+// splitTargetLines splits data into lines without their line ends.
+func splitTargetLines(data []byte) []string {
+	ls := strings.Split(string(data), "\n")
+	for i, l := range ls {
+		ls[i] = strings.TrimSuffix(l, "\r")
+	}
+	return ls
+}
+
+// http reads the http format.
+func (p *targetParser) http(data []byte) {
+	var cur *target // the target being read; nil between targets
+	flush := func() {
+		if cur != nil {
+			p.targets = append(p.targets, *cur)
+			cur = nil
+		}
+	}
+	for i, raw := range splitTargetLines(data) {
+		n := i + 1
+		l := strings.TrimSpace(raw)
+		switch {
+		case l == "":
+			flush()
+		case l[0] == '#':
+		case cur == nil || isRequestLine(l):
+			flush()
+			if p.full(n) {
+				return
+			}
+			method, u, ok := strings.Cut(l, " ")
+			u = strings.TrimSpace(u)
+			if !ok || !isHTTPMethod(method) || u == "" || strings.ContainsAny(u, " \t") {
+				p.fail(n, "%q is not a target: start each target with a line METHOD URL, e.g. POST http://127.0.0.1:8899/ (then headers, then @body-file, then a blank line)", clip(l, 60))
+				cur = &target{} // skip its header lines; it is dropped below
+				cur.line = -1
+				continue
+			}
+			cur = &target{line: n, method: method, url: u}
+		case cur.line < 0: // the rest of a target already reported
+		case l[0] == '@':
+			if cur.body != nil {
+				p.fail(n, "a second body file: a target has one @file line")
+				continue
+			}
+			name := strings.TrimSpace(l[1:])
+			if name == "" {
+				p.fail(n, "@ without a file name: write @bodies/call.json (relative to the target file)")
+				continue
+			}
+			body, err := p.readBody(name)
+			if err != nil {
+				p.fail(n, "body %v", err)
+				continue
+			}
+			cur.body = body
+		default:
+			name, value, ok := strings.Cut(l, ":")
+			name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+			if !ok || !isHeaderName(name) {
+				p.fail(n, "%q is neither a header (Name: value) nor a body file (@file): put a blank line before the next target", clip(l, 60))
+				continue
+			}
+			cur.headers = append(cur.headers, [2]string{name, value})
+		}
+	}
+	flush()
+	p.targets = slices.DeleteFunc(p.targets, func(t target) bool { return t.line < 0 })
+}
+
+// isRequestLine reports a line that starts a target: an upper-case method, a space, a URL.
+func isRequestLine(l string) bool {
+	method, rest, ok := strings.Cut(l, " ")
+	return ok && isHTTPMethod(method) && strings.Contains(rest, "://")
+}
+
+// readBody reads an @file once, however many targets use it.
+func (p *targetParser) readBody(name string) ([]byte, error) {
+	if b, ok := p.bodies[name]; ok {
+		return b, nil
+	}
+	if p.bodyFile == nil {
+		return nil, fmt.Errorf("%q cannot be read here", name)
+	}
+	b, err := p.bodyFile(name)
+	if err != nil {
+		return nil, err
+	}
+	if p.bodies == nil {
+		p.bodies = map[string][]byte{}
+	}
+	p.bodies[name] = b
+	return b, nil
+}
+
+// jsonTarget is one line of the json format. Body is base64 in the file; encoding/json
+// decodes a []byte from base64.
+type jsonTarget struct {
+	Method string              `json:"method"`
+	URL    string              `json:"url"`
+	Body   []byte              `json:"body"`
+	Header map[string][]string `json:"header"`
+}
+
+// json reads the json format.
+func (p *targetParser) json(data []byte) {
+	for i, l := range splitTargetLines(data) {
+		n := i + 1
+		l = strings.TrimSpace(l)
+		if l == "" || l[0] == '#' {
+			continue
+		}
+		if p.full(n) {
+			return
+		}
+		var jt jsonTarget
+		dec := json.NewDecoder(strings.NewReader(l))
+		dec.DisallowUnknownFields()
+		if err := dec.Decode(&jt); err != nil {
+			p.fail(n, "not a JSON target (%v): write {\"method\":\"POST\",\"url\":\"http://…\",\"body\":\"<base64>\",\"header\":{\"Name\":[\"value\"]}}, one per line", jsonCause(err))
+			continue
+		}
+		if dec.More() {
+			p.fail(n, "more than one JSON object on the line: write one target per line")
+			continue
+		}
+		if !isHTTPMethod(jt.Method) {
+			p.fail(n, "method %q: write an HTTP method in capitals, e.g. \"POST\"", clip(jt.Method, 20))
+			continue
+		}
+		if jt.URL == "" {
+			p.fail(n, `no url: every target needs one, e.g. "url":"http://127.0.0.1:8899/"`)
+			continue
+		}
+		t := target{line: n, method: jt.Method, url: jt.URL, body: jt.Body}
+		names := make([]string, 0, len(jt.Header))
+		for k := range jt.Header {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		for _, k := range names {
+			for _, v := range jt.Header[k] {
+				t.headers = append(t.headers, [2]string{k, v})
+			}
+		}
+		p.targets = append(p.targets, t)
+	}
+}
+
+// jsonCause shortens encoding/json's errors to what a person can act on.
+func jsonCause(err error) string {
+	s := err.Error()
+	s = strings.TrimPrefix(s, "json: ")
+	if strings.Contains(s, "illegal base64") {
+		return "body must be base64: " + s
+	}
+	return clip(s, 100)
+}
+
+// bodyFileReader reads @files relative to the target file's folder through read (which is
+// relative to the profile's folder).
+func bodyFileReader(targetsName string, read func(string) ([]byte, error)) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		if !filepath.IsAbs(name) {
+			name = filepath.Join(filepath.Dir(targetsName), name)
+		}
+		return read(name)
+	}
+}

@@ -1,0 +1,217 @@
+package profiles
+
+import (
+	"bytes"
+	"encoding/base64"
+	"net/url"
+	"strconv"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// maxTargetShapes bounds the distinct requests a target file may hold. Targets that differ
+// only in their bodies share one entry of the mix (see targetMix); each distinct method, path,
+// header set and JSON-RPC method is an entry with its own numbers.
+const maxTargetShapes = 1000
+
+// targets reads the targets key: a vegeta target file whose targets join the request mix.
+// Without a url in the profile, the targets' host becomes the URL.
+func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry {
+	format := ""
+	if f, ok := c.str(doc, "", "targets_format", `targets_format = "json"`); ok {
+		switch f {
+		case "json", "http":
+			format = f
+		default:
+			c.addf("targets_format", `%q is not a target format: use "http" or "json" (vegeta's formats), or drop the key to detect it`, f)
+		}
+		if _, has := doc["targets"]; !has {
+			c.addf("targets_format", `goes with targets = "targets.txt": add the target file, or drop the key`)
+		}
+	}
+	name, ok := c.str(doc, "", "targets", `targets = "targets.txt"`)
+	if !ok {
+		return nil
+	}
+	if strings.TrimSpace(name) == "" {
+		c.addf("targets", `is empty: name a vegeta target file, e.g. targets = "targets.txt"`)
+		return nil
+	}
+	data, err := src.readBody(name)
+	if err != nil {
+		c.addErr("targets", err, "%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
+		return nil
+	}
+	file := src.displayPath(name)
+	ts, errs := parseTargets(data, format, bodyFileReader(name, src.readBody))
+	for _, e := range errs {
+		c.addAt(file, e.line, "targets", e.msg)
+	}
+	if len(errs) > 0 {
+		return nil
+	}
+	_, hasURL := doc["url"]
+	return c.targetMix(ts, file, cfg, !hasURL)
+}
+
+// targetMix turns targets into entries of the mix. Targets that differ only in their body
+// share an entry: its weight is their number and its bodies are sent in file order, wrapping
+// (vegeta's round robin, per entry), so a file of 100 000 getBalance calls with different
+// accounts is one request, "getBalance", with one set of numbers. Every target must name the
+// run's host: the profile's url, or when it has none (urlFromTargets) the first target's.
+func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFromTargets bool) []mixEntry {
+	var (
+		out       []mixEntry
+		bodies    [][][]byte // per entry
+		index     = map[string]int{}
+		base      string // scheme://host:port every target must name
+		baseLine  int
+		bad       bool
+		explained bool
+	)
+	if !urlFromTargets {
+		base = hostKey(cfg.URL)
+		if base == "" { // the url is invalid and reported; host checks would only add noise
+			return nil
+		}
+	}
+	for _, t := range ts {
+		if err := checkURL(t.url); err != nil {
+			c.addAt(file, t.line, "targets", "url "+err.Error())
+			bad = true
+			continue
+		}
+		u, _ := url.Parse(strings.TrimSpace(t.url))
+		switch key := hostKey(u.String()); {
+		case base == "":
+			base, baseLine = key, t.line
+			cfg.URL = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
+		case key == base:
+		case explained:
+			c.addAt(file, t.line, "targets", "another target for "+DisplayURL(key))
+			bad = true
+			continue
+		case urlFromTargets:
+			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(base)+" (line "+strconv.Itoa(baseLine)+
+				"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
+			bad, explained = true, true
+			continue
+		default:
+			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(base)+
+				": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
+			bad, explained = true, true
+			continue
+		}
+		req, rpc, ok := c.targetRequest(t, u, file)
+		if !ok {
+			bad = true
+			continue
+		}
+		key := targetKey(req)
+		if i, ok := index[key]; ok {
+			bodies[i] = append(bodies[i], t.body)
+			continue
+		}
+		if len(out) == maxTargetShapes {
+			c.addAt(file, t.line, "targets", "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
+			return nil
+		}
+		index[key] = len(out)
+		bodies = append(bodies, [][]byte{t.body})
+		out = append(out, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + file + ":" + strconv.Itoa(t.line)}})
+	}
+	if bad {
+		return nil
+	}
+	for i := range out {
+		out[i].req.Weight = min(len(bodies[i]), maxWeight)
+		out[i].req.Body = bodies[i][0]
+		if !allEqual(bodies[i]) {
+			out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(bodies[i], true)}}}
+		}
+	}
+	return out
+}
+
+// targetRequest makes the request of one target (its body is set by targetMix) and finds its
+// JSON-RPC method, if its body is a JSON-RPC call.
+func (c *checker) targetRequest(t target, u *url.URL, file string) (req engine.Request, rpc string, ok bool) {
+	path := u.EscapedPath()
+	if path == "" {
+		path = "/"
+	}
+	req = engine.Request{Method: t.method, Path: path, Items: 1, Weight: 1}
+	if u.RawQuery != "" || u.ForceQuery {
+		req.Path += "?" + u.RawQuery
+	}
+	hasAuth := false
+	for _, h := range t.headers {
+		name, value := h[0], h[1]
+		if !isHeaderName(name) {
+			c.addAt(file, t.line, "targets", strconv.Quote(clip(name, 40))+" is not a valid header name: use letters, digits and -")
+			return req, "", false
+		}
+		if strings.ContainsAny(value, "\r\n\x00") {
+			c.addAt(file, t.line, "targets", "header "+name+": the value contains a line break or NUL byte, which would split the request: remove it")
+			return req, "", false
+		}
+		hasAuth = hasAuth || strings.EqualFold(name, "Authorization")
+		req.Headers = append(req.Headers, engine.Header{Name: name, Value: value, Secret: secretName(name)})
+	}
+	if u.User != nil && !hasAuth {
+		pass, _ := u.User.Password()
+		auth := "Basic " + base64.StdEncoding.EncodeToString([]byte(u.User.Username()+":"+pass))
+		req.Headers = append(req.Headers, engine.Header{Name: "Authorization", Value: auth, Secret: true})
+	}
+	req.Name = t.method + " " + path[:strings.IndexByte(path+"?", '?')] // never the query: API keys live there
+	if len(t.body) > 0 {
+		if m, items := inspectBody(t.body); m != "" {
+			req.Name, req.Items, rpc = m, items, m
+		}
+	}
+	return req, rpc, true
+}
+
+// targetKey is what makes two targets different requests: everything but the body (and the
+// items, which depend on it, so a batch and a single call of one method stay apart).
+func targetKey(r engine.Request) string {
+	var b strings.Builder
+	b.WriteString(r.Method + "\x00" + r.Path + "\x00" + r.Name + "\x00" + strconv.Itoa(r.Items))
+	for _, h := range r.Headers {
+		b.WriteString("\x00" + h.Name + ":" + h.Value)
+	}
+	return b.String()
+}
+
+// hostKey is scheme://host:port of raw with the default port made explicit and the host in
+// lower case, so equal hosts compare equal however they were written; "" if raw does not
+// parse.
+func hostKey(raw string) string {
+	u, err := url.Parse(strings.TrimSpace(raw))
+	if err != nil || u.Host == "" {
+		return ""
+	}
+	scheme := strings.ToLower(u.Scheme)
+	port := u.Port()
+	if port == "" {
+		port = "80"
+		if scheme == "https" {
+			port = "443"
+		}
+	}
+	host := strings.ToLower(u.Hostname())
+	if strings.Contains(host, ":") {
+		host = "[" + host + "]"
+	}
+	return scheme + "://" + host + ":" + port
+}
+
+func allEqual(bs [][]byte) bool {
+	for _, b := range bs[1:] {
+		if !bytes.Equal(b, bs[0]) {
+			return false
+		}
+	}
+	return true
+}

@@ -1,0 +1,251 @@
+package profiles
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"maps"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+// templateCompiler turns template strings and params into bodyTemplates. One serves a whole
+// profile, so a lines file used by several calls is read once.
+type templateCompiler struct {
+	src   *source
+	funcs map[string]templateFunc
+	raw   map[string][]string   // lines file → its lines
+	lined map[linesKey][][]byte // lines file and escaping → lines ready to append
+	fails map[string]error      // lines files that could not be read
+}
+
+type linesKey struct {
+	name string
+	esc  escaping
+}
+
+func newTemplateCompiler(src *source) *templateCompiler {
+	return &templateCompiler{src: src, funcs: templateFuncs(), raw: map[string][]string{},
+		lined: map[linesKey][][]byte{}, fails: map[string]error{}}
+}
+
+// lines returns a lines file's non-empty lines, escaped for esc, reading the file once.
+func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
+	if out, ok := tc.lined[linesKey{name, esc}]; ok {
+		return out, nil
+	}
+	if err, ok := tc.fails[name]; ok {
+		return nil, err
+	}
+	raw, ok := tc.raw[name]
+	if !ok {
+		data, err := tc.src.readBody(name)
+		if err != nil {
+			err = fmt.Errorf("%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
+			tc.fails[name] = err
+			return nil, err
+		}
+		raw = splitLines(data)
+		if len(raw) == 0 {
+			err := fmt.Errorf("%q has no lines: write one value per line (empty lines are skipped)", name)
+			tc.fails[name] = err
+			return nil, err
+		}
+		tc.raw[name] = raw
+	}
+	out := make([][]byte, len(raw))
+	for i, l := range raw {
+		out[i] = escapeFor([]byte(l), esc)
+	}
+	tc.lined[linesKey{name, esc}] = out
+	return out, nil
+}
+
+// text compiles the template string s into b; literal text and generated values are written
+// as is (escapeRaw) or escaped for the inside of a JSON string (escapeJSON).
+func (tc *templateCompiler) text(b *templateBuilder, s string, esc escaping) error {
+	segs, err := parseTemplate(s)
+	if err != nil {
+		return err
+	}
+	for _, seg := range segs {
+		if seg.call == nil {
+			if esc == escapeJSON {
+				b.literal(appendJSONStringBody(nil, seg.text))
+			} else {
+				b.literalString(seg.text)
+			}
+			continue
+		}
+		g, err := tc.generator(seg.call, esc)
+		if err != nil {
+			return err
+		}
+		b.generator(g)
+	}
+	return nil
+}
+
+// generator compiles one call.
+func (tc *templateCompiler) generator(c *call, esc escaping) (generator, error) {
+	f, ok := tc.funcs[c.name]
+	if !ok {
+		hint := "use one of " + strings.Join(funcNames(), ", ")
+		if s := suggest(c.name, funcNames()); s != "" {
+			hint = fmt.Sprintf("did you mean %s?", s)
+		}
+		return nil, &templateError{call: c.text, msg: fmt.Sprintf("unknown function %q: %s", c.name, hint)}
+	}
+	return f.compile(c, tc, esc)
+}
+
+// numericCall returns the call when s is exactly one call of a numeric function, such as
+// "{{randInt 0 100}}": in params it becomes a JSON number, not a string.
+func (tc *templateCompiler) numericCall(s string) *call {
+	if len(s) < 4 || s[:2] != "{{" || s[len(s)-2:] != "}}" {
+		return nil
+	}
+	segs, err := parseTemplate(s)
+	if err != nil || len(segs) != 1 || segs[0].call == nil || len(segs[0].call.text) != len(s) {
+		return nil
+	}
+	if f, ok := tc.funcs[segs[0].call.name]; ok && f.numeric {
+		return segs[0].call
+	}
+	return nil
+}
+
+// jsonValue writes the decoded TOML value v as JSON into b. Strings holding template calls
+// become generated text inside the string, or a JSON number when the string is exactly one
+// numeric call; everything else is written as encoding/json writes it (map keys sorted, no
+// HTML escaping), so a value without templates renders exactly as before templates existed.
+// field locates v for error messages ("params[2].filter"; indices count from 1).
+func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) error {
+	if !containsTemplate(v) {
+		enc, err := encodeJSON(v)
+		if err != nil {
+			return &fieldError{field: field, msg: fmt.Sprintf("cannot be written as JSON (%v): use strings, numbers, booleans, arrays and tables", err)}
+		}
+		b.literal(enc)
+		return nil
+	}
+	wrap := func(err error) error {
+		if _, ok := err.(*fieldError); ok {
+			return err
+		}
+		return &fieldError{field: field, msg: err.Error()}
+	}
+	switch x := v.(type) {
+	case string:
+		if c := tc.numericCall(x); c != nil {
+			g, err := tc.generator(c, escapeRaw)
+			if err != nil {
+				return wrap(err)
+			}
+			b.generator(g)
+			return nil
+		}
+		b.literalString(`"`)
+		if err := tc.text(b, x, escapeJSON); err != nil {
+			return wrap(err)
+		}
+		b.literalString(`"`)
+	case []any:
+		b.literalString("[")
+		for i, e := range x {
+			if i > 0 {
+				b.literalString(",")
+			}
+			if err := tc.jsonValue(b, e, field+"["+strconv.Itoa(i+1)+"]"); err != nil {
+				return err
+			}
+		}
+		b.literalString("]")
+	case []table:
+		return tc.jsonValue(b, tablesAsAny(x), field)
+	case table:
+		b.literalString("{")
+		for i, k := range slices.Sorted(maps.Keys(x)) {
+			if i > 0 {
+				b.literalString(",")
+			}
+			key, err := encodeJSON(k)
+			if err != nil {
+				return wrap(err)
+			}
+			b.literal(key)
+			b.literalString(":")
+			if err := tc.jsonValue(b, x[k], joinPath(field, k)); err != nil {
+				return err
+			}
+		}
+		b.literalString("}")
+	}
+	return nil
+}
+
+// containsTemplate reports whether any string in v holds "{{".
+func containsTemplate(v any) bool {
+	switch x := v.(type) {
+	case string:
+		return hasTemplate(x)
+	case []any:
+		return slices.ContainsFunc(x, containsTemplate)
+	case []table:
+		return slices.ContainsFunc(x, func(t table) bool { return containsTemplate(t) })
+	case table:
+		for _, e := range x {
+			if containsTemplate(e) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+func tablesAsAny(ts []table) []any {
+	out := make([]any, len(ts))
+	for i, t := range ts {
+		out[i] = t
+	}
+	return out
+}
+
+// encodeJSON writes v compactly, without HTML escaping ("<" is sent as written; this is not
+// HTML) and without the encoder's newline.
+func encodeJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimSuffix(b.Bytes(), []byte("\n")), nil
+}
+
+// appendJSONStringBody appends s escaped for the inside of a JSON string, without quotes.
+func appendJSONStringBody(dst []byte, s string) []byte {
+	enc, _ := encodeJSON(s) // a string always encodes
+	return append(dst, enc[1:len(enc)-1]...)
+}
+
+// finishTemplate turns a compiled body into what the engine sends: a fixed body when nothing
+// in it varies, else the template with one sample rendering as Body (for sizes and display).
+// The sample does not advance sequences: the first request still gets {{seq}}'s start.
+func finishTemplate(b *templateBuilder) (body []byte, tmpl *bodyTemplate, err error) {
+	t := b.build()
+	if !t.hasGenerators() {
+		for _, p := range t.parts {
+			body = append(body, p.lit...)
+		}
+		return body, nil, nil
+	}
+	if n := t.maxLen(); n > maxBodyFileBytes {
+		return nil, nil, fmt.Errorf("a body can grow to %d bytes, over the maximum of %d MiB: make it smaller", n, maxBodyFileBytes>>20)
+	}
+	body = t.Append(make([]byte, 0, t.maxLen()), rand.New(rand.NewPCG(1, 2)))
+	t.reset()
+	return body, t, nil
+}
