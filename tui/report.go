@@ -23,6 +23,7 @@ func WriteReport(w io.Writer, s *engine.Snapshot) error {
 	writeSaturation(ew, s.SaturatedSeconds)
 	writeLatency(ew, &s.Totals)
 	writeStages(ew, s)
+	writeRequests(ew, &s.Totals)
 	writeStatuses(ew, &s.Totals)
 	writeTransportErrors(ew, &s.Totals)
 	writeRPCErrors(ew, &s.Totals, s.RPCMessages)
