@@ -64,10 +64,7 @@ func TestE2EShardsMerge(t *testing.T) {
 // TestE2EKill9LeavesPartialSnapshot: the snapshot file is rewritten while the run goes, so even
 // kill -9 leaves a loadable one, marked "running".
 func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
-	bin := filepath.Join(t.TempDir(), "rpcstress")
-	if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
-		t.Fatalf("build: %v\n%s", err, out)
-	}
+	bin := buildBinary(t)
 	out := filepath.Join(t.TempDir(), "run.json")
 	cmd := exec.Command(bin, "--demo", "--headless", "--rate", "200/s", "--duration", "60s", "--save-every", "500ms", "--out", out)
 	if err := cmd.Start(); err != nil {

@@ -64,16 +64,22 @@ func (r Rate) Interval() time.Duration {
 }
 
 // String writes the rate the way people wrote it: per second when that is a whole number or
-// large, per minute when only the per-minute figure is whole (240/m rather than 4/s is the same,
-// but 250/m reads better than 4.1667/s).
+// large, per minute or per hour when only that figure is whole (240/m rather than 4/s is the
+// same, but 250/m reads better than 4.1667/s, and 100/h better than 0.02778/s), else per second
+// to ten significant digits. Reports, snapshots and `validate` print it and people copy it into
+// profiles, so it always reads back through ParseRate to the same rate (within 1e-9 relative;
+// FuzzParseRate holds it to that).
 func (r Rate) String() string {
 	ps := float64(r)
-	if ps == math.Trunc(ps) || ps >= 100 {
-		return strconv.FormatFloat(math.Round(ps*100)/100, 'f', -1, 64) + "/s"
+	if ps != math.Trunc(ps) && ps < 100 {
+		for _, u := range [...]struct {
+			per  float64
+			unit string
+		}{{60, "/m"}, {3600, "/h"}} {
+			if n := ps * u.per; math.Abs(n-math.Round(n)) <= 1e-12*n {
+				return strconv.FormatFloat(math.Round(n), 'f', -1, 64) + u.unit
+			}
+		}
 	}
-	pm := ps * 60
-	if math.Abs(pm-math.Round(pm)) < 1e-6 {
-		return strconv.FormatFloat(math.Round(pm), 'f', -1, 64) + "/m"
-	}
-	return strconv.FormatFloat(math.Round(ps*1000)/1000, 'f', -1, 64) + "/s"
+	return strconv.FormatFloat(ps, 'g', 10, 64) + "/s"
 }

@@ -1,0 +1,109 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// tmuxSession drives the real binary in a real terminal: a tmux pane of a given size on a
+// private tmux server, so the test never touches anybody else's sessions.
+type tmuxSession struct {
+	t      *testing.T
+	socket string
+}
+
+func newTmux(t *testing.T, width, height int) *tmuxSession {
+	t.Helper()
+	if _, err := exec.LookPath("tmux"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("tmux is missing in CI: .ci/run installs it")
+		}
+		t.Skip("tmux is not installed (apt-get install tmux)")
+	}
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("rpcstress-test-%d", os.Getpid())}
+	s.run("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "env PS1='READY$ ' TERM=tmux-256color sh")
+	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	return s
+}
+
+func (s *tmuxSession) run(args ...string) string {
+	s.t.Helper()
+	out, err := exec.Command("tmux", append([]string{"-L", s.socket}, args...)...).CombinedOutput()
+	if err != nil {
+		s.t.Fatalf("tmux %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func (s *tmuxSession) keys(k ...string) { s.run(append([]string{"send-keys", "-t", "t"}, k...)...) }
+
+func (s *tmuxSession) screen() string { return s.run("capture-pane", "-p", "-t", "t") }
+
+// waitFor polls the screen until every want is on it.
+func (s *tmuxSession) waitFor(timeout time.Duration, want ...string) string {
+	s.t.Helper()
+	deadline := time.Now().Add(timeout)
+	for {
+		scr := s.screen()
+		missing := ""
+		for _, w := range want {
+			if !strings.Contains(scr, w) {
+				missing = w
+				break
+			}
+		}
+		if missing == "" {
+			return scr
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("screen never showed %q in %s; it shows:\n%s", missing, timeout, scr)
+		}
+		time.Sleep(200 * time.Millisecond)
+	}
+}
+
+// TestTmuxDashboard: `rpcstress --demo` in an 80x24 pane shows the rate, p99 and the 429 row;
+// ↑ raises the target; q drains, saves a snapshot holding the rate change, and leaves the pane
+// back at the shell.
+func TestTmuxDashboard(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "run.json")
+	s := newTmux(t, 80, 24)
+	s.waitFor(10*time.Second, "READY$")
+	s.keys(fmt.Sprintf("cd %s && %s --demo --out %s; echo EXIT=$?", dir, bin, out), "Enter")
+	mid := s.waitFor(20*time.Second, "target 250/s", "p99", "429", "achieved")
+	t.Logf("80x24 mid-run:\n%s", mid)
+	s.keys("Up")
+	s.waitFor(10*time.Second, "target 275/s")
+	s.keys("q")
+	s.waitFor(20*time.Second, "press any key", "snapshot: "+out)
+	s.keys("x")
+	end := s.waitFor(20*time.Second, "EXIT=0", "READY$")
+	if strings.Contains(end, "\x1b[?1049h") {
+		t.Error("alternate screen left on")
+	}
+	snap, err := engine.ReadSnapshot(out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, e := range snap.Events {
+		if e.Kind == "rate" && strings.Contains(e.Detail, "275/s") {
+			found = true
+		}
+	}
+	if !found || snap.EndReason != "quit" {
+		t.Errorf("snapshot end %q, events %+v: want quit and the rate change to 275/s", snap.EndReason, snap.Events)
+	}
+	if err := snap.Totals.CheckInvariant(); err != nil {
+		t.Error(err)
+	}
+}
