@@ -107,3 +107,44 @@ func TestTmuxDashboard(t *testing.T) {
 		t.Error(err)
 	}
 }
+
+// TestTmuxDashboardSignals: SIGINT, SIGTERM and SIGHUP sent by PID to a dashboard run drain it,
+// write the snapshot with the signal as end reason, exit 128+N and restore the terminal (the
+// pane is back at the shell, off the alternate screen).
+func TestTmuxDashboardSignals(t *testing.T) {
+	bin := buildBinary(t)
+	for _, sig := range []struct {
+		name string
+		code int
+	}{{"INT", 130}, {"TERM", 143}, {"HUP", 129}} {
+		t.Run(sig.name, func(t *testing.T) {
+			dir := t.TempDir()
+			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
+			s := newTmux(t, 80, 24)
+			s.waitFor(10*time.Second, "READY$")
+			s.keys(fmt.Sprintf("sh -c 'echo $$ > %s; exec %s --demo --out %s'; echo EXIT=$?", pidFile, bin, out), "Enter")
+			s.waitFor(20*time.Second, "target 250/s", "p99")
+			pid, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if out, err := exec.Command("kill", "-"+sig.name, strings.TrimSpace(string(pid))).CombinedOutput(); err != nil {
+				t.Fatalf("kill: %v %s", err, out)
+			}
+			s.waitFor(20*time.Second, fmt.Sprintf("EXIT=%d", sig.code), "READY$")
+			if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
+				t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
+			}
+			snap, err := engine.ReadSnapshot(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snap.EndReason != "signal:SIG"+sig.name || snap.Totals.Inflight != 0 {
+				t.Errorf("end %q inflight %d", snap.EndReason, snap.Totals.Inflight)
+			}
+			if err := snap.Totals.CheckInvariant(); err != nil {
+				t.Error(err)
+			}
+		})
+	}
+}
