@@ -160,6 +160,7 @@ func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summa
 		out.Connections.Dialed += v.Connections.Dialed
 		dialNanos += v.Connections.DialMean * float64(v.Connections.Dialed)
 		out.Connections.DialMax = math.Max(out.Connections.DialMax, v.Connections.DialMax)
+		out.SendLag = maxPercentiles(out.SendLag, v.SendLag)
 	}
 	out.RPS = roundMs(out.RPS)
 	if out.Connections.Dialed > 0 {
@@ -332,4 +333,12 @@ func (m *mergedHists) encode() (Histograms, error) {
 		}
 	}
 	return out, nil
+}
+
+// maxPercentiles is the field-wise maximum: send lag has no histogram in a snapshot, so a merge
+// keeps the worst shard's figures, an upper bound.
+func maxPercentiles(a, b Percentiles) Percentiles {
+	return Percentiles{Min: math.Max(a.Min, b.Min), P50: math.Max(a.P50, b.P50), P75: math.Max(a.P75, b.P75),
+		P90: math.Max(a.P90, b.P90), P95: math.Max(a.P95, b.P95), P99: math.Max(a.P99, b.P99),
+		P999: math.Max(a.P999, b.P999), Max: math.Max(a.Max, b.Max), Mean: math.Max(a.Mean, b.Mean)}
 }

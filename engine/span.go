@@ -24,11 +24,13 @@ type spanAcc struct {
 	latency   *latencyHist
 	service   *latencyHist
 	byOutcome [outcomeCount]*latencyHist
+	lag       *latencyHist // sent − intended: the tester's own delay, not the target's
 	buckets   latencyBuckets
 }
 
 func newSpanAcc() *spanAcc {
-	a := &spanAcc{rpc: map[int32]int64{}, latency: newLatencyHist(histSigFigs), service: newLatencyHist(histSigFigs), first: -1}
+	a := &spanAcc{rpc: map[int32]int64{}, latency: newLatencyHist(histSigFigs), service: newLatencyHist(histSigFigs),
+		lag: newLatencyHist(2), first: -1}
 	for i := range a.byOutcome {
 		a.byOutcome[i] = newLatencyHist(histSigFigs)
 	}
@@ -68,6 +70,9 @@ func (a *spanAcc) add(s *Sample) {
 	if h := a.byOutcome[s.Outcome]; h != nil {
 		h.record(lat)
 	}
+	if a.lag != nil {
+		a.lag.record(s.Sent - s.Intended)
+	}
 	a.buckets.add(lat)
 }
 
@@ -93,6 +98,7 @@ func (a *spanAcc) summary(scheduled, sent, dropped int64) Summary {
 		Failed:    a.outcomes[OutcomeFailed],
 		Latency:   a.latency.percentiles(),
 		Service:   a.service.percentiles(),
+		SendLag:   a.lag.percentiles(),
 	}
 	s.LatencyByOutcome = map[string]Percentiles{}
 	for o, h := range a.byOutcome {

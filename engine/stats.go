@@ -34,23 +34,27 @@ type Connections struct {
 // Invariant: Scheduled = Sent + Dropped; Sent = Completed + Inflight;
 // Completed = Σ Status + Σ Errors.
 type Summary struct {
-	Scheduled        int64                  `json:"scheduled"`
-	Sent             int64                  `json:"sent"`
-	Completed        int64                  `json:"completed"`
-	Inflight         int64                  `json:"inflight"`
-	Dropped          int64                  `json:"dropped"`
-	Status           map[string]int64       `json:"status"`
-	Errors           map[string]int64       `json:"errors"`
-	RPCErrors        map[string]int64       `json:"rpc_errors"`
-	BytesIn          int64                  `json:"bytes_in"`
-	BytesOut         int64                  `json:"bytes_out"`
-	DurationS        float64                `json:"duration_s"`
-	RPS              float64                `json:"rps"`
-	OK               int64                  `json:"ok"`
-	Limited          int64                  `json:"limited"`
-	Failed           int64                  `json:"failed"`
-	Latency          Percentiles            `json:"latency_ms"`
-	Service          Percentiles            `json:"service_ms"`
+	Scheduled int64            `json:"scheduled"`
+	Sent      int64            `json:"sent"`
+	Completed int64            `json:"completed"`
+	Inflight  int64            `json:"inflight"`
+	Dropped   int64            `json:"dropped"`
+	Status    map[string]int64 `json:"status"`
+	Errors    map[string]int64 `json:"errors"`
+	RPCErrors map[string]int64 `json:"rpc_errors"`
+	BytesIn   int64            `json:"bytes_in"`
+	BytesOut  int64            `json:"bytes_out"`
+	DurationS float64          `json:"duration_s"`
+	RPS       float64          `json:"rps"`
+	OK        int64            `json:"ok"`
+	Limited   int64            `json:"limited"`
+	Failed    int64            `json:"failed"`
+	Latency   Percentiles      `json:"latency_ms"`
+	Service   Percentiles      `json:"service_ms"`
+	// SendLag is how late requests went out after their intended time: the tester's own delay
+	// (timer granularity, a full pool, a busy machine), included in Latency. In open loop it
+	// should stay well under the latencies measured; in closed loop it is 0.
+	SendLag          Percentiles            `json:"send_lag_ms"`
 	LatencyByOutcome map[string]Percentiles `json:"latency_by_outcome"`
 	Connections      Connections            `json:"connections"`
 	// ByRequest is the same per request name of the mix (its JSON-RPC method unless named);

@@ -20,6 +20,10 @@ func writeLatency(ew *errWriter, tot *engine.Summary) {
 	t.add("", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
 	t.add(percentileRow("latency (from intended send)", tot.Latency)...)
 	t.add(percentileRow("service (from actual send)", tot.Service)...)
+	if tot.SendLag.Max > 0 {
+		// The tester's own delay is part of the latency above; shown so it can be judged.
+		t.add(percentileRow("send lag (tester's delay)", tot.SendLag)...)
+	}
 	// Per outcome, because a flood of fast 429s must not make the node look fast; outcomes that
 	// never happened have no latency to show.
 	outcomes := []struct {
