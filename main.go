@@ -47,6 +47,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return c.mocknode(ctx, args[1:])
 		case "report":
 			return c.report(args[1:])
+		case "compare":
+			return c.compare(args[1:])
 		case "merge":
 			return c.merge(args[1:])
 		case "version", "--version", "-version":
@@ -68,6 +70,8 @@ usage:
   rpcstress --demo [PROFILE.toml]      run against the embedded mock node on 127.0.0.1
   rpcstress validate PROFILE.toml      check a profile and print the resolved plan
   rpcstress report RUN.json            print the report of a saved run
+                                       (--format text|json|csv|html, -o FILE)
+  rpcstress compare A.json B.json …    runs side by side, stage by stage, deltas against the first
   rpcstress merge -o OUT.json A.json B.json …   combine runs of several machines (exact histogram merge)
   rpcstress mocknode [flags]           run the mock JSON-RPC node alone (see: rpcstress mocknode -h)
   rpcstress version

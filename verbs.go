@@ -1,9 +1,13 @@
 package main
 
 import (
+	"bytes"
 	"errors"
 	"flag"
 	"fmt"
+	"io"
+	"os"
+	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/profiles"
@@ -24,16 +28,92 @@ func (c *cli) validate(args []string) int {
 	return exitOK
 }
 
-// report prints the text report of a saved run.
+// reportFormats are the formats of `rpcstress report`, by --format name.
+var reportFormats = map[string]func(w io.Writer, s *engine.Snapshot, echarts tui.HTMLOptions) error{
+	"text": func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteReport(w, s) },
+	"json": func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteJSON(w, s) },
+	"csv":  func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteCSV(w, s) },
+	"html": tui.WriteHTML,
+}
+
+// report prints the report of a saved run as text, or exports it as json (the summary), csv
+// (the per-second timeline) or html (one page with charts).
 func (c *cli) report(args []string) int {
-	if len(args) != 1 {
+	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	format := fs.String("format", "text", "text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
+	out := fs.String("o", "", "write to this `file` instead of standard output")
+	echarts := fs.String("echarts", "", "html: the ECharts library, a local echarts.min.js `file` to put inside the page "+
+		"(it then needs no network) or a URL to link (default "+tui.DefaultEChartsURL+")")
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(files) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress report RUN.json"))
 	}
-	s, err := engine.ReadSnapshot(args[0])
+	write, ok := reportFormats[*format]
+	if !ok {
+		return c.fail(exitUsage, fmt.Errorf("--format %q: use text, json, csv or html", *format))
+	}
+	var html tui.HTMLOptions
+	if *echarts != "" && *format != "html" {
+		return c.fail(exitUsage, errors.New("--echarts is for --format html"))
+	}
+	if strings.HasPrefix(*echarts, "http://") || strings.HasPrefix(*echarts, "https://") {
+		html.EChartsURL = *echarts
+	} else if *echarts != "" {
+		if html.EChartsJS, err = os.ReadFile(*echarts); err != nil {
+			return c.fail(exitUsage, fmt.Errorf("--echarts: %w: give the path of echarts.min.js (npm pack echarts has it in package/dist/) or a URL", err))
+		}
+	}
+	s, err := engine.ReadSnapshot(files[0])
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-	if err := tui.WriteReport(c.stdout, s); err != nil {
+	if *out == "" {
+		if err := write(c.stdout, s, html); err != nil {
+			return c.fail(exitRunFailed, err)
+		}
+		return exitOK
+	}
+	var b bytes.Buffer
+	if err := write(&b, s, html); err != nil {
+		return c.fail(exitRunFailed, err)
+	}
+	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("writing the report: %w", err))
+	}
+	fmt.Fprintf(c.stderr, "report (%s): %s\n", *format, *out)
+	return exitOK
+}
+
+// compare prints saved runs side by side, stage by stage, with deltas against the first.
+func (c *cli) compare(args []string) int {
+	fs := flag.NewFlagSet("rpcstress compare", flag.ContinueOnError)
+	fs.SetOutput(c.stderr)
+	files, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	if len(files) < 2 {
+		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
+	}
+	runs := make([]tui.CompareRun, len(files))
+	for i, f := range files {
+		s, err := engine.ReadSnapshot(f)
+		if err != nil {
+			return c.fail(exitUsage, err)
+		}
+		runs[i] = tui.CompareRun{File: f, Snapshot: s}
+	}
+	if err := tui.WriteCompare(c.stdout, runs); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	return exitOK

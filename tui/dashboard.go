@@ -67,6 +67,7 @@ type Dashboard struct {
 	errors     errorsPane
 	events     eventsPane
 	stages     stagesPane
+	requests   requestsPane
 	footer     footerPane
 
 	width, height int
@@ -109,6 +110,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.errors = errorsPane{c: &d.c}
 	d.events = eventsPane{c: &d.c}
 	d.stages = stagesPane{c: &d.c}
+	d.requests = requestsPane{c: &d.c}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

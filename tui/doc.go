@@ -1,13 +1,15 @@
 // Package tui renders runs for people: the live dashboard, the headless per-second lines, and
-// static reports of snapshots.
+// static reports of snapshots: text (WriteReport), a JSON summary (WriteJSON), the per-second
+// timeline as CSV (WriteCSV), one HTML page with go-echarts charts (WriteHTML), and runs side by
+// side with deltas (WriteCompare, its stage matching in compare.go).
 //
 // The dashboard (NewDashboard) is a Bubble Tea v2 model. It pulls the engine's latest immutable
 // engine.Stats on its own frame tick (DashboardOptions.FPS, 10 by default), so its cost follows
 // the frame rate, never the request rate, and the engine never waits for it. Its root Update
-// only routes messages; panes (header, throughput, latency, status codes, errors, events,
-// stages, footer) each size and draw themselves from one shared view of the run. Keys are one
-// KeyMap (keys.go) that also feeds the help; colours are one Styles (styles.go). Every key
-// action goes through an engine.Controller, which records it as an event of the run.
+// only routes messages; panes (header, throughput, latency, status codes, errors, requests,
+// events, stages, footer) each size and draw themselves from one shared view of the run. Keys
+// are one KeyMap (keys.go) that also feeds the help; colours are one Styles (styles.go). Every
+// key action goes through an engine.Controller, which records it as an event of the run.
 //
 // Everything here only reads what the engine publishes (an immutable engine.Stats while a run is
 // live, an engine.Snapshot afterwards); no numbers are computed that the engine does not own,

@@ -103,7 +103,8 @@ func (d *Dashboard) compactBody(height int) string {
 }
 
 // wideBody puts the panes in two columns of boxes: rate and latency on the left, status codes,
-// errors and events on the right. The stage list and the events list grow into the room.
+// errors, the requests of the mix (when it has two or more) and events on the right. The stage
+// list and the events list grow into the room.
 func (d *Dashboard) wideBody(height int) string {
 	height-- // a blank line under the header
 	leftW := d.width / 2
@@ -112,11 +113,15 @@ func (d *Dashboard) wideBody(height int) string {
 		{id: boxLatency, want: d.latency.Lines(), size: d.latency.SetSize, view: d.latency.View},
 		{id: boxStages, grow: true, size: d.stages.SetSize, view: d.stages.View},
 	})
-	right := d.boxes(d.width-leftW, height, []section{
+	rightPanes := []section{
 		{id: boxStatus, want: d.status.Lines(), size: d.status.SetSize, view: d.status.View},
 		{id: boxErrors, want: min(d.errors.Lines(), 10), size: d.errors.SetSize, view: d.errors.View},
-		{id: boxEvents, grow: true, size: d.events.SetSize, view: d.events.View},
-	})
+	}
+	if n := d.requests.Lines(); n > 0 {
+		rightPanes = append(rightPanes, section{id: boxRequests, want: n, size: d.requests.SetSize, view: d.requests.View})
+	}
+	rightPanes = append(rightPanes, section{id: boxEvents, grow: true, size: d.events.SetSize, view: d.events.View})
+	right := d.boxes(d.width-leftW, height, rightPanes)
 	// Each column is exactly its width on every line, so the two join line by line: no need
 	// to measure them again (lipgloss.JoinHorizontal would).
 	blank := strings.Repeat(" ", leftW)
@@ -142,6 +147,7 @@ const (
 	boxStages
 	boxStatus
 	boxErrors
+	boxRequests
 	boxEvents
 )
 

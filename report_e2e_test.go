@@ -1,0 +1,338 @@
+package main
+
+import (
+	"context"
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// These tests take a real run against the mock node through `rpcstress report` in every format
+// and `rpcstress compare`, and check the HTML in a real headless Chromium.
+
+// runVerb runs one rpcstress verb in process and returns its exit code and output.
+func runVerb(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	c := &cli{stdout: &out, stderr: &errOut, signals: make(chan os.Signal),
+		getenv: func(string) (string, bool) { return "", false }}
+	code = c.main(t.Context(), args)
+	return code, out.String(), errOut.String()
+}
+
+// reportRun runs a two-stage profile with a mix of two requests across the node's limit and
+// saves its snapshot: 100/s, then 300/s against a limit of 200/s.
+func reportRun(t *testing.T) (snap *engine.Snapshot, file string) {
+	t.Helper()
+	_, url := startNode(t, mocknode.Config{Rate: 200, Burst: 10, NoDelay: true})
+	p := writeProfile(t, url, 32, getBalance+"weight = 3\n[[request]]\nmethod = \"getSlot\"\n"+
+		"[[stage]]\nrate = \"100/s\"\nduration = \"2s\"\n[[stage]]\nrate = \"300/s\"\nduration = \"2s\"\n")
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	file = filepath.Join(t.TempDir(), "run.json")
+	if err := engine.WriteSnapshot(file, r.snap); err != nil {
+		t.Fatal(err)
+	}
+	return r.snap, file
+}
+
+func TestE2EReportFormats(t *testing.T) {
+	snap, file := reportRun(t)
+	dir := t.TempDir()
+	completed := strconv.FormatInt(snap.Totals.Completed, 10)
+
+	t.Run("text", func(t *testing.T) {
+		code, out, errOut := runVerb(t, "report", file, "--format", "text")
+		if code != exitOK || !strings.Contains(out, "Invariant ✓") || !strings.Contains(out, "completed "+completed) {
+			t.Fatalf("exit %d: %s%s", code, out, errOut)
+		}
+	})
+
+	t.Run("json", func(t *testing.T) {
+		out := filepath.Join(dir, "summary.json")
+		if code, _, errOut := runVerb(t, "report", "--format", "json", "-o", out, file); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got struct {
+			Schema   string              `json:"schema"`
+			Totals   engine.Summary      `json:"totals"`
+			Stages   []engine.StageStats `json:"stages"`
+			Timeline json.RawMessage     `json:"timeline"`
+		}
+		if err := json.Unmarshal(b, &got); err != nil {
+			t.Fatal(err)
+		}
+		if got.Totals.Completed != snap.Totals.Completed || got.Totals.Limited != snap.Totals.Limited ||
+			len(got.Stages) != 2 || got.Timeline != nil || len(got.Totals.ByRequest) != 2 {
+			t.Errorf("summary: completed %d limited %d, %d stages, timeline %q, %d requests; run: %d %d",
+				got.Totals.Completed, got.Totals.Limited, len(got.Stages), got.Timeline, len(got.Totals.ByRequest),
+				snap.Totals.Completed, snap.Totals.Limited)
+		}
+		// A summary is no snapshot: report, compare and merge refuse it rather than misread it.
+		if code, _, errOut := runVerb(t, "report", out); code != exitUsage || !strings.Contains(errOut, "rpcstress.summary/v1") {
+			t.Errorf("reading a summary as a snapshot: exit %d: %s", code, errOut)
+		}
+	})
+
+	t.Run("csv", func(t *testing.T) {
+		code, out, errOut := runVerb(t, "report", file, "--format", "csv")
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(rows) != len(snap.Timeline)+1 {
+			t.Fatalf("%d rows for %d seconds", len(rows), len(snap.Timeline))
+		}
+		col := map[string]int{}
+		for i, h := range rows[0] {
+			col[h] = i
+		}
+		var ok, s429 int64
+		for _, r := range rows[1:] {
+			n, _ := strconv.ParseInt(r[col["ok"]], 10, 64)
+			m, _ := strconv.ParseInt(r[col["status_429"]], 10, 64)
+			ok, s429 = ok+n, s429+m
+		}
+		if ok != snap.Totals.OK || s429 != snap.Totals.Status["429"] || s429 == 0 {
+			t.Errorf("Σ ok %d, Σ 429 %d; the run's: %d, %d", ok, s429, snap.Totals.OK, snap.Totals.Status["429"])
+		}
+	})
+
+	t.Run("html", func(t *testing.T) {
+		page := filepath.Join(dir, "report.html")
+		if code, _, errOut := runVerb(t, "report", file, "--format", "html", "-o", page); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		chromium := findChromium(t)
+		dom := dumpDOM(t, chromium, page)
+		checkReportTables(t, dom, completed)
+		if strings.Contains(dom, `class="nocharts"`) {
+			// No network here for the library's default address: the page says so, and its
+			// chart options still carry the run's numbers.
+			t.Log("the ECharts library did not load from its default address (no network): checking the chart data instead")
+			checkChartOptions(t, dom, snap)
+		} else {
+			checkChartsDrawn(t, dom)
+		}
+	})
+
+	t.Run("html with the library inside", func(t *testing.T) {
+		lib := echartsLibrary()
+		if lib == "" {
+			t.Skip("no echarts.min.js here (set RPCSTRESS_ECHARTS_JS, or npm install -g echarts): the charts' drawing is not checked")
+		}
+		page := filepath.Join(dir, "report-inline.html")
+		if code, _, errOut := runVerb(t, "report", file, "--format", "html", "--echarts", lib, "-o", page); code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		dom := dumpDOM(t, findChromium(t), page)
+		checkReportTables(t, dom, completed)
+		checkChartsDrawn(t, dom)
+	})
+
+	t.Run("compare", func(t *testing.T) {
+		code, out, errOut := runVerb(t, "compare", file, file)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		for _, want := range []string{"Stage 1 · 100/s   A: stage 1", "Stage 2 · 300/s", "rps", "p99 ms", "limited"} {
+			if !strings.Contains(out, want) {
+				t.Errorf("compare lacks %q:\n%s", want, out)
+			}
+		}
+		if strings.Contains(out, "▲ ") || strings.Contains(out, "▼ ") || strings.Contains(out, "Not matched") {
+			t.Errorf("a run against itself differs:\n%s", out)
+		}
+	})
+}
+
+func TestE2EReportUsage(t *testing.T) {
+	tests := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"report", "x.json", "--format", "pdf"}, `--format "pdf": use text, json, csv or html`},
+		{[]string{"report", "x.json", "--echarts", "e.js"}, "--echarts is for --format html"},
+		{[]string{"report", "x.json", "--format", "html", "--echarts", "/nonexistent/echarts.min.js"}, "--echarts: open /nonexistent/echarts.min.js"},
+		{[]string{"compare", "a.json"}, "usage: rpcstress compare A.json B.json"},
+		{[]string{"compare", "missing-a.json", "missing-b.json"}, "missing-a.json"},
+	}
+	for _, tt := range tests {
+		code, _, errOut := runVerb(t, tt.args...)
+		if code != exitUsage || !strings.Contains(errOut, tt.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tt.args, code, errOut, exitUsage, tt.want)
+		}
+	}
+}
+
+// TestE2EReportSecretsNeverShown: a bearer token from the environment and API keys in the URL
+// path and query appear in no format of the report, nor in compare.
+func TestE2EReportSecretsNeverShown(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{})
+	const token, pathKey, queryKey = "tok-SECRET-5678", "pathSECRETkey42", "querySECRETkey31"
+	p := filepath.Join(t.TempDir(), "s.toml")
+	text := "name = \"secrets\"\nurl = \"" + url + "v3/${PATH_KEY}?apikey=${QUERY_KEY}\"\n" +
+		"[headers]\nAuthorization = \"Bearer ${TOKEN}\"\nX-Api-Key = \"${QUERY_KEY}\"\n" + getBalance +
+		"[[stage]]\nrate = \"50/s\"\nduration = \"1s\"\n"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	env := map[string]string{"TOKEN": token, "PATH_KEY": pathKey, "QUERY_KEY": queryKey}
+	dir := t.TempDir()
+	snap := filepath.Join(dir, "run.json")
+	var stdout, stderr syncBuffer
+	c := &cli{stdout: &stdout, stderr: &stderr, signals: make(chan os.Signal),
+		getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
+	if code := c.main(t.Context(), []string{p, "--headless", "--out", snap}); code != exitOK {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	outputs := map[string]string{}
+	for _, format := range []string{"text", "json", "csv", "html"} {
+		out := filepath.Join(dir, "report."+format)
+		if code, _, errOut := runVerb(t, "report", snap, "--format", format, "-o", out); code != exitOK {
+			t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		}
+		b, err := os.ReadFile(out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs[format] = string(b)
+	}
+	_, outputs["compare"], _ = runVerb(t, "compare", snap, snap)
+	for name, text := range outputs {
+		for _, secret := range []string{token, pathKey, queryKey} {
+			if strings.Contains(text, secret) {
+				t.Errorf("the %s output shows the secret %q", name, secret)
+			}
+		}
+	}
+	if !strings.Contains(outputs["json"], `"completed": 50`) || !strings.Contains(outputs["html"], "<td class=\"num\">50</td>") {
+		t.Errorf("the run did not reach the node, or the reports lack it (the secrets must still be sent)")
+	}
+}
+
+// findChromium returns the headless browser, or skips the test; under CI a missing browser
+// fails it, since then the HTML report would go unchecked.
+func findChromium(t *testing.T) string {
+	t.Helper()
+	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
+		if p, err := exec.LookPath(name); err == nil {
+			return p
+		}
+	}
+	if os.Getenv("CI") != "" {
+		t.Fatal("no chromium: CI checks the HTML report in a real browser (apt-get install chromium)")
+	}
+	t.Skip("no chromium here: the HTML report is not checked in a browser (apt-get install chromium)")
+	return ""
+}
+
+// dumpDOM loads a page in headless Chromium, lets its scripts run, and returns the DOM.
+func dumpDOM(t *testing.T, chromium, page string) string {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, chromium, "--headless", "--disable-gpu", "--no-sandbox",
+		"--user-data-dir="+t.TempDir(), "--virtual-time-budget=10000", "--dump-dom", "file://"+page)
+	var errOut strings.Builder
+	cmd.Stderr = &errOut
+	out, err := cmd.Output()
+	if err != nil || len(out) == 0 {
+		t.Fatalf("chromium: %v\n%s", err, errOut.String())
+	}
+	return string(out)
+}
+
+// checkReportTables: the run's numbers are in the page's tables, whatever the scripts did.
+func checkReportTables(t *testing.T, dom, completed string) {
+	t.Helper()
+	for _, want := range []string{
+		"<title>rpcstress: e2e · ", `<td class="num">` + completed + `</td>`, // the totals
+		`<td class="num">100/s</td>`, `<td class="num">300/s</td>`, // the stages
+		"<td>getBalance</td>", "<td>getSlot</td>", // the requests
+		`<td class="num">429</td>`, "Invariant ✓",
+	} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the rendered page lacks %s", want)
+		}
+	}
+}
+
+// checkChartsDrawn: ECharts drew each chart as SVG, with the run's series and stage bands.
+func checkChartsDrawn(t *testing.T, dom string) {
+	t.Helper()
+	for _, id := range []string{"chart_rps", "chart_latency", "chart_status", "chart_limited"} {
+		i := strings.Index(dom, `id="`+id+`"`)
+		if i < 0 {
+			t.Errorf("no %s element", id)
+			continue
+		}
+		if chart := dom[i:]; !strings.Contains(chart[:min(len(chart), 2000)], "<svg") {
+			t.Errorf("%s holds no drawn SVG", id)
+		}
+	}
+	for _, want := range []string{">achieved rps<", ">target rate<", ">p99<", ">429<", ">limited %<", ">1 · 100/s<", ">2 · 300/s<"} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the drawn charts lack the text %s", want)
+		}
+	}
+	if n := strings.Count(dom, "<path"); n < 20 {
+		t.Errorf("only %d SVG paths: the series were not drawn", n)
+	}
+}
+
+// checkChartOptions: without the library, the chart options in the page still hold the run's
+// per-second numbers and the stage bands.
+func checkChartOptions(t *testing.T, dom string, snap *engine.Snapshot) {
+	t.Helper()
+	m := regexp.MustCompile(`"name":"achieved rps","type":"line","showSymbol":false,"data":\[(.*?)\]`).FindStringSubmatch(dom)
+	if m == nil {
+		t.Fatal("no throughput series in the page")
+	}
+	var want []string
+	for _, r := range snap.Timeline {
+		want = append(want, `{"value":`+strconv.FormatFloat(r.RPS, 'f', -1, 64)+`}`)
+	}
+	if m[1] != strings.Join(want, ",") {
+		t.Errorf("throughput series %s, timeline %s", m[1], strings.Join(want, ","))
+	}
+	for _, want := range []string{`"name":"1 · 100/s"`, `"name":"2 · 300/s"`, `"name":"429"`, `"name":"p99"`} {
+		if !strings.Contains(dom, want) {
+			t.Errorf("the chart options lack %s", want)
+		}
+	}
+}
+
+// echartsLibrary finds a local echarts.min.js for a page that needs no network: the one
+// RPCSTRESS_ECHARTS_JS names, or npm's global one.
+func echartsLibrary() string {
+	if p := os.Getenv("RPCSTRESS_ECHARTS_JS"); p != "" {
+		return p
+	}
+	out, err := exec.Command("npm", "root", "-g").Output()
+	if err != nil {
+		return ""
+	}
+	p := filepath.Join(strings.TrimSpace(string(out)), "echarts", "dist", "echarts.min.js")
+	if _, err := os.Stat(p); err != nil {
+		return ""
+	}
+	return p
+}

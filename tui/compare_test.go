@@ -1,0 +1,231 @@
+package tui
+
+import (
+	"bytes"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+func stagesAt(rates ...engine.Rate) []engine.StageStats {
+	out := make([]engine.StageStats, len(rates))
+	for i, r := range rates {
+		out[i] = engine.StageStats{Index: i, Spec: engine.Stage{Rate: r, Duration: 10 * time.Second}}
+	}
+	return out
+}
+
+func TestMatchStages(t *testing.T) {
+	tests := []struct {
+		name       string
+		ref, other []engine.Rate
+		byPosition bool
+		match      []int
+		extra      []int
+	}{
+		// The same plan pairs one to one.
+		{"same plan", []engine.Rate{250, 500, 1000}, []engine.Rate{250, 500, 1000}, false, []int{0, 1, 2}, nil},
+		// Order does not matter: stages pair by rate.
+		{"other order", []engine.Rate{250, 500}, []engine.Rate{500, 250}, false, []int{1, 0}, nil},
+		// Within 1 % is the same rate (240/m written as 4/s, or a rounded shard rate) …
+		{"within 1%", []engine.Rate{4, 1000}, []engine.Rate{4.02, 990}, false, []int{0, 1}, nil},
+		// … beyond it is not.
+		{"beyond 1%", []engine.Rate{1000}, []engine.Rate{1011}, false, []int{-1}, []int{0}},
+		// The closest candidate wins, not the first within reach.
+		{"closest", []engine.Rate{1000}, []engine.Rate{1009, 1001}, false, []int{1}, []int{0}},
+		// A rate visited twice pairs first with first, second with second.
+		{"repeated rate", []engine.Rate{100, 200, 100}, []engine.Rate{100, 200, 100}, false, []int{0, 1, 2}, nil},
+		// A stage only the other run has is left over; one only the reference has is -1.
+		{"different lists", []engine.Rate{250, 500, 1000}, []engine.Rate{250, 1000, 2000}, false, []int{0, -1, 1}, []int{2}},
+		// Zero (a pause stage) pairs with zero only.
+		{"pause", []engine.Rate{0, 100}, []engine.Rate{100, 0}, false, []int{1, 0}, nil},
+		// By position (closed loop), rates are ignored; the longer list's tail is left over.
+		{"by position", []engine.Rate{0, 0}, []engine.Rate{0, 0, 0}, true, []int{0, 1}, []int{2}},
+		// Against an empty plan everything is unmatched.
+		{"empty other", []engine.Rate{100}, nil, false, []int{-1}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			match, extra := matchStages(stagesAt(tt.ref...), stagesAt(tt.other...), tt.byPosition)
+			if !equalInts(match, tt.match) || !equalInts(extra, tt.extra) {
+				t.Errorf("match %v extra %v, want %v %v", match, extra, tt.match, tt.extra)
+			}
+		})
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCompareValue(t *testing.T) {
+	rps, p99, failed := compareMetrics[0], compareMetrics[3], compareMetrics[6]
+	tests := []struct {
+		name     string
+		m        compareMetric
+		ref, v   float64
+		abs, pct float64 // pct NaN: no percentage
+		verdict  Verdict
+	}{
+		// More throughput is better, less is worse.
+		{"rps up", rps, 1000, 1200, 200, 20, Better},
+		{"rps down", rps, 1000, 800, -200, -20, Worse},
+		// Lower latency is better, higher is worse.
+		{"latency down", p99, 20, 15, -5, -25, Better},
+		{"latency up", p99, 20, 30, 10, 50, Worse},
+		// What prints the same is the same, with no delta.
+		{"same as printed", p99, 4.3312, 4.3298, 0, 0, Same},
+		// A change under 1 % is shown but not judged.
+		{"noise", rps, 1000, 1005, 5, 0.5, Same},
+		// From zero there is no percentage, and any change counts: the first failures are news.
+		{"first failures", failed, 0, 3, 3, math.NaN(), Worse},
+		{"zero stays zero", failed, 0, 0, 0, math.NaN(), Same},
+		// Fewer failures is better.
+		{"failures gone", failed, 10, 0, -10, -100, Better},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := compareValue(tt.m, tt.ref, tt.v)
+			pctOK := math.IsNaN(tt.pct) && math.IsNaN(d.Pct) || math.Abs(d.Pct-tt.pct) < 1e-9
+			if math.Abs(d.Abs-tt.abs) > 1e-9 || !pctOK || d.Verdict != tt.verdict {
+				t.Errorf("got %+v, want abs %v pct %v verdict %v", d, tt.abs, tt.pct, tt.verdict)
+			}
+		})
+	}
+}
+
+func TestDeltaText(t *testing.T) {
+	p50 := compareMetrics[1]
+	tests := []struct {
+		ref, v             float64
+		abs, pct, judgment string
+	}{
+		{4.12, 5.3, "+1.18", "+28.6%", "▲ worse"},
+		{4.12, 2.06, "-2.06", "-50.0%", "▼ better"},
+		{4.12, 4.12, "=", "", ""},
+		{0, 1.5, "+1.50", "", "▲ worse"},
+	}
+	for _, tt := range tests {
+		d := compareValue(p50, tt.ref, tt.v)
+		if a, p, j := formatDeltaAbs(p50, d), formatDeltaPct(d), verdictText(d); a != tt.abs || p != tt.pct || j != tt.judgment {
+			t.Errorf("%v → %v: %q %q %q, want %q %q %q", tt.ref, tt.v, a, p, j, tt.abs, tt.pct, tt.judgment)
+		}
+	}
+}
+
+// scaleLatency multiplies every latency figure of a summary.
+func scaleLatency(s *engine.Summary, f float64) {
+	scale := func(p engine.Percentiles) engine.Percentiles {
+		return engine.Percentiles{Min: p.Min * f, P50: p.P50 * f, P75: p.P75 * f, P90: p.P90 * f, P95: p.P95 * f,
+			P99: p.P99 * f, P999: p.P999 * f, Max: p.Max * f, Mean: p.Mean * f}
+	}
+	s.Latency, s.Service = scale(s.Latency), scale(s.Service)
+}
+
+// shiftLimited turns n of a summary's 429 answers into 200s (n < 0: the other way).
+func shiftLimited(s *engine.Summary, n int64) {
+	s.Status = map[string]int64{"200": s.Status["200"] + n, "429": s.Status["429"] - n}
+	s.OK, s.Limited = s.OK+n, s.Limited-n
+}
+
+// compareRuns are testSnapshot as run A, and B: the same plan against a faster node with a
+// higher limit; C: a slower node that fails more.
+func compareRuns() []CompareRun {
+	a, b, c := testSnapshot(), testSnapshot(), testSnapshot()
+	b.StartedAt = b.StartedAt.Add(time.Hour)
+	scaleLatency(&b.Totals, 0.8)
+	scaleLatency(&b.Stages[1].Summary, 0.7)
+	shiftLimited(&b.Totals, 500)
+	shiftLimited(&b.Stages[1].Summary, 500)
+	c.StartedAt = c.StartedAt.Add(2 * time.Hour)
+	scaleLatency(&c.Totals, 1.5)
+	scaleLatency(&c.Stages[0].Summary, 1.004) // noise
+	scaleLatency(&c.Stages[1].Summary, 1.6)
+	c.Stages[1].Summary.RPS, c.Totals.RPS = 190.1, 120.05
+	c.Stages[1].Summary.Failed, c.Totals.Failed = 25, 30
+	c.Stages[1].Summary.Dropped, c.Totals.Dropped = 0, 0
+	return []CompareRun{{File: "runs/a.json", Snapshot: a}, {File: "runs/b.json", Snapshot: b}, {File: "runs/c.json", Snapshot: c}}
+}
+
+func TestWriteCompareGolden(t *testing.T) {
+	runs := compareRuns()
+	// D ran another plan: its first stage is A's 50/s within 1 %; it has no 200/s stage, and
+	// stages at 100/s and 400/s that A has not.
+	d := testSnapshot()
+	d.Stages = []engine.StageStats{d.Stages[0], d.Stages[0], d.Stages[1]}
+	d.Stages[0].Spec.Rate = 50.4
+	d.Stages[1].Spec.Rate, d.Stages[1].Summary.RPS = 100, 99.9
+	d.Stages[2].Spec.Rate, d.Stages[2].Summary.RPS = 400, 391.3
+	tests := []struct {
+		golden string
+		runs   []CompareRun
+	}{
+		{"compare_2runs", runs[:2]},
+		{"compare_3runs", runs},
+		{"compare_mismatched", []CompareRun{runs[0], {File: "runs/d.json", Snapshot: d}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteCompare(&b, tt.runs); err != nil {
+				t.Fatal(err)
+			}
+			checkGolden(t, tt.golden, b.Bytes())
+			checkPlainAndNarrow(t, b.String())
+		})
+	}
+}
+
+func TestWriteCompareMismatchedSays(t *testing.T) {
+	a, d := testSnapshot(), testSnapshot()
+	d.Stages = append(d.Stages, d.Stages[1])
+	d.Stages[1].Spec.Rate, d.Stages[2].Spec.Rate = 1000, 2000
+	var b bytes.Buffer
+	if err := WriteCompare(&b, []CompareRun{{Snapshot: a}, {Snapshot: d}}); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"run A stage 2 (200/s): no stage at this rate in B",
+		"run B stage 2 (1000/s): no stage at this rate in A",
+		"run B stage 3 (2000/s): no stage at this rate in A",
+		"Stage 2 · 200/s   A: stage 2, 10s   B: none",
+		"the runs' plans differ",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("compare lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+func TestWriteCompareClosedLoop(t *testing.T) {
+	a, b := testSnapshot(), testSnapshot()
+	a.Mode, b.Mode = engine.ModeClosed, engine.ModeClosed
+	b.Stages[1].Spec.Rate = 12345 // ignored: closed-loop stages pair by position
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Stage 2   A: stage 2, 10s   B: stage 2, 10s") || strings.Contains(out.String(), "Not matched") {
+		t.Errorf("closed-loop stages must pair by position:\n%s", out.String())
+	}
+}
+
+func TestWriteCompareNeedsTwo(t *testing.T) {
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}}); err == nil {
+		t.Error("one run compared")
+	}
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}, {}}); err == nil {
+		t.Error("a run without a snapshot compared")
+	}
+}

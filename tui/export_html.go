@@ -1,0 +1,312 @@
+package tui
+
+import (
+	_ "embed"
+	"errors"
+	"fmt"
+	"html/template"
+	"io"
+	"sort"
+	"strings"
+
+	"github.com/go-echarts/go-echarts/v2/opts"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// DefaultEChartsURL is where the page loads the ECharts library from unless told otherwise:
+// go-echarts' own asset host, the version go-echarts is made for.
+const DefaultEChartsURL = "https://go-echarts.github.io/go-echarts-assets/assets/" + opts.EchartsJS
+
+// HTMLOptions say where the page's charts get the ECharts library.
+type HTMLOptions struct {
+	// EChartsJS, when set, is the library itself (echarts.min.js): it is written into the page,
+	// which then needs no network at all.
+	EChartsJS []byte
+	// EChartsURL is the library's address when EChartsJS is empty; DefaultEChartsURL if empty.
+	EChartsURL string
+}
+
+//go:embed export_html.tmpl
+var htmlPageText string
+
+var htmlPage = template.Must(template.New("report").Parse(htmlPageText))
+
+// htmlReport is what the page template draws.
+type htmlReport struct {
+	Title      string
+	Subtitle   string
+	EChartsJS  template.JS
+	EChartsSrc string
+	Charts     []htmlChart
+	Header     htmlTable
+	Summary    []htmlTable // totals and latency, above the charts
+	Tables     []htmlTable // the rest of the report, below them
+	Saturated  string
+	Invariant  htmlInvariant
+}
+
+// htmlTable is one table of the page: a caption, a head row and rows of cells. Right says
+// which columns hold numbers (right-aligned), as the text report's align strings do.
+type htmlTable struct {
+	Caption string
+	Note    string
+	Head    []string
+	Rows    [][]string
+	Right   []bool
+}
+
+type htmlInvariant struct {
+	OK     bool
+	Lines  []string
+	Broken []string
+}
+
+// WriteHTML writes the run as one HTML page: the report's tables, and charts over time of the
+// achieved rate against the target, latency percentiles, status codes and the rate-limited
+// share, with the stages marked. The tables are plain HTML and read without JavaScript; the
+// charts are drawn by ECharts (through go-echarts), inlined or linked as o says.
+func WriteHTML(w io.Writer, s *engine.Snapshot, o HTMLOptions) error {
+	if s == nil {
+		return errors.New("write html: no snapshot to report")
+	}
+	name := profileName(s.Profile)
+	r := htmlReport{
+		Title:    name + " · " + formatTime(s.StartedAt),
+		Subtitle: "rpcstress report of " + name + " against " + s.Target,
+		Charts:   timelineCharts(s),
+		Header:   htmlHeader(s),
+		Summary:  []htmlTable{htmlTotals(s), htmlLatency(&s.Totals)},
+		Tables: nonEmpty(htmlStages(s), htmlRequests(&s.Totals), htmlStatuses(&s.Totals),
+			htmlTransportErrors(&s.Totals), htmlRPCErrors(&s.Totals, s.RPCMessages),
+			htmlRateLimitHeaders(s.RateLimitHeaders), htmlEvents(s.Events)),
+		Invariant: invariantFor(s),
+	}
+	if s.SaturatedSeconds > 0 {
+		r.Saturated = fmt.Sprintf("Tester saturated for %d s: the generator could not keep its own "+
+			"schedule, so those seconds' latency includes the tester's own delay.", s.SaturatedSeconds)
+	}
+	if len(o.EChartsJS) > 0 {
+		// Inside a script element only "</script" can end it early; the library has none, but a
+		// file given by the user is not trusted to.
+		r.EChartsJS = template.JS(scriptEnd.ReplaceAllString(string(o.EChartsJS), `<\/script`)) //nolint:gosec // the user's own library file
+	} else {
+		r.EChartsSrc = o.EChartsURL
+		if r.EChartsSrc == "" {
+			r.EChartsSrc = DefaultEChartsURL
+		}
+	}
+	if err := htmlPage.Execute(w, r); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
+	return nil
+}
+
+func nonEmpty(tables ...htmlTable) []htmlTable {
+	var out []htmlTable
+	for _, t := range tables {
+		if len(t.Rows) > 0 || t.Note != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// newHTMLTable starts a table; align is one letter a column, 'l' or 'r', as for newTable.
+func newHTMLTable(caption, align string, head ...string) htmlTable {
+	t := htmlTable{Caption: caption, Head: head, Right: make([]bool, len(align))}
+	for i, a := range align {
+		t.Right[i] = a == 'r'
+	}
+	return t
+}
+
+func (t *htmlTable) add(cells ...string) {
+	row := make([]string, len(t.Right))
+	copy(row, cells)
+	t.Rows = append(t.Rows, row)
+}
+
+func htmlHeader(s *engine.Snapshot) htmlTable {
+	t := newHTMLTable("", "ll")
+	t.add("target", s.Target)
+	t.add("mode", modeText(s.Mode))
+	t.add("started", formatTime(s.StartedAt))
+	ended := formatTime(s.EndedAt)
+	if s.EndedAt.IsZero() {
+		ended = "- (partial run: not ended)"
+	}
+	t.add("ended", ended)
+	t.add("duration", formatSeconds(runSeconds(s)))
+	t.add("end reason", orDash(s.EndReason))
+	t.add("host", orDash(strings.TrimSpace(s.Host+"  "+strings.TrimSpace(s.Tool.Name+" "+s.Tool.Version))))
+	if s.Shard != "" {
+		t.add("shard", s.Shard)
+	}
+	if len(s.Merged) > 0 {
+		t.add("merged from", strings.Join(s.Merged, ", "))
+	}
+	return t
+}
+
+func orDash(s string) string {
+	if s == "" {
+		return "-"
+	}
+	return s
+}
+
+func htmlTotals(s *engine.Snapshot) htmlTable {
+	tot := &s.Totals
+	secs := runSeconds(s)
+	t := newHTMLTable("Totals", "rrrrrrrrrr", "scheduled", "sent", "completed", "inflight", "dropped",
+		"req/s", "ok", "limited", "failed", "in")
+	t.add(formatInt(tot.Scheduled), formatInt(tot.Sent), formatInt(tot.Completed), formatInt(tot.Inflight),
+		formatInt(tot.Dropped), formatRPS(tot.RPS),
+		fmt.Sprintf("%d (%s)", tot.OK, formatPct(tot.OK, tot.Completed)),
+		fmt.Sprintf("%d (%s)", tot.Limited, formatPct(tot.Limited, tot.Completed)),
+		fmt.Sprintf("%d (%s)", tot.Failed, formatPct(tot.Failed, tot.Completed)),
+		formatBytesRate(tot.BytesIn, secs))
+	c := tot.Connections
+	t.Note = fmt.Sprintf("over %s; in %s, out %s (%s); %d connections dialed, dial time mean %s ms, max %s ms (not in latency)",
+		formatSeconds(secs), formatBytes(float64(tot.BytesIn)), formatBytes(float64(tot.BytesOut)),
+		formatBytesRate(tot.BytesOut, secs), c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax))
+	return t
+}
+
+func htmlLatency(tot *engine.Summary) htmlTable {
+	t := newHTMLTable("Latency (ms)", "lrrrrrrrrr", "", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
+	t.add(percentileRow("latency (from intended send)", tot.Latency)...)
+	t.add(percentileRow("service (from actual send)", tot.Service)...)
+	for _, o := range []struct {
+		key, label string
+		count      int64
+	}{{"ok", "ok only", tot.OK}, {"limited", "limited only", tot.Limited}, {"failed", "failed only", tot.Failed}} {
+		if p, ok := tot.LatencyByOutcome[o.key]; ok && o.count > 0 {
+			t.add(percentileRow(o.label, p)...)
+		}
+	}
+	return t
+}
+
+func htmlStages(s *engine.Snapshot) htmlTable {
+	t := newHTMLTable("Stages (latency in ms, from intended send)", "rrrrrrrrrrrrr",
+		"#", "rate", "planned", "ran", "rps", "p50", "p90", "p99", "2xx", "limited", "failed", "rpcerr", "dropped")
+	for i, st := range s.Stages {
+		sum := &st.Summary
+		rate := st.Spec.Rate.String()
+		if s.Mode == engine.ModeClosed {
+			rate = "-"
+		}
+		planned := "open"
+		if st.Spec.Duration > 0 {
+			planned = st.Spec.Duration.String()
+		}
+		t.add(formatInt(int64(i+1)), rate, planned, formatSeconds(sum.DurationS), formatRPS(sum.RPS),
+			formatMs(sum.Latency.P50), formatMs(sum.Latency.P90), formatMs(sum.Latency.P99),
+			formatInt(sum2xx(sum.Status)), formatInt(sum.Limited), formatInt(sum.Failed),
+			formatInt(sumCounts(sum.RPCErrors)), formatInt(sum.Dropped))
+	}
+	if len(t.Rows) == 0 {
+		t.Note = "none recorded"
+	}
+	return t
+}
+
+func htmlRequests(tot *engine.Summary) htmlTable {
+	t := newHTMLTable("Requests (latency in ms, from intended send)", "lrrrrrrrrr",
+		"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed")
+	if len(tot.ByRequest) < 2 {
+		return t // a mix of one: the totals are that request
+	}
+	for _, name := range requestsByCount(tot.ByRequest) {
+		r := tot.ByRequest[name]
+		t.add(name, formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
+			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
+			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed))
+	}
+	return t
+}
+
+func htmlStatuses(tot *engine.Summary) htmlTable {
+	t := newHTMLTable(fmt.Sprintf("HTTP status (share of %d completed)", tot.Completed), "rrr", "code", "count", "share")
+	for _, code := range sortedCodes(tot.Status) {
+		t.add(code, formatInt(tot.Status[code]), formatPct(tot.Status[code], tot.Completed))
+	}
+	if len(t.Rows) == 0 {
+		t.Caption, t.Note = "HTTP status", "none received"
+	}
+	return t
+}
+
+func htmlTransportErrors(tot *engine.Summary) htmlTable {
+	t := newHTMLTable("Transport errors (no HTTP status)", "lrr", "class", "count", "share")
+	for _, class := range sortedByCount(tot.Errors) {
+		if tot.Errors[class] > 0 {
+			t.add(class, formatInt(tot.Errors[class]), formatPct(tot.Errors[class], tot.Completed))
+		}
+	}
+	if len(t.Rows) == 0 {
+		t.Caption, t.Note = "Transport errors", "none"
+	}
+	return t
+}
+
+func htmlRPCErrors(tot *engine.Summary, messages map[string]string) htmlTable {
+	t := newHTMLTable("JSON-RPC errors (inside HTTP answers; batch items counted apart)", "rrrl",
+		"code", "count", "share", "message")
+	for _, code := range sortedByCount(tot.RPCErrors) {
+		t.add(code, formatInt(tot.RPCErrors[code]), formatPct(tot.RPCErrors[code], tot.Completed), oneLine(messages[code]))
+	}
+	if len(t.Rows) == 0 {
+		t.Caption, t.Note = "JSON-RPC errors", "none"
+	}
+	return t
+}
+
+func htmlRateLimitHeaders(headers map[string]string) htmlTable {
+	t := newHTMLTable("Rate-limit headers (last seen)", "ll", "header", "value")
+	for _, n := range sortedKeys(headers) {
+		t.add(n, oneLine(headers[n]))
+	}
+	return t
+}
+
+func htmlEvents(events []engine.Event) htmlTable {
+	t := newHTMLTable("Events", "rll", "t", "kind", "detail")
+	for _, e := range events {
+		t.add(fmt.Sprintf("%.1fs", e.T), e.Kind, oneLine(e.Detail))
+	}
+	if len(t.Rows) == 0 {
+		t.Note = "none"
+	}
+	return t
+}
+
+func invariantFor(s *engine.Snapshot) htmlInvariant {
+	tot := &s.Totals
+	inv := htmlInvariant{Lines: []string{
+		fmt.Sprintf("scheduled %d = sent %d + dropped %d", tot.Scheduled, tot.Sent, tot.Dropped),
+		fmt.Sprintf("sent %d = completed %d + inflight %d", tot.Sent, tot.Completed, tot.Inflight),
+		fmt.Sprintf("completed %d = Σ status %d + Σ errors %d", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors)),
+	}}
+	if err := tot.CheckInvariant(); err != nil {
+		inv.Broken = append(inv.Broken, errLines(err, "")...)
+	}
+	for i := range s.Stages {
+		if err := s.Stages[i].Summary.CheckInvariant(); err != nil {
+			inv.Broken = append(inv.Broken, errLines(err, fmt.Sprintf("stage %d: ", i+1))...)
+		}
+	}
+	inv.OK = len(inv.Broken) == 0
+	return inv
+}
+
+func sortedKeys(m map[string]string) []string {
+	keys := make([]string, 0, len(m))
+	for k := range m {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	return keys
+}

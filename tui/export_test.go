@@ -1,0 +1,177 @@
+package tui
+
+import (
+	"bytes"
+	"encoding/csv"
+	"encoding/json"
+	"regexp"
+	"strings"
+	"testing"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+func TestWriteCSVGolden(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, testSnapshotWithTimeline()); err != nil {
+		t.Fatal(err)
+	}
+	checkGolden(t, "report_csv", b.Bytes())
+
+	// Every row has every column, and the per-second counts add up to the run's.
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	head := rows[0]
+	want := "t,stage,target_rate,rps,ok,limited,failed,status_200,status_429,err_timeout,rpc_-32602," +
+		"inflight,dropped,p50_ms,p90_ms,p99_ms,max_ms,bytes_in,saturated"
+	if strings.Join(head, ",") != want {
+		t.Errorf("header\n got %s\nwant %s", strings.Join(head, ","), want)
+	}
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	sums := map[string]int64{}
+	for _, r := range rows[1:] {
+		for _, h := range []string{"ok", "limited", "failed", "status_200", "status_429", "err_timeout", "rpc_-32602", "dropped"} {
+			sums[h] += mustInt(t, r[col[h]])
+		}
+	}
+	s := testSnapshot()
+	for h, n := range map[string]int64{
+		"ok": s.Totals.OK, "limited": s.Totals.Limited, "failed": s.Totals.Failed,
+		"status_200": s.Totals.Status["200"], "status_429": s.Totals.Status["429"],
+		"err_timeout": s.Totals.Errors["timeout"], "rpc_-32602": s.Totals.RPCErrors["-32602"], "dropped": s.Totals.Dropped,
+	} {
+		if sums[h] != n {
+			t.Errorf("Σ %s = %d, the run's is %d", h, sums[h], n)
+		}
+	}
+	if len(rows) != 21 || rows[1][col["stage"]] != "1" || rows[20][col["stage"]] != "2" || rows[19][col["saturated"]] != "1" {
+		t.Errorf("want 20 rows, stages 1-based, saturation as 1: %v … %v", rows[1], rows[20])
+	}
+}
+
+func mustInt(t *testing.T, s string) int64 {
+	t.Helper()
+	var n int64
+	if err := json.Unmarshal([]byte(s), &n); err != nil {
+		t.Fatalf("%q is not a whole number", s)
+	}
+	return n
+}
+
+// TestWriteCSVNoTimeline: a snapshot without a timeline (cut short at once) still gets the
+// header, with the columns its totals name.
+func TestWriteCSVNoTimeline(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCSV(&b, testSnapshot()); err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Count(b.String(), "\n"); got != 1 || !strings.Contains(b.String(), "status_429") {
+		t.Errorf("want the header alone, with status_429:\n%s", b.String())
+	}
+	if WriteCSV(&b, nil) == nil || WriteJSON(&b, nil) == nil || WriteHTML(&b, nil, HTMLOptions{}) == nil {
+		t.Error("writing no snapshot must fail")
+	}
+}
+
+func TestWriteJSONSummaryOnly(t *testing.T) {
+	s := testSnapshotWithTimeline()
+	s.Histograms.Total = "HISTxyz"
+	var b bytes.Buffer
+	if err := WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	var got map[string]json.RawMessage
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, b.String())
+	}
+	for _, k := range []string{"schema", "tool", "host", "profile", "target", "mode", "started_at", "ended_at",
+		"end_reason", "totals", "stages", "events"} {
+		if _, ok := got[k]; !ok {
+			t.Errorf("the summary lacks %q", k)
+		}
+	}
+	for _, k := range []string{"timeline", "histograms"} {
+		if _, ok := got[k]; ok {
+			t.Errorf("the summary has %q", k)
+		}
+	}
+	if strings.Contains(b.String(), "HISTxyz") || !strings.Contains(b.String(), "\n  \"totals\": {") {
+		t.Errorf("histograms leaked, or not indented:\n%s", b.String())
+	}
+	var back struct {
+		Schema string              `json:"schema"`
+		Totals engine.Summary      `json:"totals"`
+		Stages []engine.StageStats `json:"stages"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Schema != SummarySchema || back.Totals.Completed != 2485 || len(back.Stages) != 2 ||
+		back.Stages[1].Spec.Rate != 200 || back.Stages[1].Summary.Limited != 780 {
+		t.Errorf("the summary does not read back: %+v", back)
+	}
+}
+
+// TestWriteHTML: one page with the tables in plain HTML (readable without JavaScript), four
+// charts whose options carry the timeline's numbers with the stages marked, the library linked
+// or inlined, and no way for the run's text to break out of the markup.
+func TestWriteHTML(t *testing.T) {
+	s := testSnapshotWithTimeline()
+	s.RPCMessages["-32602"] = `bad <script>alert(1)</script> params`
+	var b bytes.Buffer
+	if err := WriteHTML(&b, s, HTMLOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	for _, want := range []string{
+		"<title>rpcstress: getBalance · 2025-03-01T10:00:00Z</title>",
+		`<script src="` + DefaultEChartsURL + `"></script>`,
+		// the tables: totals, stages, status, errors, events, invariant
+		`<td class="num">2485</td>`, `<td class="num">200/s</td>`, `<td class="num">198.5</td>`,
+		`<td class="num">429</td>`, `<td>timeout</td>`, "stage 2/2: 200/s for 10s", "Invariant ✓",
+		"Tester saturated for 2 s",
+		// the charts: their places and their data
+		`id="chart_rps"`, `id="chart_latency"`, `id="chart_status"`, `id="chart_limited"`,
+		`renderer: "svg"`, `"name":"achieved rps"`, `"name":"429"`, `"name":"transport error"`,
+		`"name":"1 · 50/s"`, `"name":"2 · 200/s"`, `"xAxis":"10"`,
+	} {
+		if !strings.Contains(page, want) {
+			t.Errorf("the page lacks %s", want)
+		}
+	}
+	// The achieved rate of each second is in the throughput chart, in order.
+	rps := regexp.MustCompile(`"name":"achieved rps","type":"line","showSymbol":false,"data":\[(.*?)\]`).FindStringSubmatch(page)
+	if rps == nil || !strings.HasPrefix(rps[1], `{"value":50},{"value":50},`) || !strings.Contains(rps[1], `{"value":203}`) {
+		t.Errorf("the throughput chart does not hold the timeline: %v", rps)
+	}
+	if strings.Contains(page, "<script>alert(1)") || !strings.Contains(page, "bad &lt;script&gt;alert(1)&lt;/script&gt; params") {
+		t.Error("a message from the target is not escaped")
+	}
+
+	b.Reset()
+	lib := []byte(`window.echarts = {init: function () {}}; /* </script> */`)
+	if err := WriteHTML(&b, s, HTMLOptions{EChartsJS: lib}); err != nil {
+		t.Fatal(err)
+	}
+	page = b.String()
+	if !strings.Contains(page, `<script>window.echarts = {init: function () {}}; /* <\/script> */</script>`) ||
+		strings.Contains(page, "<script src=") {
+		t.Error("the library is not inlined safely")
+	}
+}
+
+func TestWriteHTMLNoTimeline(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteHTML(&b, testSnapshot(), HTMLOptions{EChartsURL: "echarts.min.js"}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "nothing to chart") || strings.Contains(b.String(), `id="chart_rps"`) ||
+		!strings.Contains(b.String(), `<script src="echarts.min.js">`) {
+		t.Errorf("want no charts and the given library address:\n%s", b.String())
+	}
+}

@@ -1,0 +1,106 @@
+package tui
+
+import (
+	"fmt"
+	"regexp"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// TestRequestsPaneInWideLayout: a mix of two shows a table of its requests at 120x36, busiest
+// first; the compact 80x24 layout leaves it out; a mix of one shows none anywhere.
+func TestRequestsPaneInWideLayout(t *testing.T) {
+	d, _ := testDashboard(t, nil)
+	d.Update(tea.WindowSizeMsg{Width: 120, Height: 36})
+	v := view(d)
+	checkFits(t, v, 120, 36)
+	if !strings.Contains(v, "getBalance       5248  75.0%   3.40   24.1  15.7%      9 │") {
+		t.Errorf("the requests table does not fit its box at 120x36:\n%s", v)
+	}
+	gb, gs := strings.Index(v, "getBalance"), strings.Index(v, "getSlot")
+	if !strings.Contains(v, "Requests") || gb < 0 || gs < gb {
+		t.Fatalf("120x36 lacks the requests table, busiest first:\n%s", v)
+	}
+	for _, want := range []string{"5248", "75.0%", "1749", "25.0%"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("120x36 lacks %q:\n%s", want, v)
+		}
+	}
+	d.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	if strings.Contains(view(d), "Requests") {
+		t.Errorf("80x24 shows the requests table:\n%s", view(d))
+	}
+	one, _ := testDashboard(t, func(st *engine.Stats) {
+		st.Total.ByRequest = map[string]engine.Summary{"getBalance": st.Total}
+	})
+	one.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	if strings.Contains(view(one), "Requests") {
+		t.Errorf("a mix of one shows a requests table:\n%s", view(one))
+	}
+}
+
+// TestRequestsPaneRows: rows are capped, the last line counts what is left out, names are cut
+// to their column, and a request with no answers yet shows no latency.
+func TestRequestsPaneRows(t *testing.T) {
+	tests := []struct {
+		name     string
+		requests int
+		height   int
+		rows     int    // request rows shown
+		more     string // the "+N more" line, if any
+	}{
+		// Two requests: both, nothing more.
+		{"two", 2, 10, 2, ""},
+		// Exactly the cap: all of them.
+		{"cap", maxRequestRows, 10, maxRequestRows, ""},
+		// Over the cap: one row fewer, and a line for the rest.
+		{"over the cap", 9, 20, maxRequestRows - 1, "+4 more"},
+		// A box shorter than the rows: what fits, the last line counting the rest.
+		{"short box", 5, 5, 2, "+3 more"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			by := map[string]engine.Summary{}
+			for i := range tt.requests {
+				by[fmt.Sprintf("method%02d_with_a_rather_long_name", i)] = engine.Summary{Completed: int64(100 - i)}
+			}
+			st := &engine.Stats{Total: engine.Summary{Completed: 1000, ByRequest: by}}
+			styles, keys := DefaultStyles(), DefaultKeyMap()
+			p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}}
+			p.SetSize(76, tt.height)
+			v := stripANSI(p.View())
+			if got := strings.Count(v, "_with_a_rather_l"); got != tt.rows {
+				t.Errorf("%d rows, want %d:\n%s", got, tt.rows, v)
+			}
+			if tt.more != "" && !strings.Contains(v, tt.more) || tt.more == "" && strings.Contains(v, "more") {
+				t.Errorf("want %q:\n%s", tt.more, v)
+			}
+			if !strings.Contains(v, "method00") || strings.Contains(v, "long_name") {
+				t.Errorf("the name is not cut to its column:\n%s", v)
+			}
+			for i, l := range strings.Split(v, "\n") {
+				if lenRunes(l) > 76 {
+					t.Errorf("line %d is %d wide: %q", i+1, lenRunes(l), l)
+				}
+			}
+			if strings.Count(v, "\n")+1 > tt.height {
+				t.Errorf("%d lines in a %d-line box", strings.Count(v, "\n")+1, tt.height)
+			}
+		})
+	}
+	// A request sent but not answered yet has no latency to show.
+	st := &engine.Stats{Total: engine.Summary{Completed: 10, ByRequest: map[string]engine.Summary{
+		"getSlot": {Completed: 10, Latency: engine.Percentiles{P50: 1.5, P99: 4}}, "getBlocks": {},
+	}}}
+	styles, keys := DefaultStyles(), DefaultKeyMap()
+	p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}}
+	p.SetSize(76, 10)
+	v := stripANSI(p.View())
+	if !strings.Contains(v, "1.50") || !regexp.MustCompile(`getBlocks\s+0\s+0\.0%\s+-\s+-`).MatchString(v) {
+		t.Errorf("want latency for getSlot and none for getBlocks:\n%s", v)
+	}
+}
