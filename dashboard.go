@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"os"
-	"sync"
 	"syscall"
 
 	tea "charm.land/bubbletea/v2"
@@ -45,13 +44,8 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 	})
 	p := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
 
-	var mu sync.Mutex
-	var caught syscall.Signal
-	stopSignals := c.watchSignals(runner.Controller(), func(s syscall.Signal) {
-		mu.Lock()
-		caught = s
-		mu.Unlock()
-	})
+	var caught caughtSignal
+	stopSignals := c.watchSignals(runner.Controller(), &caught)
 	defer stopSignals()
 
 	done := make(chan runResult, 1)
@@ -64,10 +58,7 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		}
 		done <- runResult{snap, err}
 		p.Send(tui.RunDoneMsg{Snapshot: snap, Path: out, Err: err})
-		mu.Lock()
-		sig := caught
-		mu.Unlock()
-		switch sig {
+		switch caught.get() {
 		case 0:
 		case syscall.SIGHUP:
 			p.Kill() // the terminal is gone: nothing to restore, nobody to press a key
@@ -84,7 +75,5 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 	if uiErr != nil && res.err == nil {
 		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the run was saved)\n", uiErr)
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	return res.snap, caught, res.err
+	return res.snap, caught.get(), res.err
 }

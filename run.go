@@ -158,13 +158,8 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 	lines := tui.NewLinePrinter(c.stdout)
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
-	var sigMu sync.Mutex
-	var caught syscall.Signal
-	stopSignals := c.watchSignals(runner.Controller(), func(s syscall.Signal) {
-		sigMu.Lock()
-		caught = s
-		sigMu.Unlock()
-	})
+	var caught caughtSignal
+	stopSignals := c.watchSignals(runner.Controller(), &caught)
 	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
 	snap, err := runner.Run(ctx, meta)
 	stopSaving()
@@ -174,9 +169,7 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 	if err == nil {
 		err = engine.WriteSnapshot(out, snap)
 	}
-	sigMu.Lock()
-	defer sigMu.Unlock()
-	return snap, caught, err
+	return snap, caught.get(), err
 }
 
 // printLive prints new timeline rows as the run goes; the returned func stops it.
@@ -252,9 +245,29 @@ func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 	}
 }
 
-// watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves.
-// A second signal is only noted: the drain is already bounded.
-func (c *cli) watchSignals(ctl engine.Controller, caught func(syscall.Signal)) (stop func()) {
+// caughtSignal remembers the signal that stopped a run; the signal goroutine sets it while the
+// run goroutine may read it.
+type caughtSignal struct {
+	mu  sync.Mutex
+	sig syscall.Signal
+}
+
+func (c *caughtSignal) set(s syscall.Signal) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.sig = s
+}
+
+// get is the signal caught, or 0.
+func (c *caughtSignal) get() syscall.Signal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return c.sig
+}
+
+// watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves,
+// noting the signal in caught. A second signal is only noted: the drain is already bounded.
+func (c *cli) watchSignals(ctl engine.Controller, caught *caughtSignal) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -266,7 +279,7 @@ func (c *cli) watchSignals(ctl engine.Controller, caught func(syscall.Signal)) (
 				if !ok {
 					continue
 				}
-				caught(sys)
+				caught.set(sys)
 				ctl.Stop("signal:" + signalName(sys))
 			}
 		}
