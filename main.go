@@ -51,6 +51,8 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return c.compare(args[1:])
 		case "merge":
 			return c.merge(args[1:])
+		case "find-limit":
+			return c.findLimit(ctx, args[1:])
 		case "version", "--version", "-version":
 			fmt.Fprintln(c.stdout, "rpcstress", version())
 			return exitOK
@@ -73,6 +75,7 @@ usage:
                                        (--format text|json|csv|html, -o FILE)
   rpcstress compare A.json B.json …    runs side by side, stage by stage, deltas against the first
   rpcstress merge -o OUT.json A.json B.json …   combine runs of several machines (exact histogram merge)
+  rpcstress find-limit PROFILE.toml   search the highest rate that meets an SLO (see: rpcstress find-limit -h)
   rpcstress mocknode [flags]           run the mock JSON-RPC node alone (see: rpcstress mocknode -h)
   rpcstress version
 
@@ -81,7 +84,7 @@ run flags:
 	fs, _ := newRunFlags(w)
 	fs.PrintDefaults()
 	fmt.Fprint(w, `
-exit status: 0 completed; 2 bad usage or profile; 3 the run could not start or save;
+exit status: 0 completed; 1 a [thresholds] condition failed; 2 bad usage or profile; 3 the run could not start or save;
              128+N stopped by signal N (130 SIGINT, 143 SIGTERM, 129 SIGHUP) after saving the snapshot.
 `)
 }

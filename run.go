@@ -17,6 +17,7 @@ import (
 	"unicode"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
@@ -73,6 +74,9 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
+	}
+	if len(p.Config.Plan.Stages) == 0 && p.HasSearch {
+		return c.fail(exitUsage, fmt.Errorf("%s has a [search] but no [[stage]] or [ramp]: run `rpcstress find-limit %s`, or give a plan (--rate R --duration D)", p.Path, p.Path))
 	}
 	if p.Config.TLS.Insecure {
 		fmt.Fprintln(c.stdout, "warning: TLS verification OFF (insecure = true): any certificate is accepted")
@@ -138,6 +142,14 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		show = c.dashboard
 	}
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
+	thresholdsFailed := false
+	if snap != nil && err == nil && len(p.Thresholds) > 0 {
+		// Judged after the run (and after the dashboard), written into the snapshot and shown at
+		// the end of the report.
+		snap.Thresholds = thresholds.Evaluate(p.Thresholds, snap)
+		thresholdsFailed = thresholds.Failed(snap.Thresholds) > 0
+		err = engine.WriteSnapshot(out, snap)
+	}
 	if snap != nil {
 		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", werr)
@@ -147,8 +159,11 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		return c.fail(exitRunFailed, err)
 	}
 	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
-	if caught != 0 {
-		return exitSignalsBase + int(caught)
+	switch {
+	case caught != 0:
+		return exitSignalsBase + int(caught) // an interrupted run: its thresholds are only indicative
+	case thresholdsFailed:
+		return exitThresholds
 	}
 	return exitOK
 }

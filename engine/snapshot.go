@@ -60,6 +60,10 @@ type Snapshot struct {
 	// Merged lists the snapshots this one was merged from (host and start), if any.
 	Merged     []string   `json:"merged,omitempty"`
 	Histograms Histograms `json:"histograms"`
+	// Search is the find-limit section: set only by `rpcstress find-limit`.
+	Search *SearchResult `json:"search,omitempty"`
+	// Thresholds are the profile's [thresholds] as judged at the end of the run.
+	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:

@@ -50,10 +50,14 @@ func (p *Profile) Describe(w io.Writer) {
 		fmt.Fprintf(tw, "tls\ttrusts the CA in %s as well as the system's\n", c.TLS.CAFile)
 	}
 	fmt.Fprintf(tw, "rate-limited\tHTTP %s; JSON-RPC codes %s\n", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
+	p.describeSearch(tw)
+	p.describeThresholds(tw)
 	tw.Flush()
 
 	p.describeRequests(w)
-	p.describePlan(w)
+	if len(c.Plan.Stages) > 0 || !p.HasSearch {
+		p.describePlan(w) // a find-limit-only profile has none: the search makes its own
+	}
 }
 
 // describeRequests writes the request mix.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/engine/thresholds"
 )
 
 // Profile is a loaded, validated and compiled profile.
@@ -20,6 +22,12 @@ type Profile struct {
 	Demo DemoNode
 	// Ramp is the [ramp] the plan was expanded from; nil for [[stage]] plans.
 	Ramp *Ramp
+	// Search is the [search] table for `rpcstress find-limit`, defaults filled in; HasSearch
+	// reports whether the profile had one.
+	Search    search.Config
+	HasSearch bool
+	// Thresholds are the [thresholds] a run is judged by at its end.
+	Thresholds []thresholds.Threshold
 	// Overridden lists the overrides the last Apply made, as flags ("--rate 500/s"), for
 	// Describe and snapshots.
 	Overridden []string

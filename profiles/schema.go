@@ -27,7 +27,7 @@ const (
 func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
-		"targets", "targets_format", "insecure", "ca_file"}
+		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds"}
 }
 
 func requestKeys() []string {

@@ -39,6 +39,9 @@ func (c *checker) plan(doc table, mode engine.Mode) (engine.Plan, *Ramp) {
 	case mode == engine.ModeClosed:
 		// Closed mode needs no rates; the run ends at the request limit, --duration or a stop.
 		return engine.Plan{Stages: []engine.Stage{{}}}, nil
+	case doc["search"] != nil:
+		// A profile for `rpcstress find-limit` only: the search makes its own plan.
+		return engine.Plan{}, nil
 	}
 	c.addf("stage", `no rate plan: add a [[stage]] with rate = "100/s" and duration = "30s", or a [ramp] (or set mode = "closed")`)
 	return engine.Plan{}, nil

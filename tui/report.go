@@ -19,6 +19,7 @@ func WriteReport(w io.Writer, s *engine.Snapshot) error {
 	}
 	ew := &errWriter{w: w}
 	writeHeader(ew, s)
+	writeSearchSection(ew, s.Search) // a find-limit run: its answer first, the probes' numbers below
 	writeTotals(ew, s)
 	writeSaturation(ew, s.SaturatedSeconds)
 	writeLatency(ew, &s.Totals)
@@ -30,6 +31,7 @@ func WriteReport(w io.Writer, s *engine.Snapshot) error {
 	writeRateLimitHeaders(ew, s.RateLimitHeaders)
 	writeEvents(ew, s.Events)
 	writeInvariant(ew, s)
+	writeThresholdsSection(ew, s.Thresholds)
 	if ew.err != nil {
 		return fmt.Errorf("write report: %w", ew.err)
 	}

@@ -1,0 +1,121 @@
+package search
+
+import (
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// TestLimiterInference: the limiter estimate after a whole search against oracles, burst probe
+// included.
+func TestLimiterInference(t *testing.T) {
+	tests := []struct {
+		name         string
+		cfg          Config
+		model        model
+		kind         string
+		rate, burst  float64 // expected (0: not checked)
+		delay, nginx string
+	}{
+		// nginx limit_req rate=1000r/s burst=60 nodelay: the plateau gives the rate to the
+		// request; the burst probe (after an idle gap) gives the burst.
+		{"1000/s burst 60", cfgWith(250, 50000, 2*time.Second, 10*time.Second, 5*time.Minute, defaultSLO),
+			&bucket{rate: 1000, burst: 60}, "token bucket", 1000, 60, "", "rate=1000r/s burst=60 nodelay"},
+		// 240/m burst 60: the burst needs a 22 s gap to drain, within the budget.
+		{"240/m burst 60", cfgWith(2, 50000, time.Second, 3*time.Second, 5*time.Minute, defaultSLO),
+			&bucket{rate: 4, burst: 60}, "token bucket", 4, 60, "", "rate=240r/m burst=60 nodelay"},
+		// A limiter that rejects half of what is offered above 100/s: 429s, but the accepted
+		// rate grows with the offered one.
+		{"share dropper", cfgWith(100, 50000, time.Second, 3*time.Second, 5*time.Minute, defaultSLO),
+			shareDropper{above: 150, share: 0.5}, "not a token bucket", 0, 0, "", ""},
+		// A node that only slows down: no limiter.
+		{"no limiter", cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, SLO{Percentile: 99, Latency: 20 * time.Millisecond, MaxLimitedPct: 1, MaxFailedPct: 0.1}),
+			&knee{capacity: 1500, base: 2}, "none", 0, 0, "", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			out, _ := runFake(t, tt.cfg, tt.model)
+			l := out.Result.Limiter
+			if l == nil {
+				t.Fatal("no limiter estimate")
+			}
+			t.Logf("%+v", *l)
+			if l.Kind != tt.kind {
+				t.Errorf("kind %q, want %q; notes %s", l.Kind, tt.kind, strings.Join(l.Notes, " | "))
+			}
+			if tt.rate > 0 && math.Abs(l.Rate-tt.rate) > l.RateErr+tt.rate*0.01 {
+				t.Errorf("rate %v ± %v, want %v", l.Rate, l.RateErr, tt.rate)
+			}
+			if tt.burst > 0 && (math.Abs(l.Burst-tt.burst) > l.BurstErr || l.BurstAtLeast) {
+				t.Errorf("burst %v ± %v (at least: %v), want %v", l.Burst, l.BurstErr, l.BurstAtLeast, tt.burst)
+			}
+			if tt.nginx != "" && l.Nginx != tt.nginx {
+				t.Errorf("nginx %q, want %q", l.Nginx, tt.nginx)
+			}
+		})
+	}
+}
+
+func TestRoundest(t *testing.T) {
+	for _, tt := range []struct {
+		v, tol float64
+		want   string
+	}{
+		{233.3, 10, "240"},    // 3.89 ± 0.67/s as per minute: 240r/m
+		{999.8, 0.17, "1000"}, // within a fraction of a request
+		{59.6, 1.1, "60"},     // burst 59.6 ± 4.5
+		{57, 0.5, "57"},       // no rounder number that close
+		{0.4, 0.1, "0"},       // whole numbers only
+	} {
+		if got := roundest(tt.v, tt.tol); got != tt.want {
+			t.Errorf("roundest(%v, %v) = %s, want %s", tt.v, tt.tol, got, tt.want)
+		}
+	}
+}
+
+// TestPlanBurst: the burst probe's gap lets the guessed bucket drain with room to spare, and
+// its window exhausts twice the guess.
+func TestPlanBurst(t *testing.T) {
+	for _, tt := range []struct {
+		rate, guess float64
+		gap         time.Duration
+	}{
+		{1000, 60, time.Second},           // a small bucket drains in 60 ms: the 1 s floor
+		{4, 60, 18750 * time.Millisecond}, // 60 / 4/s = 15 s, × 1.25
+		{100, 0, time.Second},             // no guess: assume half a second of rate
+	} {
+		p := planBurst(tt.rate, tt.guess, 50000)
+		if p.gap != tt.gap.Round(100*time.Millisecond) {
+			t.Errorf("rate %v guess %v: gap %s, want %s", tt.rate, tt.guess, p.gap, tt.gap)
+		}
+		if exhaust := (p.rate - tt.rate) * p.window.Seconds(); exhaust < 2*tt.guess {
+			t.Errorf("rate %v guess %v: the burst %v for %s exhausts %v, want ≥ %v", tt.rate, tt.guess, p.rate, p.window, exhaust, 2*tt.guess)
+		}
+	}
+}
+
+// TestDelayMode: a queueing limiter holds the accepted answers of a burst, not the rejected
+// ones; a slow tester delays both alike.
+func TestDelayMode(t *testing.T) {
+	m := func(ok, lim float64) *Measure {
+		return &Measure{Summary: engine.Summary{LatencyByOutcome: map[string]engine.Percentiles{"ok": {P50: ok}, "limited": {P50: lim}}}}
+	}
+	for _, tt := range []struct {
+		name        string
+		m           *Measure
+		burst, rate float64
+		want        string
+	}{
+		{"nginx default: accepted wait up to 60 ms", m(45, 1), 60, 1000, "delay"},
+		{"nodelay", m(1.2, 1), 60, 1000, "nodelay"},
+		{"nodelay with a tester 80 ms behind", m(81, 80), 60, 1000, "nodelay"},
+		{"a wait too short to tell", m(3, 1), 5, 1000, ""},
+	} {
+		if got := delayMode(tt.m, tt.burst, tt.rate); got != tt.want {
+			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
+		}
+	}
+}

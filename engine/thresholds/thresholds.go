@@ -1,0 +1,290 @@
+// Package thresholds judges a finished run against a profile's [thresholds], k6-style: each
+// condition ("p99 < 50ms", "limited < 1%", "rps > 950") holds or fails, for the whole run or for
+// one stage, and `rpcstress` exits 1 when one fails, so a CI job can gate on a node's numbers.
+//
+// Parse reads one condition (package profiles adds the file and line to its errors); Evaluate
+// holds a snapshot against a list of them. A condition that cannot be measured (a stage that
+// never ran, a latency with no answers) fails with a note: never a silent pass.
+package thresholds
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// Units of a bound and of the measured value.
+const (
+	UnitMs        = "ms"
+	UnitPct       = "%"
+	UnitCount     = "count"
+	UnitPerSecond = "/s"
+)
+
+// kind is what a metric measures, which decides how its bound is written.
+type kind int
+
+const (
+	latency kind = iota // a duration: "< 50ms"
+	share               // a percentage of completed ("< 1%") or a count ("== 0")
+	rate                // per second: "> 950" or "> 950/s"
+)
+
+// metric is one name a threshold may use.
+type metric struct {
+	name string
+	kind kind
+	pick func(*engine.Summary) float64 // latency (ms) or rate; counts use count
+	// count is the numerator of a share; of is its denominator.
+	count func(*engine.Summary) int64
+	of    func(*engine.Summary) int64
+	about string
+}
+
+func completed(s *engine.Summary) int64 { return s.Completed }
+
+// metrics are the names [thresholds] accepts. Latency is from the intended send time, of all
+// answers, as everywhere in rpcstress.
+var metrics = []metric{
+	{name: "p50", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P50 }, about: "median latency"},
+	{name: "p75", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P75 }, about: "75th percentile latency"},
+	{name: "p90", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P90 }, about: "90th percentile latency"},
+	{name: "p95", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P95 }, about: "95th percentile latency"},
+	{name: "p99", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P99 }, about: "99th percentile latency"},
+	{name: "p999", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P999 }, about: "99.9th percentile latency"},
+	{name: "min", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Min }, about: "fastest answer"},
+	{name: "max", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Max }, about: "slowest answer"},
+	{name: "mean", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Mean }, about: "mean latency"},
+	{name: "ok", kind: share, count: func(s *engine.Summary) int64 { return s.OK }, of: completed, about: "successful answers"},
+	{name: "limited", kind: share, count: func(s *engine.Summary) int64 { return s.Limited }, of: completed, about: "rate-limited answers"},
+	{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
+	{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
+	{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
+}
+
+// Metrics are the names a threshold may use, for "did you mean" hints and the README.
+func Metrics() []string {
+	out := make([]string, len(metrics))
+	for i, m := range metrics {
+		out[i] = m.name
+	}
+	return out
+}
+
+func lookup(name string) (metric, bool) {
+	for _, m := range metrics {
+		if m.name == name {
+			return m, true
+		}
+	}
+	return metric{}, false
+}
+
+// Threshold is one parsed condition.
+type Threshold struct {
+	Metric string
+	// Stage is 0 for the whole run, else the 1-based stage it applies to.
+	Stage int
+	Op    string // <, <=, >, >=, ==
+	Bound float64
+	Unit  string
+	// Condition is the bound as written ("< 50ms"); Where its file:line.
+	Condition string
+	Where     string
+}
+
+// Label names the threshold for people: "p99", "stage 2 rps".
+func (t Threshold) Label() string {
+	if t.Stage > 0 {
+		return "stage " + strconv.Itoa(t.Stage) + " " + t.Metric
+	}
+	return t.Metric
+}
+
+// ops in the order they must be tried (two-character ones first).
+var ops = []string{"<=", ">=", "==", "<", ">"}
+
+// IsMetric reports whether name is a metric a threshold may use.
+func IsMetric(name string) bool {
+	_, ok := lookup(name)
+	return ok
+}
+
+// Parse reads one condition of metric name, e.g. Parse("p99", "< 50ms"). Its errors say what
+// to write instead; the caller adds where.
+func Parse(name, cond string) (Threshold, error) {
+	m, ok := lookup(name)
+	if !ok {
+		return Threshold{}, fmt.Errorf("unknown metric: use one of %s", strings.Join(Metrics(), ", "))
+	}
+	t := Threshold{Metric: name, Condition: strings.TrimSpace(cond)}
+	rest := t.Condition
+	for _, op := range ops {
+		if r, found := strings.CutPrefix(rest, op); found {
+			t.Op, rest = op, strings.TrimSpace(r)
+			break
+		}
+	}
+	example := exampleFor(m)
+	switch {
+	case t.Op == "" && strings.HasPrefix(rest, "="):
+		return t, fmt.Errorf("%q: equality is written ==, e.g. %s = \"== 0\"", cond, name)
+	case t.Op == "":
+		return t, fmt.Errorf("%q has no comparison: write it as %s = %q (operators: <, <=, >, >=, ==)", cond, name, example)
+	case rest == "":
+		return t, fmt.Errorf("%q has no bound after %s: write e.g. %s = %q", cond, t.Op, name, example)
+	}
+	var err error
+	switch m.kind {
+	case latency:
+		t.Unit = UnitMs
+		t.Bound, err = parseLatency(rest, name)
+	case share:
+		t.Bound, t.Unit, err = parseShare(rest, name)
+	case rate:
+		t.Unit = UnitPerSecond
+		t.Bound, err = parseRate(rest, name)
+	}
+	if err != nil {
+		return t, err
+	}
+	return t, nil
+}
+
+func exampleFor(m metric) string {
+	switch m.kind {
+	case latency:
+		return "< 50ms"
+	case share:
+		if m.name == "ok" {
+			return "> 99%"
+		}
+		return "< 1%"
+	}
+	return "> 950"
+}
+
+func parseLatency(v, name string) (float64, error) {
+	if _, err := strconv.ParseFloat(v, 64); err == nil {
+		return 0, fmt.Errorf("%q has no unit: write it as a duration, e.g. %s = \"< %sms\" (units: us, ms, s)", v, name, v)
+	}
+	d, err := time.ParseDuration(v)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a duration: write e.g. %s = \"< 50ms\" (units: us, ms, s)", v, name)
+	}
+	if d < 0 {
+		return 0, fmt.Errorf("%q is negative: a latency is 0 or more", v)
+	}
+	return float64(d) / float64(time.Millisecond), nil
+}
+
+func parseShare(v, name string) (float64, string, error) {
+	if num, ok := strings.CutSuffix(v, "%"); ok {
+		p, err := strconv.ParseFloat(strings.TrimSpace(num), 64)
+		if err != nil || math.IsNaN(p) || math.IsInf(p, 0) {
+			return 0, "", fmt.Errorf("%q is not a percentage: write e.g. %s = \"< 1%%\"", v, name)
+		}
+		if p < 0 || p > 100 {
+			return 0, "", fmt.Errorf("%q is out of range: a share is from 0%% to 100%%", v)
+		}
+		return p, UnitPct, nil
+	}
+	n, err := strconv.ParseInt(v, 10, 64)
+	if err != nil || n < 0 {
+		return 0, "", fmt.Errorf("%q is neither a share nor a count: write a percentage (%s = \"< 1%%\") or a whole number of answers (%s = \"== 0\")", v, name, name)
+	}
+	return float64(n), UnitCount, nil
+}
+
+func parseRate(v, name string) (float64, error) {
+	if strings.HasSuffix(v, "%") {
+		return 0, fmt.Errorf("%q: %s is answers per second, not a share: write e.g. %s = \"> 950\"", v, name, name)
+	}
+	r, err := engine.ParseRate(v)
+	if err != nil {
+		return 0, errors.New(strings.TrimPrefix(err.Error(), "rate "))
+	}
+	return float64(r), nil
+}
+
+// Evaluate judges every threshold against the run s; nil when there are none.
+func Evaluate(ts []Threshold, s *engine.Snapshot) []engine.ThresholdResult {
+	if len(ts) == 0 {
+		return nil
+	}
+	out := make([]engine.ThresholdResult, 0, len(ts))
+	for _, t := range ts {
+		out = append(out, evaluate(t, s))
+	}
+	return out
+}
+
+func evaluate(t Threshold, s *engine.Snapshot) engine.ThresholdResult {
+	r := engine.ThresholdResult{Metric: t.Metric, Stage: t.Stage, Condition: t.Condition, Op: t.Op, Bound: t.Bound, Unit: t.Unit, Where: t.Where}
+	sum := &s.Totals
+	if t.Stage > 0 {
+		if t.Stage > len(s.Stages) {
+			r.Note = fmt.Sprintf("stage %d did not run (the run has %d)", t.Stage, len(s.Stages))
+			return r
+		}
+		sum = &s.Stages[t.Stage-1].Summary
+	}
+	m, _ := lookup(t.Metric)
+	switch {
+	case m.kind == latency && sum.Completed == 0:
+		r.Note = "no answers to measure a latency on"
+		return r
+	case m.kind == share && t.Unit == UnitPct && m.of(sum) == 0:
+		r.Note = "no answers to take a share of"
+		if t.Metric == "dropped" {
+			r.Note = "no requests scheduled to take a share of"
+		}
+		return r
+	case m.kind == rate && sum.Completed == 0:
+		r.Note = "no answers"
+		return r
+	}
+	switch {
+	case m.kind == share && t.Unit == UnitCount:
+		r.Measured = float64(m.count(sum))
+	case m.kind == share:
+		r.Measured = round(100 * float64(m.count(sum)) / float64(m.of(sum)))
+	default:
+		r.Measured = m.pick(sum)
+	}
+	r.Pass, r.Margin = compare(r.Measured, t.Op, t.Bound)
+	return r
+}
+
+// compare applies op and says by how much the value is inside the bound (negative: outside).
+func compare(v float64, op string, bound float64) (bool, float64) {
+	switch op {
+	case "<":
+		return v < bound, round(bound - v)
+	case "<=":
+		return v <= bound, round(bound - v)
+	case ">":
+		return v > bound, round(v - bound)
+	case ">=":
+		return v >= bound, round(v - bound)
+	}
+	return v == bound, -round(math.Abs(v - bound))
+}
+
+func round(v float64) float64 { return math.Round(v*1000) / 1000 }
+
+// Failed counts the thresholds that did not hold.
+func Failed(rs []engine.ThresholdResult) int {
+	n := 0
+	for _, r := range rs {
+		if !r.Pass {
+			n++
+		}
+	}
+	return n
+}

@@ -1,0 +1,99 @@
+package thresholds
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+func TestParse(t *testing.T) {
+	tests := []struct {
+		metric, cond string
+		op           string
+		bound        float64
+		unit         string
+		err          string // a part of the error; "" for none
+	}{
+		{"p99", "< 50ms", "<", 50, UnitMs, ""},                         // the common case
+		{"p999", "<=1.5s", "<=", 1500, UnitMs, ""},                     // no space, seconds
+		{"mean", " < 250us ", "<", 0.25, UnitMs, ""},                   // microseconds, spaces around
+		{"limited", "< 1%", "<", 1, UnitPct, ""},                       // a share
+		{"failed", "== 0", "==", 0, UnitCount, ""},                     // a count
+		{"ok", ">= 99.5 %", ">=", 99.5, UnitPct, ""},                   // a space before %
+		{"rps", "> 950", ">", 950, UnitPerSecond, ""},                  // per second
+		{"rps", "> 57000/m", ">", 950, UnitPerSecond, ""},              // per minute
+		{"dropped", "== 0", "==", 0, UnitCount, ""},                    // nothing dropped
+		{"p99", "50ms", "", 0, "", "has no comparison"},                // the operator forgotten
+		{"p99", "= 50ms", "", 0, "", "equality is written =="},         // one =
+		{"p99", "< 50", "", 0, "", "has no unit"},                      // the unit forgotten
+		{"p99", "< fast", "", 0, "", "is not a duration"},              // nonsense
+		{"limited", "< 1.5", "", 0, "", "neither a share nor a count"}, // a fraction is not a count
+		{"limited", "< 150%", "", 0, "", "out of range"},               // over 100%
+		{"rps", "> 5%", "", 0, "", "not a share"},                      // a share for a rate
+		{"p99", "<", "", 0, "", "no bound"},                            // an operator alone
+		{"p98", "< 50ms", "", 0, "", "unknown metric"},                 // not a metric
+	}
+	for _, tt := range tests {
+		th, err := Parse(tt.metric, tt.cond)
+		switch {
+		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
+			t.Errorf("%s = %q: error %v, want one containing %q", tt.metric, tt.cond, err, tt.err)
+		case tt.err == "" && err != nil:
+			t.Errorf("%s = %q: %v", tt.metric, tt.cond, err)
+		case tt.err == "" && (th.Op != tt.op || th.Bound != tt.bound || th.Unit != tt.unit):
+			t.Errorf("%s = %q: %s %v %s, want %s %v %s", tt.metric, tt.cond, th.Op, th.Bound, th.Unit, tt.op, tt.bound, tt.unit)
+		}
+	}
+}
+
+func TestEvaluate(t *testing.T) {
+	run := &engine.Snapshot{
+		Totals: engine.Summary{Scheduled: 1000, Completed: 1000, OK: 950, Limited: 40, Failed: 10, RPS: 980,
+			Latency: engine.Percentiles{P50: 2, P99: 45, Max: 120}},
+		Stages: []engine.StageStats{
+			{Summary: engine.Summary{Scheduled: 500, Completed: 500, OK: 500, RPS: 500, Latency: engine.Percentiles{P99: 3}}},
+			{Summary: engine.Summary{Scheduled: 500, Completed: 500, OK: 450, Limited: 40, Failed: 10, RPS: 480, Latency: engine.Percentiles{P99: 60}}},
+		},
+	}
+	mk := func(metric, cond string, stage int) Threshold {
+		th, err := Parse(metric, cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		th.Stage = stage
+		return th
+	}
+	tests := []struct {
+		th       Threshold
+		pass     bool
+		measured float64
+		margin   float64
+		note     string
+	}{
+		{mk("p99", "< 50ms", 0), true, 45, 5, ""},            // 5 ms to spare
+		{mk("p99", "< 50ms", 2), false, 60, -10, ""},         // stage 2 is 10 ms over
+		{mk("limited", "< 1%", 0), false, 4, -3, ""},         // 4% limited: 3 points over
+		{mk("limited", "== 0", 1), true, 0, 0, ""},           // none in stage 1
+		{mk("ok", "> 99%", 1), true, 100, 1, ""},             // all ok in stage 1
+		{mk("rps", ">= 980", 0), true, 980, 0, ""},           // exactly on the bound
+		{mk("failed", "< 10", 0), false, 10, 0, ""},          // exactly on a strict bound
+		{mk("p99", "< 50ms", 3), false, 0, 0, "did not run"}, // no stage 3: fails, never passes
+		{mk("max", "< 1s", 0), true, 120, 880, ""},           // the slowest answer
+	}
+	for _, tt := range tests {
+		r := Evaluate([]Threshold{tt.th}, run)[0]
+		if r.Pass != tt.pass || r.Measured != tt.measured || r.Margin != tt.margin || !strings.Contains(r.Note, tt.note) {
+			t.Errorf("%s %s: pass %v measured %v margin %v note %q; want %v %v %v %q",
+				tt.th.Label(), tt.th.Condition, r.Pass, r.Measured, r.Margin, r.Note, tt.pass, tt.measured, tt.margin, tt.note)
+		}
+	}
+	// Nothing completed: a latency bound cannot pass on zeros.
+	empty := &engine.Snapshot{}
+	if r := Evaluate([]Threshold{mk("p99", "< 50ms", 0)}, empty)[0]; r.Pass || r.Note == "" {
+		t.Errorf("p99 of a run with no answers: %+v; want a failure with a note", r)
+	}
+	if n := Failed(Evaluate([]Threshold{mk("p99", "< 50ms", 0), mk("limited", "< 1%", 0)}, run)); n != 1 {
+		t.Errorf("Failed = %d, want 1", n)
+	}
+}

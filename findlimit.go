@@ -1,0 +1,362 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"sync"
+	"syscall"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/profiles"
+	"github.com/rpcstress/rpcstress/tui"
+)
+
+// findLimitFlags are the flags of `rpcstress find-limit`: the SLO and the strategy, overriding
+// the profile's [search], and the run flags that make sense for a search.
+type findLimitFlags struct {
+	headless, inline, exitOnEnd, demo, noBurst bool
+	out, url                                   string
+	connections, fps                           int
+	timeout                                    time.Duration
+
+	p99, latency                      string
+	maxLimited, maxFailed, minSuccess string
+	start, maxRate, precision         string
+	probe, settle, budget             time.Duration
+}
+
+func newFindLimitFlags(w io.Writer) (*flag.FlagSet, *findLimitFlags) {
+	f := &findLimitFlags{}
+	fs := flag.NewFlagSet("rpcstress find-limit", flag.ContinueOnError)
+	fs.SetOutput(w)
+	fs.StringVar(&f.p99, "p99", "", "SLO: p99 latency bound, e.g. 50ms (latency of all answers, from the intended send)")
+	fs.StringVar(&f.latency, "latency", "", "SLO: another percentile's bound, e.g. p95=50ms (p50 p75 p90 p95 p99 p999)")
+	fs.StringVar(&f.maxLimited, "max-limited", "", "SLO: at most this share rate-limited, e.g. 1% (default 1%)")
+	fs.StringVar(&f.maxFailed, "max-failed", "", "SLO: at most this share failed, e.g. 0.1% (default 0.1%)")
+	fs.StringVar(&f.minSuccess, "min-success", "", "SLO: at least this share successful, e.g. 99%")
+	fs.StringVar(&f.start, "start", "", "first `rate` probed; the search doubles from it (default 100/s)")
+	fs.StringVar(&f.maxRate, "max-rate", "", "highest `rate` the search may probe (default 50000/s)")
+	fs.StringVar(&f.precision, "precision", "", "stop when (first bad − last good)/last good is at most this, e.g. 5% (default)")
+	fs.DurationVar(&f.probe, "probe", 0, "each probe's measured window (default 10s)")
+	fs.DurationVar(&f.settle, "settle", 0, "time at each rate before measuring, not counted (default 2s)")
+	fs.DurationVar(&f.budget, "budget", 0, "the whole search at most, burst probe included (default 5m)")
+	fs.BoolVar(&f.noBurst, "no-burst", false, "skip the limiter's burst probe (the limiter is inferred from the sustained probes alone)")
+	fs.BoolVar(&f.headless, "headless", false, "print one line per probe instead of the dashboard (the default when output is not a terminal)")
+	fs.BoolVar(&f.inline, "inline", false, "draw the dashboard without the alternate screen")
+	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, "leave the dashboard as soon as the search ends")
+	fs.BoolVar(&f.demo, "demo", false, "search the embedded mock node on 127.0.0.1 (default profile: the bundled demo, limited at 1000/s burst 60)")
+	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-findlimit-<UTC time>.json)")
+	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
+	fs.IntVar(&f.connections, "connections", 0, "maximum connections, so requests in flight (`N`)")
+	fs.DurationVar(&f.timeout, "timeout", 0, "per-request timeout")
+	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
+	return fs, f
+}
+
+// searchConfig lays the flags over the profile's [search] (or the defaults). Every error names
+// its flag.
+func (f *findLimitFlags) searchConfig(base search.Config, set map[string]bool) (search.Config, error) {
+	c := base
+	var errs []error
+	rate := func(name, v string, dst *engine.Rate) {
+		if v == "" {
+			return
+		}
+		r, err := engine.ParseRate(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
+			return
+		}
+		*dst = r
+	}
+	share := func(name, v string, dst *float64) {
+		if v == "" {
+			return
+		}
+		p, err := search.ParsePercent(v)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--%s: %w", name, err))
+			return
+		}
+		*dst = p
+	}
+	rate("start", f.start, &c.Start)
+	rate("max-rate", f.maxRate, &c.Max)
+	share("precision", f.precision, &c.PrecisionPct)
+	share("max-limited", f.maxLimited, &c.SLO.MaxLimitedPct)
+	share("max-failed", f.maxFailed, &c.SLO.MaxFailedPct)
+	share("min-success", f.minSuccess, &c.SLO.MinSuccessPct)
+	for _, d := range []struct {
+		name string
+		v    time.Duration
+		dst  *time.Duration
+	}{{"probe", f.probe, &c.Probe}, {"settle", f.settle, &c.Settle}, {"budget", f.budget, &c.Budget}} {
+		switch {
+		case !set[d.name]:
+		case d.v < 0 || (d.v == 0 && d.name != "settle"):
+			errs = append(errs, fmt.Errorf("--%s %s: must be positive", d.name, d.v))
+		default:
+			*d.dst = d.v
+		}
+	}
+	switch {
+	case f.p99 != "" && f.latency != "":
+		errs = append(errs, errors.New("--p99 and --latency: give one latency bound"))
+	case f.p99 != "":
+		d, err := time.ParseDuration(f.p99)
+		if err != nil || d <= 0 {
+			errs = append(errs, fmt.Errorf("--p99 %q: write a positive duration, e.g. --p99 50ms", f.p99))
+		} else {
+			c.SLO.Percentile, c.SLO.Latency = 99, d
+		}
+	case f.latency != "":
+		p, d, err := search.ParseLatencyClause(f.latency)
+		if err != nil {
+			errs = append(errs, fmt.Errorf("--latency %w", err))
+		} else {
+			c.SLO.Percentile, c.SLO.Latency = p, d
+		}
+	}
+	c.NoBurstProbe = f.noBurst
+	if len(errs) == 0 {
+		if err := c.Validate(); err != nil {
+			errs = append(errs, err)
+		}
+	}
+	return c, errors.Join(errs...)
+}
+
+// findLimit is `rpcstress find-limit PROFILE.toml`: search the highest rate that meets the SLO.
+func (c *cli) findLimit(ctx context.Context, args []string) int {
+	fs, f := newFindLimitFlags(c.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(c.stderr, "usage: rpcstress find-limit [flags] PROFILE.toml   (the profile's [search] table sets the same knobs)")
+		fs.PrintDefaults()
+	}
+	pos, err := parseInterleaved(fs, args)
+	if err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return exitOK
+		}
+		return exitUsage
+	}
+	set := map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
+	switch {
+	case len(pos) > 1:
+		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
+	case len(pos) == 0 && !f.demo:
+		fs.Usage()
+		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress find-limit profiles/getBalance.toml`, or try `rpcstress find-limit --demo`"))
+	case f.fps < 1 || f.fps > 60:
+		return c.fail(exitUsage, fmt.Errorf("--fps %d: use 1 to 60", f.fps))
+	case f.connections < 0:
+		return c.fail(exitUsage, fmt.Errorf("--connections %d: must be at least 1", f.connections))
+	case f.url != "" && !strings.Contains(f.url, "://"):
+		return c.fail(exitUsage, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url))
+	}
+	var p *profiles.Profile
+	if len(pos) == 1 {
+		p, err = profiles.Load(pos[0], c.getenv)
+	} else {
+		p, err = profiles.LoadBundled("demo.toml", c.getenv)
+	}
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	if p.Config.Mode == engine.ModeClosed {
+		return c.fail(exitUsage, fmt.Errorf("%s: mode = \"closed\" has no rate to search: find-limit sends open loop (remove mode or set it to \"open\")", p.Path))
+	}
+	cfg, err := f.searchConfig(p.Search, set)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	o := profiles.Overrides{URL: f.url, Connections: f.connections, Timeout: f.timeout}
+	if f.demo {
+		n, addr, err := mocknode.Start(ctx, "127.0.0.1:0", demoNodeConfig(p.Demo))
+		if err != nil {
+			return c.fail(exitRunFailed, fmt.Errorf("starting the demo node: %w", err))
+		}
+		defer n.Close()
+		if o.URL == "" {
+			o.URL = "http://" + addr + "/"
+		}
+		fmt.Fprintf(c.stdout, "demo: mock node on http://%s (%s)\n", addr, n.Config())
+	}
+	if err := p.Apply(o); err != nil {
+		return c.fail(exitUsage, err)
+	}
+	return c.runSearch(ctx, p, cfg, f)
+}
+
+// runSearch runs the search with the dashboard or the lines, then writes the snapshot.
+func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Config, f *findLimitFlags) int {
+	profileJSON, err := json.Marshal(p.Redacted())
+	if err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("encoding the profile for the snapshot: %w", err))
+	}
+	host, _ := os.Hostname()
+	meta := engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}
+	prober := &search.EngineProber{Config: p.Config, Options: engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps)}, Meta: meta}
+	s, err := search.New(cfg, prober, nil)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	out := f.out
+	if out == "" {
+		out = findLimitPath(p.Name, time.Now())
+	}
+
+	var mu sync.Mutex
+	var caught syscall.Signal
+	stopSignals := c.watchSearchSignals(s, func(sig syscall.Signal) {
+		mu.Lock()
+		caught = sig
+		mu.Unlock()
+	})
+	defer stopSignals()
+
+	var outcome *search.Outcome
+	var userStopped bool
+	if !f.headless && c.onTerminal() {
+		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out, meta)
+	} else {
+		outcome, err = c.searchHeadless(ctx, s, p)
+	}
+	mu.Lock()
+	sig := caught
+	mu.Unlock()
+	if outcome == nil {
+		return c.fail(exitRunFailed, err)
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+	}
+	reason := engine.EndCompleted
+	switch {
+	case sig != 0:
+		reason = "signal:" + signalName(sig)
+	case userStopped:
+		reason = "quit"
+	}
+	snap, serr := outcome.Snapshot(meta, p.Config.DisplayURL, reason)
+	if serr == nil {
+		serr = engine.WriteSnapshot(out, snap)
+	}
+	if serr != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("saving the search: %w", serr))
+	}
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
+	switch {
+	case sig != 0:
+		return exitSignalsBase + int(sig)
+	case err != nil:
+		return exitRunFailed
+	}
+	return exitOK
+}
+
+// searchHeadless prints one line per probe and the answer block.
+func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profiles.Profile) (*search.Outcome, error) {
+	lines := tui.NewSearchLinePrinter(c.stdout)
+	lines.Header(p.Name, p.Config.DisplayURL, s.Progress())
+	done := make(chan struct{})
+	var wg sync.WaitGroup
+	wg.Add(1)
+	go func() {
+		defer wg.Done()
+		t := time.NewTicker(200 * time.Millisecond)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				lines.Update(s.Progress())
+			}
+		}
+	}()
+	outcome, err := s.Run(ctx)
+	close(done)
+	wg.Wait()
+	if outcome != nil {
+		lines.Final(&outcome.Result)
+	}
+	return outcome, err
+}
+
+// searchDashboard shows the search live; q stops it and keeps the best answer so far. It
+// reports whether the user stopped it.
+func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profiles.Profile, f *findLimitFlags, out string, _ engine.SnapshotMeta) (*search.Outcome, bool, error) {
+	var stopped sync.Once
+	userStopped := false
+	model := tui.NewSearchDashboard(tui.SearchDashboardOptions{
+		Name: p.Name, Target: p.Config.DisplayURL,
+		Progress: s.Progress, Live: s.LiveStats,
+		Stop: func() { stopped.Do(func() { userStopped = true; s.Stop() }) },
+		FPS:  f.fps, Inline: f.inline, ExitOnEnd: f.exitOnEnd,
+	})
+	prog := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
+	type result struct {
+		o   *search.Outcome
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		o, err := s.Run(ctx)
+		done <- result{o, err}
+		prog.Send(tui.SearchDoneMsg{Path: out, Err: err})
+	}()
+	_, uiErr := prog.Run()
+	// The UI may end first (a second q): the search still stops and its answer is kept.
+	stopped.Do(func() { userStopped = true; s.Stop() })
+	res := <-done
+	if uiErr != nil {
+		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the search is still saved)\n", uiErr)
+	}
+	if res.o != nil {
+		if err := tui.WriteSearch(c.stdout, &res.o.Result); err != nil {
+			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %v\n", err)
+		}
+	}
+	return res.o, userStopped && res.o != nil && res.o.Result.EndReason == search.EndStopped, res.err
+}
+
+// watchSearchSignals turns SIGINT, SIGTERM and SIGHUP into a stop that keeps the best answer.
+func (c *cli) watchSearchSignals(s *search.Searcher, caught func(syscall.Signal)) (stop func()) {
+	done := make(chan struct{})
+	go func() {
+		for {
+			select {
+			case <-done:
+				return
+			case sig := <-c.signals:
+				if sys, ok := sig.(syscall.Signal); ok {
+					caught(sys)
+					s.Stop()
+				}
+			}
+		}
+	}()
+	return func() { close(done) }
+}
+
+// findLimitPath is runs/<profile>-findlimit-<UTC time>.json.
+func findLimitPath(name string, start time.Time) string {
+	p := defaultSnapshotPath(name, start)
+	base := filepath.Base(p)
+	stamp := start.UTC().Format("20060102T150405Z")
+	return filepath.Join(filepath.Dir(p), base[:len(base)-len(stamp)-len(".json")]+"findlimit-"+stamp+".json")
+}

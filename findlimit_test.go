@@ -1,0 +1,226 @@
+package main
+
+import (
+	"math"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// These tests run `rpcstress find-limit` through the real CLI against limiters and a capacity
+// knee of known settings, and check what it finds. Probes are short (1 s settle, 3 s measured):
+// long enough for hundreds of requests at the limits tested, short enough for the suite.
+//
+// Tolerances: the limit within 10 % of the configured rate (the search brackets it within its
+// 5 % precision, a little above the rate since the SLO allows 1 % rejections); the burst within
+// the estimate's own stated uncertainty plus 5 % of the burst (the estimate's ± counts requests
+// and timing; the 5 % is for a busy machine, where requests reach the limiter later than
+// planned).
+
+// findLimit runs find-limit on a profile and returns the run with its search section.
+func findLimit(t *testing.T, profile string, args ...string) cliRun {
+	t.Helper()
+	start := time.Now()
+	r := runCLI(t, nil, append([]string{"find-limit", profile}, args...)...)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
+	}
+	if r.snap == nil || r.snap.Search == nil {
+		t.Fatalf("no search in the snapshot\nstdout: %s", r.stdout)
+	}
+	if err := r.snap.Totals.CheckInvariant(); err != nil {
+		t.Errorf("invariant: %v", err)
+	}
+	s := r.snap.Search
+	t.Logf("%d probes in %s (wall %s): %s", len(s.Probes), time.Duration(s.ElapsedS*float64(time.Second)).Round(time.Millisecond),
+		time.Since(start).Round(time.Millisecond), s.Answer.Text)
+	for _, p := range s.Probes {
+		t.Logf("  probe %d %-8s %9.2f/s  ok %8.2f/s  p99 %7.2f ms  limited %6.2f%%  %s", p.N, p.Step, p.Rate, p.Goodput, p.LatencyMs, p.LimitedPct, p.Verdict)
+	}
+	if l := s.Limiter; l != nil {
+		t.Logf("limiter: %s rate %.2f ± %.2f burst %.1f ± %.1f (at least: %v, from %s) %s; nginx %q", l.Kind, l.Rate, l.RateErr, l.Burst, l.BurstErr, l.BurstAtLeast, l.BurstFrom, l.Delay, l.Nginx)
+		for _, n := range l.Notes {
+			t.Logf("  note: %s", n)
+		}
+	}
+	return r
+}
+
+// checkLimit holds the answer within 10 % of want (per second).
+func checkLimit(t *testing.T, s *engine.SearchResult, want float64) {
+	t.Helper()
+	a := s.Answer
+	if !a.Found || math.Abs(a.Rate-want) > 0.10*want {
+		t.Errorf("limit %v/s (found %v), want within 10%% of %v/s: %s", a.Rate, a.Found, want, a.Text)
+	}
+	if a.FirstBad == 0 || a.FirstBad < want*0.99 {
+		t.Errorf("first bad %v/s, want just above %v/s", a.FirstBad, want)
+	}
+	if s.EndReason != "converged" {
+		t.Errorf("end reason %q, want converged", s.EndReason)
+	}
+}
+
+// checkLimiter holds the limiter estimate against the configured rate and burst.
+func checkLimiter(t *testing.T, l *engine.LimiterEstimate, rate, burst float64) {
+	t.Helper()
+	if l == nil || l.Kind != "token bucket" {
+		t.Fatalf("limiter %+v, want a token bucket", l)
+	}
+	if math.Abs(l.Rate-rate) > l.RateErr+0.02*rate {
+		t.Errorf("limiter rate %.2f ± %.2f, want %v", l.Rate, l.RateErr, rate)
+	}
+	if tol := l.BurstErr + 0.05*burst; l.BurstAtLeast || math.Abs(l.Burst-burst) > tol {
+		t.Errorf("burst %.1f ± %.1f (at least: %v), want %v within %.1f", l.Burst, l.BurstErr, l.BurstAtLeast, burst, tol)
+	}
+}
+
+const searchProbes = "[search]\nprobe = \"3s\"\nsettle = \"1s\"\n"
+
+// TestFindLimitMockLimiter1000: the mock node limited like nginx limit_req rate=1000r/s
+// burst=60 nodelay. nodelay, because then an accepted answer comes back at once, so the burst
+// probe's count depends only on when requests arrive (the delaying mode is tested through
+// nginx below). About 22 s: 250, 500, 1000, 2000/s, a closing probe at 1050/s, the burst.
+func TestFindLimitMockLimiter1000(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{Rate: 1000, Burst: 60, NoDelay: true})
+	p := writeProfile(t, url, 128, getBalance+searchProbes+"start = \"250/s\"\n")
+	r := findLimit(t, p)
+	s := r.snap.Search
+	checkLimit(t, s, 1000)
+	checkLimiter(t, s.Limiter, 1000, 60)
+	if s.Limiter.Delay != "nodelay" || !strings.Contains(s.Limiter.Nginx, "nodelay") {
+		t.Errorf("delay %q nginx %q; want nodelay", s.Limiter.Delay, s.Limiter.Nginx)
+	}
+	// The headless output: a line per probe and the answer; the report shows the search.
+	for _, want := range []string{"double", "Answer: ", "Limiter: token bucket", "snapshot: "} {
+		if !strings.Contains(r.stdout, want) {
+			t.Errorf("output lacks %q:\n%s", want, r.stdout)
+		}
+	}
+	if len(r.snap.Stages) != len(s.Probes) {
+		t.Errorf("%d stages for %d probes", len(r.snap.Stages), len(s.Probes))
+	}
+}
+
+// TestFindLimitMockLimiter240PerMinute: limit_req rate=240r/m burst=60 nodelay. At 4/s a burst
+// of 60 absorbs 15 s of double the rate, so short probes above the rate pass until the bucket
+// is full (8/s does); the accepted rate of the limited probes (4/s) contradicts that pass, a
+// confirm probe fails it, and the search settles at 4/s. The burst probe waits about 20 s for
+// the bucket to empty. About 60 s in all; skipped with -short.
+func TestFindLimitMockLimiter240PerMinute(t *testing.T) {
+	if testing.Short() {
+		t.Skip("about 60 s: skipped with -short")
+	}
+	_, url := startNode(t, mocknode.Config{Rate: 4, Burst: 60, NoDelay: true})
+	p := writeProfile(t, url, 16, getBalance+searchProbes+"start = \"2/s\"\n")
+	r := findLimit(t, p)
+	s := r.snap.Search
+	checkLimit(t, s, 4)
+	checkLimiter(t, s.Limiter, 4, 60)
+	if s.Limiter.Nginx != "rate=240r/m burst=60 nodelay" {
+		t.Logf("nginx equivalent %q (rounded from the estimate)", s.Limiter.Nginx)
+	}
+}
+
+// TestFindLimitCapacityKnee: a node serving 1500 calls/s (answers queue beyond it) and no
+// limiter; with p99 ≤ 20 ms the search finds the knee within its 5 % precision, and says no
+// limiter was detected. About 30 s. Under -race the tester cannot send 1500/s on a small
+// machine (the search then says, rightly, that the limit it found is the tester's), so the
+// knee is put at 500/s there.
+func TestFindLimitCapacityKnee(t *testing.T) {
+	knee, start := 1500.0, "400/s"
+	if raceDetector {
+		knee, start = 500, "200/s"
+	}
+	_, url := startNode(t, mocknode.Config{Capacity: engine.Rate(knee)})
+	p := writeProfile(t, url, 128, getBalance+searchProbes+"start = \""+start+"\"\n")
+	r := findLimit(t, p, "--p99", "20ms")
+	s := r.snap.Search
+	a := s.Answer
+	if !a.Found || a.Rate < knee*0.95 || a.Rate > knee*1.01 {
+		t.Errorf("limit %v/s, want the knee at %v/s within 5%% (and not above it)", a.Rate, knee)
+	}
+	if a.FirstBad == 0 || a.FirstBad > a.Rate*1.05+1 || len(a.Breaches) == 0 || a.Breaches[0].Clause != "p99" {
+		t.Errorf("first bad %v/s breaches %+v; want within the precision above, by p99", a.FirstBad, a.Breaches)
+	}
+	if s.Limiter == nil || s.Limiter.Kind != "none" {
+		t.Errorf("limiter %+v, want none detected", s.Limiter)
+	}
+}
+
+// TestFindLimitNginx: real nginx limit_req rate=6000r/m burst=60 in its default, delaying mode
+// (requests within the burst wait until the rate allows them) in front of the mock node. About
+// 25 s. Skipped when nginx is absent outside CI.
+func TestFindLimitNginx(t *testing.T) {
+	requireNginx(t)
+	_, nodeURL := startNode(t, mocknode.Config{})
+	ngx := startNginx(t, strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/"), nginxLimit{RatePerMin: 6000, Burst: 60})
+	p := writeProfile(t, "http://"+ngx.addr+"/", 128, getBalance+searchProbes+"start = \"25/s\"\n")
+	r := findLimit(t, p)
+	s := r.snap.Search
+	checkLimit(t, s, 100)
+	checkLimiter(t, s.Limiter, 100, 60)
+	if s.Limiter.Delay != "delay" {
+		t.Errorf("delay mode %q, want delay (nginx holds the burst)", s.Limiter.Delay)
+	}
+}
+
+// TestFindLimitBadInput: usage errors exit 2 naming the flag or file:line.
+func TestFindLimitBadInput(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.toml")
+	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n"), 0o644)
+	good := filepath.Join(dir, "good.toml")
+	_ = os.WriteFile(good, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\n"), 0o644)
+	for _, tt := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"find-limit", bad}, `bad.toml:5: search.max_limted: unknown key: did you mean "max_limited"?`}, // a typo in [search]
+		{[]string{"find-limit", good, "--max-limited", "1"}, `--max-limited: "1" is not a percentage`},           // a share without %
+		{[]string{"find-limit", good, "--latency", "p98=5ms"}, `"p98" is not a percentile`},                      // no such percentile
+		{[]string{"find-limit", good, "--start", "500/s", "--max-rate", "100/s"}, "max 100/s is below start"},    // max below start
+		{[]string{"find-limit"}, "no profile given"},                                                             // nothing to search
+		{[]string{good}, "run `rpcstress find-limit"},                                                            // a search-only profile run as a test
+	} {
+		r := runCLI(t, nil, tt.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d stderr %q; want exit 2 mentioning %q", tt.args, r.code, r.stderr, tt.want)
+		}
+	}
+}
+
+// TestFindLimitBudgetAndReport: a budget of two probes ends the search with the best answer so
+// far, and `rpcstress report` shows the search section of the snapshot. About 9 s.
+func TestFindLimitBudgetAndReport(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{})
+	p := writeProfile(t, url, 32, getBalance+"[search]\nprobe = \"3s\"\nsettle = \"1s\"\nbudget = \"9s\"\nstart = \"100/s\"\n")
+	r := findLimit(t, p)
+	s := r.snap.Search
+	if s.EndReason != "budget" || len(s.Probes) != 2 || !s.Answer.Found || s.Answer.Rate != 200 {
+		t.Errorf("end %q, %d probes, answer %+v; want the budget to stop it after 100 and 200/s", s.EndReason, len(s.Probes), s.Answer)
+	}
+	if !strings.Contains(s.Answer.Text, "budget ran out") {
+		t.Errorf("the answer does not say the budget ended it: %s", s.Answer.Text)
+	}
+	out := filepath.Join(t.TempDir(), "fl.json")
+	if err := engine.WriteSnapshot(out, r.snap); err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr syncBuffer
+	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }}
+	if code := c.report([]string{out}); code != exitOK {
+		t.Fatalf("report exit %d: %s", code, stderr.String())
+	}
+	rep := stdout.String()
+	for _, want := range []string{"Find the limit", "Answer: ", "probe 1", "Invariant ✓"} {
+		if !strings.Contains(rep, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep)
+		}
+	}
+}

@@ -1,0 +1,161 @@
+package tui
+
+import (
+	"time"
+
+	"charm.land/bubbles/v2/help"
+	"charm.land/bubbles/v2/key"
+	"charm.land/bubbles/v2/progress"
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/search"
+)
+
+// SearchDashboardOptions wire the find-limit dashboard to a search.
+type SearchDashboardOptions struct {
+	Name, Target string
+	// Progress is the search's latest immutable view; Live the probe in progress as the engine
+	// sees it (nil between probes). Both are called once per frame.
+	Progress func() *search.Progress
+	Live     func() *engine.Stats
+	// Stop ends the search and keeps the best answer so far.
+	Stop      func()
+	FPS       int
+	Inline    bool
+	ExitOnEnd bool
+	// Now is the clock the probe progress bar runs on (time.Now when nil; tests fix it).
+	Now func() time.Time
+}
+
+// SearchDoneMsg tells the dashboard the search is over; main sends it when Run returns.
+type SearchDoneMsg struct {
+	Path string
+	Err  error
+}
+
+type searchTickMsg struct{}
+
+// searchKeys are the find-limit dashboard's keys: a search has nothing to steer but its end.
+type searchKeys struct {
+	Stop key.Binding
+	Help key.Binding
+}
+
+func (k searchKeys) ShortHelp() []key.Binding  { return []key.Binding{k.Stop, k.Help} }
+func (k searchKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortHelp()} }
+
+// SearchDashboard is the live view of `rpcstress find-limit`: the probe in progress with its
+// live numbers, the current bounds, and a table of probes that fills in. Like the run
+// dashboard, it pulls the search's view on its own frame tick and never makes the search wait.
+type SearchDashboard struct {
+	opts   SearchDashboardOptions
+	styles Styles
+	keys   searchKeys
+	help   help.Model
+	bar    progress.Model
+	pane   searchPane
+
+	width, height int
+	stopping      bool
+	showHelp      bool
+	done          *SearchDoneMsg
+}
+
+// NewSearchDashboard makes the find-limit dashboard.
+func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
+	if o.FPS <= 0 {
+		o.FPS = DefaultFPS
+	}
+	if o.Progress == nil {
+		o.Progress = func() *search.Progress { return &search.Progress{} }
+	}
+	if o.Live == nil {
+		o.Live = func() *engine.Stats { return nil }
+	}
+	if o.Stop == nil {
+		o.Stop = func() {}
+	}
+	if o.Now == nil {
+		o.Now = time.Now
+	}
+	d := &SearchDashboard{opts: o, styles: DefaultStyles(), width: minWidth, height: 24}
+	d.keys = searchKeys{
+		Stop: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop, keep the best answer")),
+		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "what the table says")),
+	}
+	d.help = help.New()
+	d.help.Styles = d.styles.Help
+	d.bar = progress.New(progress.WithColors(d.styles.ProgressFull), progress.WithFillCharacters('█', '░'), progress.WithoutPercentage())
+	d.bar.EmptyColor = d.styles.ProgressEmpty
+	d.pane = searchPane{styles: &d.styles, bar: &d.bar}
+	d.pull()
+	return d
+}
+
+// Init starts the frame clock.
+func (d *SearchDashboard) Init() tea.Cmd { return d.tick() }
+
+func (d *SearchDashboard) tick() tea.Cmd {
+	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return searchTickMsg{} })
+}
+
+// pull takes the latest views of the search and of the probe in progress.
+func (d *SearchDashboard) pull() {
+	d.pane.pr = d.opts.Progress()
+	d.pane.live = d.opts.Live()
+	d.pane.now = d.opts.Now()
+}
+
+// Update routes messages.
+func (d *SearchDashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	switch msg := msg.(type) {
+	case searchTickMsg:
+		if d.done != nil {
+			return d, nil
+		}
+		d.pull()
+		return d, d.tick()
+	case tea.WindowSizeMsg:
+		d.width, d.height = max(msg.Width, 1), max(msg.Height, 1)
+		d.help.SetWidth(d.width)
+	case tea.KeyPressMsg:
+		return d, d.handleKey(msg)
+	case SearchDoneMsg:
+		d.done = &msg
+		d.pull()
+		d.pane.live = nil
+		if d.opts.ExitOnEnd {
+			return d, tea.Quit
+		}
+	}
+	return d, nil
+}
+
+func (d *SearchDashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
+	switch {
+	case d.done != nil:
+		return tea.Quit // the answer stays on screen until any key
+	case key.Matches(msg, d.keys.Stop):
+		if d.stopping {
+			return tea.Quit // main still waits for the search and saves it
+		}
+		d.stopping = true
+		d.opts.Stop()
+	case key.Matches(msg, d.keys.Help):
+		d.showHelp = !d.showHelp
+	}
+	return nil
+}
+
+// View draws the dashboard.
+func (d *SearchDashboard) View() tea.View {
+	d.pane.width, d.pane.height = d.width, d.height
+	d.pane.stopping, d.pane.done, d.pane.showHelp = d.stopping, d.done, d.showHelp
+	d.pane.name, d.pane.target = d.opts.Name, d.opts.Target
+	d.pane.footer = d.help.ShortHelpView(d.keys.ShortHelp())
+	v := tea.NewView(d.pane.View())
+	v.AltScreen = !d.opts.Inline
+	v.WindowTitle = "rpcstress find-limit " + d.opts.Name
+	return v
+}

@@ -1,0 +1,206 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// WriteSearch writes a find-limit search for people: the SLO and settings, one row per probe,
+// the answer (highest rate that met the SLO, first that did not and why) and the limiter
+// estimate. Plain text under 100 columns, like the report it is part of.
+func WriteSearch(w io.Writer, r *engine.SearchResult) error {
+	ew := &errWriter{w: w}
+	writeSearchSection(ew, r)
+	return ew.err
+}
+
+func writeSearchSection(ew *errWriter, r *engine.SearchResult) {
+	if r == nil {
+		return
+	}
+	ew.line("")
+	ew.line("Find the limit")
+	writeSearchSettings(ew, r)
+	ew.line("")
+	writeProbeTable(ew, r.Probes, r.SLO)
+	ew.line("")
+	writeSearchAnswer(ew, r)
+	writeSearchLimiter(ew, r.Limiter)
+}
+
+func writeSearchSettings(ew *errWriter, r *engine.SearchResult) {
+	s := r.Settings
+	t := newTable("ll")
+	t.add("SLO", searchSLOText(r.SLO))
+	t.add("strategy", fmt.Sprintf("from %s, ×2 until the SLO breaks, then bisection to %s; up to %s",
+		searchRate(s.StartRate), searchPct(s.PrecisionPct), searchRate(s.MaxRate)))
+	t.add("probes", fmt.Sprintf("%s measured after %s settling (not counted); budget %s",
+		formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS)))
+	t.write(ew, "  ", reportWidth)
+}
+
+// searchSLOText writes the SLO: "p99 ≤ 50 ms, limited ≤ 1%, failed ≤ 0.1%".
+func searchSLOText(s engine.SearchSLO) string {
+	var parts []string
+	if s.LatencyMs > 0 {
+		parts = append(parts, searchPercentileKey(s.Percentile)+" ≤ "+formatMs(s.LatencyMs)+" ms")
+	}
+	parts = append(parts, "limited ≤ "+searchPct(s.MaxLimitedPct), "failed ≤ "+searchPct(s.MaxFailedPct))
+	if s.MinSuccessPct > 0 {
+		parts = append(parts, "success ≥ "+searchPct(s.MinSuccessPct))
+	}
+	parts = append(parts, "nothing dropped, tester not saturated")
+	return strings.Join(parts, ", ")
+}
+
+// searchPercentileKey names a percentile as profiles write it: 99 → "p99", 99.9 → "p999".
+func searchPercentileKey(p float64) string {
+	if p == 0 {
+		p = 99
+	}
+	return "p" + strings.ReplaceAll(strconv.FormatFloat(p, 'f', -1, 64), ".", "")
+}
+
+// writeProbeTable is one row per probe: rate, goodput, the SLO's latency, shares, verdict.
+func writeProbeTable(ew *errWriter, probes []engine.SearchProbe, slo engine.SearchSLO) {
+	if len(probes) == 0 {
+		ew.line("  no probe ran")
+		return
+	}
+	t := newTable("rlrrrrrl")
+	t.add("#", "step", "rate", "ok/s", searchPercentileKey(slo.Percentile)+" ms", "limited", "failed", "verdict")
+	for _, p := range probes {
+		t.add(strconv.Itoa(p.N), p.Step, searchRate(p.Rate), formatRPS(p.Goodput), formatMs(p.LatencyMs),
+			searchPct(p.LimitedPct), searchPct(p.FailedPct), probeVerdict(p))
+	}
+	t.write(ew, "  ", reportWidth)
+}
+
+// probeVerdict is "pass", or "FAIL" and why; "(superseded)" when a later probe contradicted it.
+func probeVerdict(p engine.SearchProbe) string {
+	v := p.Verdict
+	if v == "fail" {
+		var why []string
+		for _, b := range p.Breaches {
+			why = append(why, b.Text)
+		}
+		v = "FAIL " + strings.Join(why, "; ")
+	}
+	if p.Superseded {
+		v += " (superseded)"
+	}
+	return v
+}
+
+func writeSearchAnswer(ew *errWriter, r *engine.SearchResult) {
+	a := r.Answer
+	ew.line("Answer: " + a.Text)
+	t := newTable("ll")
+	if a.Found {
+		t.add("limit", fmt.Sprintf("%s (goodput %s ok/s)", searchRate(a.Rate), formatRPS(a.Goodput)))
+	}
+	if a.FirstBad > 0 {
+		var why []string
+		for _, b := range a.Breaches {
+			why = append(why, b.Text)
+		}
+		t.add("first bad", searchRate(a.FirstBad)+": "+strings.Join(why, "; "))
+	}
+	if a.Found && a.FirstBad > 0 {
+		t.add("bracket", fmt.Sprintf("%s wide (precision %s)", searchPct(a.GapPct), searchPct(r.Settings.PrecisionPct)))
+	}
+	t.add("search", fmt.Sprintf("%d probes in %s; ended: %s", len(r.Probes), formatSeconds(r.ElapsedS), searchEndText(r.EndReason)))
+	t.write(ew, "  ", reportWidth)
+}
+
+func searchEndText(reason string) string {
+	switch reason {
+	case "converged":
+		return "converged (bracket within the precision)"
+	case "budget":
+		return "time budget spent"
+	case "max":
+		return "reached the maximum rate"
+	case "never_met":
+		return "no rate met the SLO"
+	case "stopped":
+		return "stopped (best answer so far)"
+	case "probes":
+		return "probe count limit"
+	}
+	return reason
+}
+
+func writeSearchLimiter(ew *errWriter, l *engine.LimiterEstimate) {
+	if l == nil {
+		return
+	}
+	ew.line("")
+	switch l.Kind {
+	case "none":
+		ew.line("Limiter: none detected")
+	case "token bucket":
+		ew.line("Limiter: " + searchLimiterSummary(l))
+	default:
+		ew.line("Limiter: " + l.Kind)
+	}
+	if l.Nginx != "" {
+		ew.line("  like nginx: limit_req " + l.Nginx + "  (within the ± above)")
+	}
+	// Notes are sentences: wrapped, not cut.
+	for _, n := range l.Notes {
+		for i, line := range wrapParts(strings.Fields(n), " ", reportWidth-4) {
+			if i == 0 {
+				ew.line("  - " + line)
+			} else {
+				ew.line("    " + line)
+			}
+		}
+	}
+}
+
+// searchLimiterSummary: "token bucket, rate 1000 ± 0.2/s, burst 60 ± 2 (burst probe), nodelay".
+func searchLimiterSummary(l *engine.LimiterEstimate) string {
+	s := fmt.Sprintf("token bucket, rate %s ± %s/s", searchTrim(formatSig(l.Rate, 4, 3)), searchTrim(formatSig(l.RateErr, 2, 3)))
+	switch {
+	case l.BurstFrom == "":
+		s += ", burst unknown"
+	case l.BurstAtLeast:
+		s += fmt.Sprintf(", burst at least %s (%s)", searchTrim(formatSig(l.Burst, 3, 1)), l.BurstFrom)
+	default:
+		s += fmt.Sprintf(", burst %s ± %s (%s)", searchTrim(formatSig(l.Burst, 3, 1)), searchTrim(formatSig(l.BurstErr, 2, 1)), l.BurstFrom)
+	}
+	if l.Delay != "" {
+		s += ", " + l.Delay
+	}
+	return s
+}
+
+// searchRate writes a probed rate: "1050/s", "14.5/s", "4.04/s".
+func searchRate(r float64) string {
+	if r >= 100 {
+		s := strconv.FormatFloat(r, 'f', 1, 64)
+		return strings.TrimSuffix(s, ".0") + "/s"
+	}
+	return searchTrim(formatSig(r, 3, 3)) + "/s"
+}
+
+// searchTrim drops trailing zeros after a decimal point: "4.00" → "4", "0.10" → "0.1".
+func searchTrim(s string) string {
+	if strings.Contains(s, ".") {
+		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
+	}
+	return s
+}
+
+// searchPct writes a percentage with up to three significant digits: "1%", "0.1%", "4.76%".
+func searchPct(v float64) string {
+	if v == 0 {
+		return "0%"
+	}
+	return searchTrim(formatSig(v, 3, 3)) + "%"
+}

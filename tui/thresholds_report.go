@@ -1,0 +1,103 @@
+package tui
+
+import (
+	"fmt"
+	"io"
+	"path/filepath"
+	"strconv"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// WriteThresholds writes a run's [thresholds] verdict: one line per condition with the measured
+// value, the bound, pass or FAIL and by how much, then the overall verdict. Nothing when the
+// profile had no thresholds.
+func WriteThresholds(w io.Writer, rs []engine.ThresholdResult) error {
+	ew := &errWriter{w: w}
+	writeThresholdsSection(ew, rs)
+	return ew.err
+}
+
+func writeThresholdsSection(ew *errWriter, rs []engine.ThresholdResult) {
+	if len(rs) == 0 {
+		return
+	}
+	failed := 0
+	for _, r := range rs {
+		if !r.Pass {
+			failed++
+		}
+	}
+	ew.line("")
+	if failed == 0 {
+		ew.printf("Thresholds ✓ all %d hold\n", len(rs))
+	} else {
+		ew.printf("Thresholds ✗ %d of %d failed\n", failed, len(rs))
+	}
+	t := newTable("lllrll")
+	t.add("", "metric", "bound", "measured", "by", "where")
+	for _, r := range rs {
+		mark, by := "✓ pass", thresholdMargin(r)
+		if !r.Pass {
+			mark = "✗ FAIL"
+		}
+		measured := thresholdValue(r.Measured, r.Unit)
+		if r.Note != "" {
+			measured, by = "-", r.Note
+		}
+		name := r.Metric
+		if r.Stage > 0 {
+			name = "stage " + strconv.Itoa(r.Stage) + " " + r.Metric
+		}
+		where := r.Where
+		if where != "" {
+			where = filepath.Base(where) // the snapshot keeps the whole path
+		}
+		t.add(mark, name, r.Condition, measured, by, where)
+	}
+	t.write(ew, "  ", reportWidth)
+}
+
+// thresholdMargin says how far inside ("12.3 ms to spare") or outside ("3.2 points over") the
+// bound the value is.
+func thresholdMargin(r engine.ThresholdResult) string {
+	m := r.Margin
+	amount := func(v float64) string {
+		if v < 0 {
+			v = -v
+		}
+		if r.Unit == "%" {
+			if v == 1 {
+				return "1 point"
+			}
+			return searchTrim(formatSig(v, 3, 3)) + " points"
+		}
+		return thresholdValue(v, r.Unit)
+	}
+	switch {
+	case r.Pass && m == 0:
+		return "exactly on the bound"
+	case r.Pass:
+		return amount(m) + " to spare"
+	case m == 0:
+		return "on the bound, which it must not reach"
+	case r.Op == "==":
+		return "off by " + amount(m)
+	case r.Op == "<" || r.Op == "<=":
+		return amount(m) + " over"
+	}
+	return amount(m) + " short"
+}
+
+// thresholdValue writes a value in its unit: "12.3 ms", "4.21%", "17", "998.7/s".
+func thresholdValue(v float64, unit string) string {
+	switch unit {
+	case "ms":
+		return formatMs(v) + " ms"
+	case "%":
+		return searchPct(v)
+	case "/s":
+		return formatRPS(v) + "/s"
+	}
+	return fmt.Sprintf("%.0f", v)
+}
