@@ -221,17 +221,27 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 
 	var mu sync.Mutex
 	var caught syscall.Signal
+	var endUI func(syscall.Signal) // set while the dashboard runs
 	stopSignals := c.watchSearchSignals(s, func(sig syscall.Signal) {
 		mu.Lock()
 		caught = sig
+		end := endUI
 		mu.Unlock()
+		if end != nil {
+			end(sig) // nobody will press a key: the dashboard must not wait for one
+		}
 	})
 	defer stopSignals()
 
 	var outcome *search.Outcome
 	var userStopped bool
 	if !f.headless && c.onTerminal() {
-		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out, meta)
+		setEndUI := func(end func(syscall.Signal)) {
+			mu.Lock()
+			endUI = end
+			mu.Unlock()
+		}
+		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out, setEndUI)
 	} else {
 		outcome, err = c.searchHeadless(ctx, s, p)
 	}
@@ -299,7 +309,7 @@ func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profile
 
 // searchDashboard shows the search live; q stops it and keeps the best answer so far. It
 // reports whether the user stopped it.
-func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profiles.Profile, f *findLimitFlags, out string, _ engine.SnapshotMeta) (*search.Outcome, bool, error) {
+func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profiles.Profile, f *findLimitFlags, out string, setEndUI func(func(syscall.Signal))) (*search.Outcome, bool, error) {
 	var stopped sync.Once
 	userStopped := false
 	model := tui.NewSearchDashboard(tui.SearchDashboardOptions{
@@ -308,7 +318,18 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 		Stop: func() { stopped.Do(func() { userStopped = true; s.Stop() }) },
 		FPS:  f.fps, Inline: f.inline, ExitOnEnd: f.exitOnEnd,
 	})
+	searchDone := make(chan struct{})
 	prog := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
+	// A signal stops the search (watchSearchSignals) and ends the dashboard: at once on SIGHUP
+	// (the terminal is gone, nothing to restore), after the search otherwise.
+	setEndUI(func(sig syscall.Signal) {
+		if sig == syscall.SIGHUP {
+			prog.Kill()
+			return
+		}
+		go func() { <-searchDone; prog.Quit() }()
+	})
+	defer setEndUI(nil)
 	type result struct {
 		o   *search.Outcome
 		err error
@@ -316,6 +337,7 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 	done := make(chan result, 1)
 	go func() {
 		o, err := s.Run(ctx)
+		close(searchDone)
 		done <- result{o, err}
 		prog.Send(tui.SearchDoneMsg{Path: out, Err: err})
 	}()

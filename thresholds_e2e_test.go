@@ -7,7 +7,8 @@ import (
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 )
 
-// Thresholds through the real CLI: a run against the mock node (limit 300/s burst 20 nodelay),
+// Thresholds through the real CLI: a run against the mock node (limit 300/s burst 100 nodelay:
+// a burst large enough that a busy machine's late, bunched sends at 200/s are not rejected),
 // 200/s then 600/s for 2 s each, judged by the profile's [thresholds]: exit 0 when all hold,
 // 1 when one fails (the report says which and by how much), 2 for a typo at load time.
 
@@ -21,7 +22,7 @@ duration = "2s"
 `
 
 func TestThresholdsPass(t *testing.T) {
-	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 20, NoDelay: true})
+	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
 p99 = "< 500ms"
@@ -50,7 +51,7 @@ ok = ["> 40%", "< 70%"]
 }
 
 func TestThresholdsFail(t *testing.T) {
-	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 20, NoDelay: true})
+	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
 p99 = "< 500ms"
@@ -65,8 +66,8 @@ limited = "< 1%"
 		}
 	}
 	th := r.snap.Thresholds
-	if len(th) != 2 || !th[0].Pass || th[1].Pass || th[1].Measured < 40 || th[1].Margin > -39 {
-		t.Errorf("snapshot thresholds %+v; want p99 passing, stage 2 limited failing by about 50 points", th)
+	if len(th) != 2 || !th[0].Pass || th[1].Pass || th[1].Measured < 35 || th[1].Margin > -34 {
+		t.Errorf("snapshot thresholds %+v; want p99 passing, stage 2 limited failing by about 40 points", th)
 	}
 }
 
