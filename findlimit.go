@@ -282,25 +282,9 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profiles.Profile) (*search.Outcome, error) {
 	lines := tui.NewSearchLinePrinter(c.stdout)
 	lines.Header(p.Name, p.Config.DisplayURL, s.Progress())
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(200 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				lines.Update(s.Progress())
-			}
-		}
-	}()
+	stop := every(200*time.Millisecond, func() { lines.Update(s.Progress()) })
 	outcome, err := s.Run(ctx)
-	close(done)
-	wg.Wait()
+	stop()
 	if outcome != nil {
 		lines.Final(&outcome.Result)
 	}

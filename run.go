@@ -189,51 +189,21 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 
 // printLive prints new timeline rows as the run goes; the returned func stops it.
 func (c *cli) printLive(r *engine.Runner, lines *tui.LinePrinter) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(250 * time.Millisecond)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				lines.Update(r.Stats())
-			}
-		}
-	}()
-	return func() { close(done); wg.Wait() }
+	return every(250*time.Millisecond, func() { lines.Update(r.Stats()) })
 }
 
 // saveEvery rewrites the snapshot file (end_reason "running") every interval until stopped; the
 // returned func stops it and waits, so the final snapshot is never overwritten by a partial one.
-func (c *cli) saveEvery(r *engine.Runner, meta engine.SnapshotMeta, path string, every time.Duration) (stop func()) {
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(every)
-		defer t.Stop()
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-				snap, err := r.SnapshotNow(meta)
-				if err == nil {
-					err = engine.WriteSnapshot(path, snap)
-				}
-				if err != nil {
-					fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
-				}
-			}
+func (c *cli) saveEvery(r *engine.Runner, meta engine.SnapshotMeta, path string, interval time.Duration) (stop func()) {
+	return every(interval, func() {
+		snap, err := r.SnapshotNow(meta)
+		if err == nil {
+			err = engine.WriteSnapshot(path, snap)
 		}
-	}()
-	return func() { close(done); wg.Wait() }
+		if err != nil {
+			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
+		}
+	})
 }
 
 // waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any request.
