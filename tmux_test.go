@@ -27,7 +27,10 @@ func newTmux(t *testing.T, width, height int) *tmuxSession {
 		}
 		t.Skip("tmux is not installed (apt-get install tmux)")
 	}
-	s := &tmuxSession{t: t, socket: fmt.Sprintf("rpcstress-test-%d", os.Getpid())}
+	// One server per test: a server being killed by the previous test's cleanup must not be the
+	// one this test starts on.
+	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
+	s := &tmuxSession{t: t, socket: fmt.Sprintf("rpcstress-%d-%s", os.Getpid(), name)}
 	s.run("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "env PS1='READY$ ' TERM=tmux-256color sh")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
 	return s
