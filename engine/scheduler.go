@@ -22,6 +22,15 @@ const saturationLag = 10 * time.Millisecond
 // is far behind (after a long stall of the process, say).
 const maxEmitPerPass = 4096
 
+// sendTick is the grain of the scheduler's wake-ups: it wakes on whole ticks since the start and
+// hands out everything due by then. Intended times stay exact (latency is still measured from
+// when each request should have gone), so this changes only when requests leave, by less than
+// a tick. Why 1 ms: the Go runtime sleeps in epoll_wait, whose timeout is whole milliseconds,
+// so an idle process wakes no finer than this anyway; nginx's limit_req reads its clock in
+// milliseconds too, so a limiter sees the same spacing. Waking once per request instead (every
+// 50 µs at 20k/s) measured 15–25 % more CPU per request (bench/, scenario 2) for nothing.
+const sendTick = int64(time.Millisecond)
+
 // segment is a stretch of constant rate: send number n is due at start + n/rate. Absolute due times
 // mean sleep jitter never accumulates (the vegeta pacer's lesson); a new segment begins at every
 // stage change, rate change or resume, so a change never causes a catch-up burst.
@@ -246,7 +255,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 		if r.step() {
 			return
 		}
-		wait := r.nextWake() - s.now()
+		wait := ceilTick(r.nextWake()) - s.now()
 		if wait < 0 {
 			wait = 0
 		}
@@ -267,3 +276,11 @@ func (s *Scheduler) Run(ctx context.Context) {
 }
 
 func ptr(s string) *string { return &s }
+
+// ceilTick rounds a time since the start up to a whole sendTick.
+func ceilTick(ns int64) int64 {
+	if ns <= 0 {
+		return 0
+	}
+	return (ns + sendTick - 1) / sendTick * sendTick
+}

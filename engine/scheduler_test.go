@@ -160,3 +160,14 @@ func waitFor(t *testing.T, cond func() bool) {
 		time.Sleep(time.Millisecond)
 	}
 }
+
+func TestCeilTick(t *testing.T) {
+	ms := int64(time.Millisecond)
+	for _, tt := range []struct{ in, want int64 }{
+		{-5, 0}, {0, 0}, {1, ms}, {ms - 1, ms}, {ms, ms}, {ms + 1, 2 * ms}, {90*ms + 50_000, 91 * ms},
+	} {
+		if got := ceilTick(tt.in); got != tt.want {
+			t.Errorf("ceilTick(%d) = %d, want %d", tt.in, got, tt.want)
+		}
+	}
+}
