@@ -148,14 +148,15 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 	}
 	noRetry := func(*fasthttp.Request, int, error) (bool, bool) { return false, false }
 	c.hc = &fasthttp.HostClient{
-		Addr:                      addr,
-		IsTLS:                     isTLS,
-		DialTimeout:               c.dialConn,
-		MaxConns:                  conns,
-		MaxConnWaitTimeout:        cfg.Timeout,
-		MaxIdleConnDuration:       maxIdleConn,
-		ReadTimeout:               cfg.Timeout,
-		WriteTimeout:              cfg.Timeout,
+		Addr:                addr,
+		IsTLS:               isTLS,
+		DialTimeout:         c.dialConn,
+		MaxConns:            conns,
+		MaxConnWaitTimeout:  cfg.Timeout,
+		MaxIdleConnDuration: maxIdleConn,
+		// No ReadTimeout or WriteTimeout: Send's deadline (Config.Timeout from the send, or
+		// ctx's deadline) already bounds every phase, and fasthttp would read the clock twice
+		// more per request to compute phase deadlines that can never come first.
 		MaxResponseBodySize:       maxBody,
 		ReadBufferSize:            readBufferSize,
 		MaxIdemponentCallAttempts: 1,
@@ -455,8 +456,8 @@ func (s *Sender) request(idx int) *fasthttp.Request {
 //
 // DoDeadline rather than DoTimeout: in fasthttp v1.74 both run the request on the calling
 // goroutine (nothing is left running behind a timeout, unlike old Client.DoTimeout), but a
-// deadline lets ctx's deadline cap it. The HostClient's ReadTimeout and WriteTimeout bound each
-// phase too, and the deadline is re-checked when a connection is dialed or awaited.
+// deadline lets ctx's deadline cap it. fasthttp sets it as the connection's read and write
+// deadline, and re-checks it when a connection is dialed or awaited.
 //
 // A Request with a Template gets a fresh body per send, rendered into the Sender's buffer with
 // the Sender's random source; its Method, Path and Headers select a request prepared once.
