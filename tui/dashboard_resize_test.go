@@ -152,3 +152,30 @@ func BenchmarkDashboardFrame(b *testing.B) {
 		})
 	}
 }
+
+// TestDashboardFirstSecond: before the first second closes there is no achieved rate to show;
+// the rate line says so instead of a "0.0 rps" that would read as a dead target.
+func TestDashboardFirstSecond(t *testing.T) {
+	for _, tt := range []struct {
+		name     string
+		timeline bool
+		want     string
+		not      string
+	}{
+		{"first second", false, "achieved - (first second)", "achieved 0.0"},
+		{"later", true, "achieved ", "first second"},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
+			st := testStats()
+			if !tt.timeline {
+				st.Timeline, st.Last = nil, engine.Row{}
+			}
+			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats { return st }})
+			d.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+			out := stripANSI(view(d))
+			if !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) {
+				t.Errorf("want %q and not %q in:\n%s", tt.want, tt.not, out)
+			}
+		})
+	}
+}

@@ -60,7 +60,10 @@ func (p *throughputPane) rateLine() string {
 		parts = append(parts, "target "+s.Value.Render(p.c.plan.TargetRate.String()))
 	}
 	achieved := "achieved " + s.Value.Render(formatRPS(st.Last.RPS)+" rps")
-	if target > 0 && st.Mode != engine.ModeClosed {
+	if len(st.Timeline) == 0 {
+		// No second has closed yet: "0.0 rps" would read as a target that answers nothing.
+		achieved = "achieved " + s.Muted.Render("- (first second)")
+	} else if target > 0 && st.Mode != engine.ModeClosed {
 		achieved += " (" + formatSig(100*st.Last.RPS/target, 3, 1) + "%)"
 	}
 	parts = append(parts, achieved, "inflight "+formatInt(st.Total.Inflight))
