@@ -13,6 +13,7 @@ require (
 	github.com/go-echarts/go-echarts/v2 v2.6.7
 	github.com/valyala/fasthttp v1.74.0
 	github.com/valyala/fastjson v1.6.10
+	golang.org/x/sys v0.47.0
 )
 
 require (
@@ -36,5 +37,4 @@ require (
 	github.com/valyala/bytebufferpool v1.0.0 // indirect
 	github.com/xo/terminfo v0.0.0-20220910002029-abceb7e1c41e // indirect
 	golang.org/x/sync v0.21.0 // indirect
-	golang.org/x/sys v0.47.0 // indirect
 )

@@ -1,0 +1,5 @@
+//go:build !linux
+
+package engine
+
+func newWaker() waker { return newGoTimer() }
