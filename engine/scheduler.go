@@ -27,8 +27,8 @@ const maxEmitPerPass = 4096
 // when each request should have gone), so this changes only when requests leave: up to one tick
 // late, half a tick on average, and the send lag in every snapshot shows it. It is a trade of
 // CPU against that lag, measured at 20k/s on one core of this 2-core VM with the timerfd waker
-// (CPU s per 1M requests,
-// send lag p50/p99): a wake per request 44 s, 0.04/0.13 ms; 250 µs ticks 28 s, 0.18/0.29 ms;
+// (CPU s per 1M requests, send lag p50/p99): a wake per request 44 s, 0.04/0.13 ms; 250 µs ticks
+// 28 s, 0.18/0.29 ms;
 // 500 µs 21–23 s, 0.33/0.55 ms; 1 ms 17–19 s, 0.62/1.04 ms, against 20–27 s and 0.04–0.37/1.15 ms
 // for Go's own timer woken per request. 1 ms also matches nginx's limit_req, which reads its
 // clock in whole milliseconds, so a limiter sees the same spacing either way.
