@@ -11,9 +11,10 @@
 # Knobs (environment):
 #   REPS=3                 repetitions of every case (at least 3 for RESULTS.md to count)
 #   SECONDS_PER_RUN=10     length of every run
-#   SCENARIOS="1 2 3 4 5 6 7"
+#   SCENARIOS="1 2 3 4 5 6 7 8"
 #   TOOLS="rpcstress wrk hey bombardier vegeta oha"
 #   SEARCH_RATES="…"       scenario 3's ladder of rates (req/s); SEARCH_SECONDS=5 per step
+#   SOAK_SECONDS=300       scenario 8's one long run (rpcstress's RSS sampled every RSS_EVERY=5 s)
 #   PORT=18899             the target's port on 127.0.0.1
 #   RESULTS=bench/RESULTS.md  where the report goes
 #   SKIP_INSTALL=1         use only what is already there
@@ -28,10 +29,12 @@ BENCH=$ROOT/bench
 TOOLDIR=$BENCH/.tools
 REPS=${REPS:-3}
 SECONDS_PER_RUN=${SECONDS_PER_RUN:-10}
-SCENARIOS=${SCENARIOS:-1 2 3 4 5 6 7}
+SCENARIOS=${SCENARIOS:-1 2 3 4 5 6 7 8}
 TOOLS=${TOOLS:-rpcstress wrk hey bombardier vegeta oha}
 SEARCH_RATES=${SEARCH_RATES:-10000 20000 30000 40000 50000 60000 70000 80000 90000 100000 120000 140000 160000}
 SEARCH_SECONDS=${SEARCH_SECONDS:-5}
+SOAK_SECONDS=${SOAK_SECONDS:-300}
+RSS_EVERY=${RSS_EVERY:-5}
 PORT=${PORT:-18899}
 RESULTS=${RESULTS:-$BENCH/RESULTS.md}
 URL="http://127.0.0.1:$PORT/"
@@ -131,6 +134,7 @@ note started "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 note reps "$REPS"
 note seconds "$SECONDS_PER_RUN"
 note search_seconds "$SEARCH_SECONDS"
+note soak_seconds "$SOAK_SECONDS"
 note scenarios "$SCENARIOS"
 note tools "$TOOLS"
 note nproc "$(nproc --all)"
@@ -227,6 +231,26 @@ tool_cmd() {
   esac
 }
 
+# sample_rss DIR: every RSS_EVERY s, the resident set of the rpcstress run writing its snapshot
+# into DIR, as "seconds-since-start KiB" lines in DIR/rss.txt, until that process is gone. It is
+# found by its --out path and its name, so no other rpcstress on the machine is measured.
+sample_rss() {
+  local dir=$1 pid= t0 kb p i
+  t0=$(date +%s.%N)
+  for i in $(seq 100); do # up to 10 s for it to start
+    for p in $(pgrep -f -- "$dir/snapshot.json"); do
+      [ "$(cat "/proc/$p/comm" 2>/dev/null)" = rpcstress ] && pid=$p
+    done
+    [ -n "$pid" ] && break
+    sleep 0.1
+  done
+  [ -n "$pid" ] || return 0
+  while kb=$(awk '/^VmRSS:/ {print $2}' "/proc/$pid/status" 2>/dev/null) && [ -n "$kb" ]; do
+    printf '%s %s\n' "$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN {printf "%.1f", b - a}')" "$kb" >>"$dir/rss.txt"
+    sleep "$RSS_EVERY"
+  done
+}
+
 NRUN=0
 T0=$(date +%s)
 # run_one SCENARIO CASE TOOL REP MODE RATE CONNS SECS TARGETFLAGS...
@@ -257,8 +281,14 @@ run_one() {
     done
     rc=$(cat "$dir/rc" 2>/dev/null || echo 125)
   else
+    local spid=
+    if [ "$scen" = 8 ]; then
+      sample_rss "$dir" &
+      spid=$!
+    fi
     taskset -c 1 /usr/bin/time -f '%U %S %M %e' -o "$dir/time.txt" \
       timeout -k 5 "$limit" "${CMD[@]}" >"$dir/out.txt" 2>"$dir/err.txt" </dev/null || rc=$?
+    if [ -n "$spid" ]; then wait "$spid" || true; fi
   fi
   cpu1=$(target_cpu)
   curl -fs --max-time 5 "${URL}stats" >"$dir/stats.json" || echo '{}' >"$dir/stats.json"
@@ -337,6 +367,12 @@ if [[ " $SCENARIOS " == *" 3 "* ]]; then
     alive=$next
     step=$((step + 1))
   done
+fi
+
+# Scenario 8: one long run of rpcstress at scenario 2's 20k req/s, its resident set sampled all
+# along, to show memory stays flat however many requests a run makes.
+if [[ " $SCENARIOS " == *" 8 "* ]] && has rpcstress; then
+  run_one 8 soak rpcstress 1 rate 20000 50 "$SOAK_SECONDS"
 fi
 
 if [ -z "${SKIP_GOBENCH:-}" ]; then

@@ -37,6 +37,14 @@ type Run struct {
 	Served429 float64
 
 	Out ToolResult // what the tool's own output says
+
+	RSS []RSSPoint // the tester's resident set over time (scenario 8's soak only)
+}
+
+// RSSPoint is one sample of the tester's resident set.
+type RSSPoint struct {
+	T  float64 // seconds since the run started
+	KB float64
 }
 
 // ToolResult is what one tool printed about its run.
@@ -130,6 +138,9 @@ func loadRun(dir string) (*Run, error) {
 		}
 	}
 	r.Out = parseTool(r.Tool, dir)
+	if b, err := os.ReadFile(filepath.Join(dir, "rss.txt")); err == nil {
+		r.RSS = parseRSS(string(b))
+	}
 	return r, nil
 }
 
@@ -164,4 +175,23 @@ func readKV(path string) (map[string]string, error) {
 		}
 	}
 	return m, sc.Err()
+}
+
+// parseRSS reads bench/run.sh's rss.txt: "seconds KiB" a line. Lines that do not parse are
+// skipped (a sample cut short as the process exited).
+func parseRSS(s string) []RSSPoint {
+	var out []RSSPoint
+	for _, line := range strings.Split(s, "\n") {
+		f := strings.Fields(line)
+		if len(f) != 2 {
+			continue
+		}
+		t, err1 := strconv.ParseFloat(f[0], 64)
+		kb, err2 := strconv.ParseFloat(f[1], 64)
+		if err1 != nil || err2 != nil || kb <= 0 {
+			continue
+		}
+		out = append(out, RSSPoint{T: t, KB: kb})
+	}
+	return out
 }
