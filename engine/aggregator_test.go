@@ -109,3 +109,20 @@ func TestPercentilesOnePass(t *testing.T) {
 		t.Errorf("decoded-style percentiles %+v differ from %+v", q, p)
 	}
 }
+
+// TestRowLatencyFullSet: a timeline second carries the same percentiles as a summary (the
+// dashboard's last-second row shows p95 and p99.9 too), and they agree with the summary's.
+func TestRowLatencyFullSet(t *testing.T) {
+	h := newLatencyHist(histSigFigs)
+	for ms := int64(1); ms <= 1000; ms++ {
+		h.record(ms * 1e6)
+	}
+	row, sum := rowLatencyOf(h.Histogram), h.percentiles()
+	want := RowLatency{P50: sum.P50, P90: sum.P90, P95: sum.P95, P99: sum.P99, P999: sum.P999, Max: sum.Max}
+	if row != want {
+		t.Fatalf("row latency %+v, want the summary's %+v", row, want)
+	}
+	if row.P95 < 940 || row.P95 > 960 || row.P999 < 990 || row.P999 > 1001 {
+		t.Errorf("p95 %v p99.9 %v for 1..1000 ms, want about 950 and 999", row.P95, row.P999)
+	}
+}

@@ -93,9 +93,9 @@ func rowLatencyOf(h *hdr.Histogram) RowLatency {
 	if h.TotalCount() == 0 {
 		return RowLatency{}
 	}
-	var ps = [...]float64{50, 90, 99, 100}
+	var ps = [...]float64{50, 90, 95, 99, 99.9, 100}
 	v := h.ValueAtPercentilesSlice(ps[:])
-	return RowLatency{P50: usToMs(v[0]), P90: usToMs(v[1]), P99: usToMs(v[2]), Max: usToMs(v[3])}
+	return RowLatency{P50: usToMs(v[0]), P90: usToMs(v[1]), P95: usToMs(v[2]), P99: usToMs(v[3]), P999: usToMs(v[4]), Max: usToMs(v[5])}
 }
 
 func usToMs(us int64) float64 { return roundMs(float64(us) / 1000) }

@@ -42,7 +42,9 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 			if n > 0 {
 				m.Latency.P50 = (m.Latency.P50*w + r.Latency.P50*n) / (w + n)
 				m.Latency.P90 = (m.Latency.P90*w + r.Latency.P90*n) / (w + n)
+				m.Latency.P95 = (m.Latency.P95*w + r.Latency.P95*n) / (w + n)
 				m.Latency.P99 = (m.Latency.P99*w + r.Latency.P99*n) / (w + n)
+				m.Latency.P999 = (m.Latency.P999*w + r.Latency.P999*n) / (w + n)
 				weight[t] = w + n
 			}
 			m.Latency.Max = math.Max(m.Latency.Max, r.Latency.Max)
@@ -50,7 +52,9 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 	}
 	out := make([]Row, 0, len(byT))
 	for _, r := range byT {
-		r.Latency = RowLatency{P50: roundMs(r.Latency.P50), P90: roundMs(r.Latency.P90), P99: roundMs(r.Latency.P99), Max: r.Latency.Max}
+		l := r.Latency
+		r.Latency = RowLatency{P50: roundMs(l.P50), P90: roundMs(l.P90), P95: roundMs(l.P95), P99: roundMs(l.P99),
+			P999: roundMs(l.P999), Max: l.Max}
 		r.RPS = roundMs(r.RPS)
 		out = append(out, *r)
 	}

@@ -21,6 +21,10 @@ type RowLatency struct {
 	P90 float64 `json:"p90"`
 	P99 float64 `json:"p99"`
 	Max float64 `json:"max"`
+	// P95 and P999 came after the first snapshots: older files leave them 0, which the
+	// dashboard and reports show as missing rather than as 0 ms.
+	P95  float64 `json:"p95,omitempty"`
+	P999 float64 `json:"p999,omitempty"`
 }
 
 // Connections describes connection setup, measured apart from request latency.

@@ -19,13 +19,13 @@ func testStats() *engine.Stats {
 		if t < 40 {
 			r.OK = 50 + wobble
 			r.Status = map[string]int64{"200": r.OK}
-			r.Latency = engine.RowLatency{P50: 1.8, P90: 3.4, P99: 12.5, Max: 30}
+			r.Latency = engine.RowLatency{P50: 1.8, P90: 3.4, P95: 5.1, P99: 12.5, P999: 24.6, Max: 30}
 		} else {
 			r.Stage, r.TargetRate = 1, 200
 			r.Limited = int64(t-40)*3 + wobble + 4
 			r.OK = 198 + wobble - r.Limited
 			r.Status = map[string]int64{"200": r.OK, "429": r.Limited}
-			r.Latency = engine.RowLatency{P50: 4.12, P90: 7.83, P99: 29.3, Max: 89.4}
+			r.Latency = engine.RowLatency{P50: 4.12, P90: 7.83, P95: 10.7, P99: 29.3, P999: 62.6, Max: 89.4}
 		}
 		r.RPS = float64(r.OK + r.Limited + r.Failed)
 		r.Inflight = 3

@@ -79,7 +79,7 @@ func (p *latencyPane) tableRows() []string {
 	last := st.Last.Latency
 	rows := []string{
 		head,
-		p.row("last 1s", st.Last.RPS > 0, last.P50, last.P90, -1, last.P99, -1, last.Max),
+		p.row("last 1s", st.Last.RPS > 0, last.P50, last.P90, last.P95, last.P99, last.P999, last.Max),
 		p.percentiles("stage", &st.Current.Latency, st.Current.Completed > 0),
 	}
 	if p.wide {
