@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"errors"
+	"math"
 	"sync"
 	"time"
 
@@ -108,19 +109,24 @@ func measureOf(snap *engine.Snapshot, planned time.Duration) Measure {
 		return m
 	}
 	m.Summary = snap.Stages[last].Summary
-	for _, r := range snap.Timeline {
-		if r.Stage == last && r.Saturated {
-			m.SaturatedSeconds++
-		}
+	var begin time.Duration
+	for _, st := range snap.Stages[:last] {
+		begin += st.Spec.Duration
 	}
 	if snap.EndReason != engine.EndCompleted {
 		m.Stopped = true
 		// The window ended early: its length is from its start to the run's end.
-		var begin time.Duration
-		for _, st := range snap.Stages[:last] {
-			begin += st.Spec.Duration
-		}
 		m.Seconds = max(snap.EndedAt.Sub(snap.StartedAt)-begin, 0).Seconds()
 	}
+	// Only the seconds of the measured window count: the rows after it (answers still coming
+	// in, the run's last partial second) carry the last stage too, and a late wake near the
+	// window's end would mark them saturated ("saturated for 4 of 3 s").
+	end := begin.Seconds() + m.Seconds
+	for _, r := range snap.Timeline {
+		if r.Stage == last && r.Saturated && float64(r.T) < end && float64(r.T+1) > begin.Seconds() {
+			m.SaturatedSeconds++
+		}
+	}
+	m.SaturatedSeconds = min(m.SaturatedSeconds, int(math.Ceil(m.Seconds)))
 	return m
 }
