@@ -100,7 +100,7 @@ type SearchAnswer struct {
 	// FirstBad is the lowest rate that did not (0 when none failed); Breaches say why.
 	FirstBad float64        `json:"first_bad,omitempty"`
 	Breaches []SearchBreach `json:"breaches,omitempty"`
-	// TesterLimited is set when the first bad rate failed because of the tester itself
+	// TesterLimited is set when the first bad rate failed only because of the tester itself
 	// (saturated or dropped requests): then the limit found is the tester's, not the node's.
 	TesterLimited bool `json:"tester_limited,omitempty"`
 	// GapPct is (FirstBad − Rate) / Rate: how precisely the limit is bracketed.

@@ -285,7 +285,7 @@ func answer(st *strategy, probes []engine.SearchProbe, reason string) engine.Sea
 		}
 		if p.Verdict == "fail" && p.Rate == round3(bad) && bad > 0 {
 			a.FirstBad, a.Breaches = p.Rate, p.Breaches
-			a.TesterLimited = hasTesterBreach(p.Breaches)
+			a.TesterLimited = testerOnly(p.Breaches)
 		}
 	}
 	if a.Found && a.FirstBad > 0 {

@@ -123,14 +123,16 @@ func (s SLO) percentileOrDefault() float64 {
 	return DefaultPercentile
 }
 
-// testerOnly reports whether breaches hold a tester clause.
-func hasTesterBreach(breaches []engine.SearchBreach) bool {
+// testerOnly reports whether breaches are all tester clauses (and there is one): the probe
+// failed only because the tester could not keep up, so it says nothing about the node. A probe
+// that also missed a node clause (rate-limited, failed, latency) did find the node's limit.
+func testerOnly(breaches []engine.SearchBreach) bool {
 	for _, b := range breaches {
-		if b.Clause == "tester" {
-			return true
+		if b.Clause != "tester" {
+			return false
 		}
 	}
-	return false
+	return len(breaches) > 0
 }
 
 func round3(v float64) float64 {

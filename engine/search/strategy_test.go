@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"strings"
 	"testing"
 	"time"
 
@@ -206,4 +207,32 @@ func sameFloats(a, b []float64) bool {
 		}
 	}
 	return true
+}
+
+// TestAnswerTesterLimited: the answer blames the tester only when the first bad probe failed
+// by the tester clause alone; one that was also rate-limited found the node's limit.
+func TestAnswerTesterLimited(t *testing.T) {
+	limited := engine.SearchBreach{Clause: "limited", Text: "limited 9.52% > 1%"}
+	tester := engine.SearchBreach{Clause: "tester", Text: "tester: saturated for 3 of 5 s"}
+	for _, tt := range []struct {
+		name     string
+		breaches []engine.SearchBreach
+		want     bool
+	}{
+		{"limited and tester", []engine.SearchBreach{limited, tester}, false},
+		{"tester alone", []engine.SearchBreach{tester}, true},
+		{"limited alone", []engine.SearchBreach{limited}, false},
+	} {
+		st := newStrategy(DefaultConfig())
+		st.add(result{rate: 4, pass: true, step: stepDouble})
+		st.add(result{rate: 4.2, pass: false, step: stepClose})
+		probes := []engine.SearchProbe{
+			{N: 1, Rate: 4, Verdict: "pass", Goodput: 4},
+			{N: 2, Rate: 4.2, Verdict: "fail", Breaches: tt.breaches},
+		}
+		a := answer(st, probes, EndConverged)
+		if a.TesterLimited != tt.want || strings.Contains(a.Text, "the tester's, not the node's") != tt.want {
+			t.Errorf("%s: tester limited %v, text %q; want %v", tt.name, a.TesterLimited, a.Text, tt.want)
+		}
+	}
 }
