@@ -99,6 +99,29 @@ func findPlateau(probes []engine.SearchProbe) plateau {
 	return pl
 }
 
+// levelledOff says, when no answer was rate-limited, whether a failing probe accepted clearly
+// less than it offered: a limiter that queues instead of rejecting (nginx limit_req without
+// nodelay, whose queue outlasts the request timeout or the probe) looks like that before it
+// rejects anything, and so does an overloaded node. "" when no probe did.
+func levelledOff(probes []engine.SearchProbe) string {
+	var low *engine.SearchProbe
+	for i := range probes {
+		p := &probes[i]
+		if p.Verdict != "fail" || p.MeasureS <= 0 || p.Goodput >= p.Rate*0.9-2/p.MeasureS {
+			continue
+		}
+		if low == nil || p.Goodput < low.Goodput {
+			low = p
+		}
+	}
+	if low == nil {
+		return ""
+	}
+	return fmt.Sprintf("but the accepted rate levelled off (%s ok/s at %s offered; the rest queued, timed out or failed): "+
+		"a limiter that delays instead of rejecting (nginx limit_req without nodelay) looks like this until its queue is full, "+
+		"as does an overloaded node; a latency clause (--p99) or longer probes tell them apart", fmtNum(low.Goodput), rateText(low.Rate))
+}
+
 // burstFromRamp is the burst as the doubling phase shows it (see the package comment above),
 // or ok false when the probes do not allow it.
 func burstFromRamp(probes []engine.SearchProbe, rate, rateErr float64) (burst, err float64, ok bool) {
@@ -201,7 +224,11 @@ func (s *Searcher) inferLimiter(ctx context.Context, probes []engine.SearchProbe
 		if len(probes) == 0 {
 			return nil, nil
 		}
-		return &engine.LimiterEstimate{Kind: "none", Notes: []string{fmt.Sprintf("no limiter detected: no rate-limited answer at any probe, up to %s", rateText(top))}}, nil
+		est := &engine.LimiterEstimate{Kind: "none", Notes: []string{fmt.Sprintf("no limiter detected: no rate-limited answer at any probe, up to %s", rateText(top))}}
+		if n := levelledOff(probes); n != "" {
+			est.Notes = append(est.Notes, n)
+		}
+		return est, nil
 	}
 	pl := findPlateau(probes)
 	if pl.rate == 0 {

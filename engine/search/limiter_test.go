@@ -1,6 +1,7 @@
 package search
 
 import (
+	"context"
 	"math"
 	"strings"
 	"testing"
@@ -117,5 +118,26 @@ func TestDelayMode(t *testing.T) {
 		if got := delayMode(tt.m, tt.burst, tt.rate); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
 		}
+	}
+}
+
+// TestLimiterNoneButLevelledOff: no 429 at all, but a probe accepted clearly less than it
+// offered (a delaying nginx limit_req whose queue outlasts the timeout: 4.8 ok/s at 8/s, the
+// rest timed out). "No limiter detected" alone would be wrong; the note says what it may be.
+func TestLimiterNoneButLevelledOff(t *testing.T) {
+	s := &Searcher{cfg: DefaultConfig()}
+	probe := func(rate, goodput float64, verdict string, failed int64) engine.SearchProbe {
+		return engine.SearchProbe{Rate: rate, Goodput: goodput, MeasureS: 5, Verdict: verdict,
+			Summary: engine.Summary{OK: int64(goodput * 5), Failed: failed, Completed: int64(goodput*5) + failed}}
+	}
+	probes := []engine.SearchProbe{probe(4, 4, "pass", 0), probe(8, 4.8, "fail", 16), probe(5.75, 5.8, "pass", 0)}
+	l, _ := s.inferLimiter(context.Background(), probes, nil, time.Now())
+	if l == nil || l.Kind != "none" || len(l.Notes) != 2 || !strings.Contains(l.Notes[1], "4.8 ok/s at 8/s") {
+		t.Errorf("limiter %+v; want none, with a note that the accepted rate levelled off at 4.8 ok/s", l)
+	}
+	// A node that answers everything it gets, only slower: no such note.
+	probes = []engine.SearchProbe{probe(800, 800, "pass", 0), probe(1600, 1600, "fail", 0)}
+	if l, _ := s.inferLimiter(context.Background(), probes, nil, time.Now()); l == nil || len(l.Notes) != 1 {
+		t.Errorf("limiter %+v; want only the no-limiter note", l)
 	}
 }
