@@ -170,6 +170,29 @@ func TestFindLimitNginx(t *testing.T) {
 	}
 }
 
+// TestFindLimitNginxSeed002: seed 002's own limiter, nginx limit_req rate=240r/m burst=60 in
+// its default, delaying mode. With a request timeout longer than its queue (60 at 4/s: 15 s), a
+// probe just above 4/s sees nothing rejected and nothing timed out: nginx queues the excess and
+// answers 4/s, so only the backlog clause (the node answered less than was sent) can find the
+// limit; without it the search passed rates twice too high. 10 s probes, because at 4/s the
+// clause's 2-request slack would hide up to 20 % in a 3 s window. About 3 minutes.
+func TestFindLimitNginxSeed002(t *testing.T) {
+	requireNginx(t)
+	_, nodeURL := startNode(t, mocknode.Config{})
+	ngx := startNginx(t, strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/"), nginxLimit{RatePerMin: 240, Burst: 60})
+	p := writeProfile(t, "http://"+ngx.addr+"/", 64, getBalance+"[search]\nprobe = \"10s\"\nsettle = \"2s\"\nstart = \"1/s\"\n")
+	r := findLimit(t, p, "--no-burst", "--timeout", "30s")
+	s := r.snap.Search
+	checkLimit(t, s, 4)
+	backlog := false
+	for _, b := range s.Answer.Breaches {
+		backlog = backlog || b.Clause == "backlog"
+	}
+	if !backlog {
+		t.Errorf("first bad probe's breaches %+v; want the backlog clause (a delaying limiter answers less than it is sent)", s.Answer.Breaches)
+	}
+}
+
 // TestFindLimitBadInput: usage errors exit 2 naming the flag or file:line.
 func TestFindLimitBadInput(t *testing.T) {
 	dir := t.TempDir()

@@ -276,6 +276,7 @@ func (p *searchPane) helpLines() []string {
 		"bisects [good, bad] until the gap is within the precision. A probe with 429s",
 		"tells the limiter's accepted rate, which is probed next.",
 		"ok/s: successful answers per second (goodput). limited/failed: shares of answers.",
+		"backlog: the node answered clearly less than was sent (a queue is building).",
 		"superseded: a later probe contradicted it (a burst absorbed a short probe);",
 		"the later one counts. q stops the search and keeps the best answer so far.",
 	}

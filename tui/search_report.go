@@ -53,7 +53,7 @@ func searchSLOText(s engine.SearchSLO) string {
 	if s.MinSuccessPct > 0 {
 		parts = append(parts, "success ≥ "+searchPct(s.MinSuccessPct))
 	}
-	parts = append(parts, "nothing dropped, tester not saturated")
+	parts = append(parts, "the node keeps up (answers ≥ 97% of sends)", "nothing dropped, tester not saturated")
 	return strings.Join(parts, ", ")
 }
 

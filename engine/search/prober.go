@@ -126,6 +126,12 @@ func measureOf(snap *engine.Snapshot, planned time.Duration) Measure {
 		if r.Stage == last && r.Saturated && float64(r.T) < end && float64(r.T+1) > begin.Seconds() {
 			m.SaturatedSeconds++
 		}
+		// Answers by the second they came back, whatever stage sent them: in steady state the
+		// settle window's late answers make up for the window's own that come after it.
+		if float64(r.T) >= begin.Seconds() && float64(r.T+1) <= end {
+			m.Answered += r.OK + r.Limited + r.Failed
+			m.AnsweredSeconds++
+		}
 	}
 	m.SaturatedSeconds = min(m.SaturatedSeconds, int(math.Ceil(m.Seconds)))
 	return m

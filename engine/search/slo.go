@@ -23,6 +23,11 @@ type Measure struct {
 	SettleSeconds           float64
 	// Stopped is set when the probe was cut short; it is then not judged.
 	Stopped bool
+	// Answered counts the answers of any outcome that came back during the measured window's
+	// whole seconds, AnsweredSeconds how many such seconds there were: against the sent rate,
+	// they show whether the node keeps up or a queue is building.
+	Answered        int64
+	AnsweredSeconds int
 	// Snapshot is the probe's own run, when an engine.Runner made it (nil for fakes).
 	Snapshot *engine.Snapshot
 }
@@ -80,6 +85,9 @@ func (s SLO) Judge(m *Measure) []engine.SearchBreach {
 			add("success", v, s.MinSuccessPct, "%", fmt.Sprintf("success %s < %s", pct(round3(v)), pct(s.MinSuccessPct)))
 		}
 	}
+	if b, ok := m.backlog(); ok {
+		out = append(out, b)
+	}
 	if sum.Dropped > 0 {
 		add("tester", float64(sum.Dropped), 0, "count", fmt.Sprintf("tester: dropped %d requests it could not send (every connection busy)", sum.Dropped))
 	}
@@ -90,6 +98,34 @@ func (s SLO) Judge(m *Measure) []engine.SearchBreach {
 		add("tester", float64(m.SaturatedSeconds), m.Seconds/4, "s", fmt.Sprintf("tester: saturated for %d of %s s (the generator fell behind its schedule)", m.SaturatedSeconds, fmtNum(m.Seconds)))
 	}
 	return out
+}
+
+// Keeping up: a probe fails when the node answered, during the window's whole seconds, less
+// than keepUpShare of what was sent in that time, by more than keepUpSlack requests (a request
+// landing in the next second is counting noise, not a queue).
+const (
+	keepUpShare = 0.97
+	keepUpSlack = 2
+)
+
+// backlog is the "backlog" clause: a node that answers more slowly than it is asked does not
+// sustain the rate even while nothing fails yet. The difference is a queue building up, as
+// behind nginx limit_req without nodelay (it delays instead of rejecting until its burst queue
+// is full) or in front of a saturated node; its requests fail only once the queue is full or
+// they time out, which may be after the probe has ended. Answers of every outcome count, so a
+// limiter that rejects at once (429s) never trips it.
+func (m *Measure) backlog() (engine.SearchBreach, bool) {
+	if m.AnsweredSeconds < 2 || m.Seconds <= 0 || m.Summary.Sent <= 0 {
+		return engine.SearchBreach{}, false
+	}
+	secs := float64(m.AnsweredSeconds)
+	sentRate := float64(m.Summary.Sent) / m.Seconds
+	want, got := sentRate*secs, float64(m.Answered)
+	if got >= want*keepUpShare-keepUpSlack {
+		return engine.SearchBreach{}, false
+	}
+	return engine.SearchBreach{Clause: "backlog", Measured: round3(100 * got / want), Bound: 100 * keepUpShare, Unit: "%",
+		Text: fmt.Sprintf("backlog: answered %s/s of %s/s sent (a queue is building)", fmtNum(got/secs), fmtNum(sentRate))}, true
 }
 
 // record turns a judged measure into the snapshot's probe record.
