@@ -90,6 +90,9 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 		hists.apply(&st.Summary, i)
 		out.Stages = append(out.Stages, st)
 	}
+	if err := mergeByRequest(out, snaps, names); err != nil {
+		return nil, err
+	}
 	out.Timeline = mergeRows(snaps, out.StartedAt)
 	for _, r := range out.Timeline {
 		if r.Saturated {
@@ -97,10 +100,109 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 		}
 	}
 	out.Events = mergeEvents(snaps, out.StartedAt)
+	byRequest := out.Histograms.ByRequest // set by mergeByRequest
 	if out.Histograms, err = hists.encode(); err != nil {
 		return nil, err
 	}
+	out.Histograms.ByRequest = byRequest
 	return out, nil
+}
+
+// mergeByRequest fills the per-request numbers of the merged totals and stages: counters summed
+// and, when every input that sent a request kept its histograms, percentiles from the merged
+// histograms (exact to their precision), which go into the merged snapshot too. Inputs without
+// them (written before snapshots had them) leave the field-wise maximum of their percentiles, an
+// upper bound.
+func mergeByRequest(out *Snapshot, snaps []*Snapshot, names []string) error {
+	type reqHists struct {
+		latency, service sets
+		exact            bool
+	}
+	hists := map[string]*reqHists{}
+	var order []string
+	for i, s := range snaps {
+		for name := range s.Totals.ByRequest {
+			rh := hists[name]
+			if rh == nil {
+				rh = &reqHists{exact: true}
+				rh.latency.likeInput, rh.service.likeInput = true, true
+				hists[name] = rh
+				order = append(order, name)
+			}
+			h, ok := s.Histograms.ByRequest[name]
+			if !ok || h.Total == "" {
+				rh.exact = false
+				continue
+			}
+			if err := rh.latency.add(HistogramSet{Total: h.Total, Stages: h.Stages}, name+" latency"); err != nil {
+				return fmt.Errorf("%s: %w", names[i], err)
+			}
+			if err := rh.service.add(h.Service, name+" service"); err != nil {
+				return fmt.Errorf("%s: %w", names[i], err)
+			}
+		}
+	}
+	if len(order) == 0 {
+		return nil
+	}
+	sort.Strings(order)
+	span := func(stage int) map[string]Summary {
+		m := map[string]Summary{}
+		for _, name := range order {
+			pick := func(s *Snapshot) (Summary, bool) {
+				by := s.Totals.ByRequest
+				if stage >= 0 {
+					if stage >= len(s.Stages) {
+						return Summary{}, false
+					}
+					by = s.Stages[stage].Summary.ByRequest
+				}
+				v, ok := by[name]
+				return v, ok
+			}
+			sum := sumSummaries(snaps, pick)
+			if sum.Completed == 0 && sum.Sent == 0 {
+				continue
+			}
+			if rh := hists[name]; rh.exact {
+				sum.Latency = percentilesOf(rh.latency.get(stage))
+				sum.Service = percentilesOf(rh.service.get(stage))
+			} else {
+				for _, s := range snaps {
+					if v, ok := pick(s); ok {
+						sum.Latency = maxPercentiles(sum.Latency, v.Latency)
+						sum.Service = maxPercentiles(sum.Service, v.Service)
+					}
+				}
+			}
+			sum.LatencyByOutcome = map[string]Percentiles{}
+			m[name] = sum
+		}
+		return m
+	}
+	out.Totals.ByRequest = span(-1)
+	for i := range out.Stages {
+		out.Stages[i].Summary.ByRequest = span(i)
+	}
+	for _, name := range order {
+		rh := hists[name]
+		if !rh.exact {
+			continue
+		}
+		lat, err := rh.latency.encode()
+		if err != nil {
+			return fmt.Errorf("encoding merged histograms: %w", err)
+		}
+		svc, err := rh.service.encode()
+		if err != nil {
+			return fmt.Errorf("encoding merged histograms: %w", err)
+		}
+		if out.Histograms.ByRequest == nil {
+			out.Histograms.ByRequest = map[string]Histograms{}
+		}
+		out.Histograms.ByRequest[name] = Histograms{Total: lat.Total, Stages: lat.Stages, Service: svc}
+	}
+	return nil
 }
 
 // sameRun checks the snapshots ran one plan: same profile name, mode and stages.
@@ -217,6 +319,9 @@ type mergedHists struct {
 type sets struct {
 	total  *hdr.Histogram
 	stages []*hdr.Histogram
+	// likeInput makes merged histograms with the inputs' own precision (the per-request ones
+	// keep two significant figures) instead of the run histograms'.
+	likeInput bool
 }
 
 func (m *sets) add(hs HistogramSet, what string) error {
@@ -227,7 +332,7 @@ func (m *sets) add(hs HistogramSet, what string) error {
 	if err != nil {
 		return fmt.Errorf("%s histogram: %w", what, err)
 	}
-	mergeInto(&m.total, h)
+	m.mergeInto(&m.total, h)
 	for i, enc := range hs.Stages {
 		h, err := DecodeHistogram(enc)
 		if err != nil {
@@ -236,14 +341,18 @@ func (m *sets) add(hs HistogramSet, what string) error {
 		for len(m.stages) <= i {
 			m.stages = append(m.stages, nil)
 		}
-		mergeInto(&m.stages[i], h)
+		m.mergeInto(&m.stages[i], h)
 	}
 	return nil
 }
 
-func mergeInto(dst **hdr.Histogram, h *hdr.Histogram) {
+func (m *sets) mergeInto(dst **hdr.Histogram, h *hdr.Histogram) {
 	if *dst == nil {
-		*dst = newHist()
+		if m.likeInput {
+			*dst = hdr.New(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
+		} else {
+			*dst = newHist()
+		}
 	}
 	(*dst).Merge(h)
 }
@@ -295,28 +404,31 @@ func (m *mergedHists) apply(s *Summary, stage int) {
 	}
 }
 
-func (m *mergedHists) encode() (Histograms, error) {
-	enc := func(s sets) (HistogramSet, error) {
-		var hs HistogramSet
-		var err error
-		if s.total == nil {
-			return hs, nil
-		}
-		if hs.Total, err = encodeHist(s.total); err != nil {
-			return hs, err
-		}
-		for _, h := range s.stages {
-			if h == nil {
-				h = newHist()
-			}
-			e, err := encodeHist(h)
-			if err != nil {
-				return hs, err
-			}
-			hs.Stages = append(hs.Stages, e)
-		}
+// encode writes the merged set as a snapshot holds it.
+func (s *sets) encode() (HistogramSet, error) {
+	var hs HistogramSet
+	var err error
+	if s.total == nil {
 		return hs, nil
 	}
+	if hs.Total, err = encodeHist(s.total); err != nil {
+		return hs, err
+	}
+	for _, h := range s.stages {
+		if h == nil {
+			h = hdr.New(s.total.LowestTrackableValue(), s.total.HighestTrackableValue(), int(s.total.SignificantFigures()))
+		}
+		e, err := encodeHist(h)
+		if err != nil {
+			return hs, err
+		}
+		hs.Stages = append(hs.Stages, e)
+	}
+	return hs, nil
+}
+
+func (m *mergedHists) encode() (Histograms, error) {
+	enc := func(s sets) (HistogramSet, error) { return s.encode() }
 	var out Histograms
 	lat, err := enc(m.latency)
 	if err != nil {

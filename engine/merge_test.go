@@ -98,3 +98,59 @@ func TestMergeRefusesOtherPlans(t *testing.T) {
 		t.Errorf("forced merge completed %d", m.Totals.Completed)
 	}
 }
+
+// TestMergeKeepsPerRequestNumbers: a merge keeps the per-request numbers (by_request) of the
+// totals and of every stage: counts summed (equal to the node's own count per method) and
+// percentiles from the merged per-request histograms; merging one run gives its own figures.
+func TestMergeKeepsPerRequestNumbers(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Latency: 2 * time.Millisecond})
+	mix := func() *engine.Config {
+		cfg := balanceConfig(url, engine.Stage{Rate: 200, Duration: 500 * time.Millisecond}, engine.Stage{Rate: 400, Duration: 500 * time.Millisecond})
+		cfg.Requests = append(cfg.Requests, engine.Request{Name: "getSlot", Weight: 1, Items: 1,
+			Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`)})
+		return cfg
+	}
+	a, b := run(t, mix()), run(t, mix())
+	m, err := engine.Merge([]*engine.Snapshot{a, b}, []string{"a.json", "b.json"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	methods := node.Stats().Methods
+	for _, name := range []string{"getBalance", "getSlot"} {
+		got, ok := m.Totals.ByRequest[name]
+		want := a.Totals.ByRequest[name].Completed + b.Totals.ByRequest[name].Completed
+		if !ok || got.Completed != want || got.Completed != methods[name] {
+			t.Errorf("%s: merged by_request completed %d (present %v), inputs %d, node %d", name, got.Completed, ok, want, methods[name])
+		}
+		if got.Latency.P50 <= 0 || got.Latency.Max < got.Latency.P50 {
+			t.Errorf("%s: merged latency %+v", name, got.Latency)
+		}
+		var stages int64
+		for i, st := range m.Stages {
+			stages += st.Summary.ByRequest[name].Completed
+			if w := a.Stages[i].Summary.ByRequest[name].Completed + b.Stages[i].Summary.ByRequest[name].Completed; st.Summary.ByRequest[name].Completed != w {
+				t.Errorf("%s stage %d: merged %d, inputs %d", name, i+1, st.Summary.ByRequest[name].Completed, w)
+			}
+		}
+		if stages != got.Completed {
+			t.Errorf("%s: stages hold %d, totals %d", name, stages, got.Completed)
+		}
+		h, err := engine.DecodeHistogram(m.Histograms.ByRequest[name].Total)
+		if err != nil {
+			t.Errorf("%s: merged histogram: %v", name, err)
+		} else if h.TotalCount() != got.Completed {
+			t.Errorf("%s: merged histogram holds %d, want %d", name, h.TotalCount(), got.Completed)
+		}
+	}
+	one, err := engine.Merge([]*engine.Snapshot{a}, []string{"a.json"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name, want := range a.Totals.ByRequest {
+		got := one.Totals.ByRequest[name]
+		if got.Latency.P50 != want.Latency.P50 || got.Latency.P99 != want.Latency.P99 || got.Latency.Max != want.Latency.Max {
+			t.Errorf("%s: one run merged p50/p99/max %v/%v/%v, the run's own %v/%v/%v", name,
+				got.Latency.P50, got.Latency.P99, got.Latency.Max, want.Latency.P50, want.Latency.P99, want.Latency.Max)
+		}
+	}
+}

@@ -19,12 +19,15 @@ type ToolInfo struct {
 // Histograms holds the run's HDR histograms (microseconds), each in HdrHistogram's compressed V2
 // encoding, base64: what makes merging runs exact. Total and Stages are latency from the intended
 // send (coordinated-omission corrected); Service is from the actual send; ByOutcome is latency per
-// outcome class ("ok", "limited", "failed").
+// outcome class ("ok", "limited", "failed"). ByRequest holds, per request name of the mix, the
+// same for that request alone (Total, Stages and Service, at the precision the run kept them), so
+// a merge rebuilds the per-request numbers exactly too; snapshots written before it have none.
 type Histograms struct {
 	Total     string                  `json:"total"`
 	Stages    []string                `json:"stages"`
 	Service   HistogramSet            `json:"service"`
 	ByOutcome map[string]HistogramSet `json:"by_outcome"`
+	ByRequest map[string]Histograms   `json:"by_request,omitempty"`
 }
 
 // HistogramSet is one kind of histogram for the whole run and for each stage.

@@ -141,5 +141,50 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 			return err
 		}
 	}
+	return a.encodeRequestHistograms(h)
+}
+
+// encodeRequestHistograms writes each request's latency and service histograms, for the run and
+// per stage (an empty one where the request was not sent in a stage), so merged per-request
+// numbers are exact.
+func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
+	for i, tot := range a.reqTotal {
+		if tot == nil {
+			continue
+		}
+		name := requestName(a.cfg.Requests, i)
+		var rh Histograms
+		var err error
+		if rh.Total, err = encodeHist(tot.latency.Histogram); err != nil {
+			return fmt.Errorf("encoding %s's histogram: %w", name, err)
+		}
+		if rh.Service.Total, err = encodeHist(tot.service.Histogram); err != nil {
+			return fmt.Errorf("encoding %s's histogram: %w", name, err)
+		}
+		for s := range a.stages {
+			var lat, svc string
+			if s < len(a.reqStages) && a.reqStages[s] != nil && a.reqStages[s][i] != nil {
+				acc := a.reqStages[s][i]
+				if lat, err = encodeHist(acc.latency.Histogram); err == nil {
+					svc, err = encodeHist(acc.service.Histogram)
+				}
+			} else {
+				lat, err = emptyRequestHist()
+				svc = lat
+			}
+			if err != nil {
+				return fmt.Errorf("encoding %s's histogram of stage %d: %w", name, s+1, err)
+			}
+			rh.Stages = append(rh.Stages, lat)
+			rh.Service.Stages = append(rh.Service.Stages, svc)
+		}
+		if h.ByRequest == nil {
+			h.ByRequest = map[string]Histograms{}
+		}
+		h.ByRequest[name] = rh
+	}
 	return nil
 }
+
+// emptyRequestHist is the encoding of a request histogram with nothing in it.
+func emptyRequestHist() (string, error) { return encodeHist(newRequestAcc().latency.Histogram) }
