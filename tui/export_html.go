@@ -214,8 +214,8 @@ func htmlStages(s *engine.Snapshot) htmlTable {
 }
 
 func htmlRequests(tot *engine.Summary) htmlTable {
-	t := newHTMLTable("Requests (latency in ms, from intended send)", "lrrrrrrrrr",
-		"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed")
+	t := newHTMLTable("Requests (latency in ms, from intended send)", "lrrrrrrrrrr",
+		"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed", "rpcerr")
 	if len(tot.ByRequest) < 2 {
 		return t // a mix of one: the totals are that request
 	}
@@ -223,7 +223,8 @@ func htmlRequests(tot *engine.Summary) htmlTable {
 		r := tot.ByRequest[name]
 		t.add(name, formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
 			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
-			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed))
+			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
+			formatInt(sumCounts(r.RPCErrors)))
 	}
 	return t
 }

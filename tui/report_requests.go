@@ -14,13 +14,14 @@ func writeRequests(ew *errWriter, tot *engine.Summary) {
 	}
 	ew.line("")
 	ew.line("Requests (latency in ms, from intended send)")
-	t := newTable("lrrrrrrrrr")
-	t.add("name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed")
+	t := newTable("lrrrrrrrrrr")
+	t.add("name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed", "rpcerr")
 	for _, name := range requestsByCount(tot.ByRequest) {
 		r := tot.ByRequest[name]
 		t.add(truncate(name, 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
 			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
-			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed))
+			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
+			formatInt(sumCounts(r.RPCErrors)))
 	}
 	t.write(ew, "  ", reportWidth)
 }
