@@ -71,7 +71,7 @@ duration = "2s"
 		"getBalance":        {"getBalance", 1},
 		"getBlocks":         {"getBlocks", 1},
 		"eth_getBalance x3": {"eth_getBalance", 3},
-		"body":              {"getSlot", 1},
+		"getSlot":           {"getSlot", 1}, // a raw body is named after its method
 	}
 	for name, w := range want {
 		if got[name] == 0 || got[name]*w.calls != st.Methods[w.method] {

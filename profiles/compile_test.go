@@ -41,6 +41,8 @@ method = "getSlot"
 [[request]]
 body = '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]'
 [[request]]
+body = '{"jsonrpc":"2.0","id":{{seq}},"method":"getSlot"}'
+[[request]]
 name = "heavy"
 body_file = "heavy.json"
 [[request]]
@@ -59,6 +61,7 @@ rate = 1
 		{"getSlot", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
 		{"getSlot#2", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
 		{"body", `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`, 1, 2},
+		{"getSlot#3", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1}, // a raw body is named after its method too
 		{"heavy", `{"jsonrpc":"2.0","id":1,"method":"debug_storageRangeAt","params":["0x1",0,"0x0","0x",1024]}` + "\n", 1, 1},
 		{"x", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1.5,"b":true,"c":"<&>"}}`, 1, 1},
 	}
@@ -72,7 +75,7 @@ rate = 1
 			t.Errorf("request %d = {%q %s w%d i%d}, want {%q %s w%d i%d}", i+1, r.Name, r.Body, r.Weight, r.Items, w.name, w.body, w.weight, w.items)
 		}
 	}
-	if m := p.info[4].RPCMethod; m != "debug_storageRangeAt" {
+	if m := p.info[5].RPCMethod; m != "debug_storageRangeAt" {
 		t.Errorf("method read from body_file = %q", m)
 	}
 }

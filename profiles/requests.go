@@ -196,6 +196,9 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 		req.Items = len(batchList)
 	default:
 		info.RPCMethod, req.Items = inspectBody(body)
+		if given[0] == "body" && info.RPCMethod != "" && info.RPCMethod != "batch" {
+			req.Name = info.RPCMethod // like method = …: a request is named after its JSON-RPC method
+		}
 	}
 	return req, info, true
 }
