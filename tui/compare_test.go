@@ -208,6 +208,31 @@ func TestWriteCompareMismatchedSays(t *testing.T) {
 	}
 }
 
+// TestWriteCompareStageNotRun: a run that ended before a stage (stopped, or a partial snapshot)
+// lists it with zeros; compare says it did not run instead of judging a 0 ms latency better.
+func TestWriteCompareStageNotRun(t *testing.T) {
+	a, b := testSnapshot(), testSnapshot()
+	b.Stages[1].Summary = engine.Summary{}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	stage2, _, _ := strings.Cut(got[strings.Index(got, "Stage 2"):], "Δ and Δ% are against")
+	if !strings.Contains(stage2, "B: stage 2 did not run") || strings.Contains(stage2, "-100.0%") || strings.Contains(stage2, "better") {
+		t.Errorf("a stage B never ran must not be compared:\n%s", got)
+	}
+	// Neither ran it: nothing to show, and no crash.
+	a.Stages[1].Summary = engine.Summary{}
+	out.Reset()
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: b}, {Snapshot: a}}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "no run sent anything in this stage") {
+		t.Errorf("want a note for a stage no run reached:\n%s", out.String())
+	}
+}
+
 func TestWriteCompareClosedLoop(t *testing.T) {
 	a, b := testSnapshot(), testSnapshot()
 	a.Mode, b.Mode = engine.ModeClosed, engine.ModeClosed

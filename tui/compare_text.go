@@ -104,6 +104,11 @@ func writeCompareStage(ew *errWriter, c *Comparison, i, width int) {
 			continue
 		}
 		st := &c.Runs[r].Snapshot.Stages[j]
+		if !stageRan(st) {
+			// The run ended first (stopped, or a partial snapshot): its zeros are not latency.
+			where = append(where, fmt.Sprintf("%s: stage %d did not run", runLabel(r), j+1))
+			continue
+		}
 		sums[r] = &st.Summary
 		at := ""
 		if !c.ByPosition && st.Spec.Rate != m.Rate {
@@ -124,6 +129,10 @@ func writeCompareStage(ew *errWriter, c *Comparison, i, width int) {
 		}
 	}
 	// Nothing to compare with: A's numbers in one line, not a table of dashes.
+	if sums[0] == nil {
+		ew.line("  no run sent anything in this stage")
+		return
+	}
 	ew.printf("  only in A: %s rps, p99 %s ms, limited %d, failed %d\n", formatRPS(sums[0].RPS),
 		formatMs(sums[0].Latency.P99), sums[0].Limited, sums[0].Failed)
 }
@@ -207,10 +216,13 @@ func writeCompareUnmatched(ew *errWriter, c *Comparison) {
 	for _, x := range c.Extra {
 		st := &c.Runs[x.Run].Snapshot.Stages[x.Stage]
 		sum := &st.Summary
+		there := fmt.Sprintf("  (%s there: %s rps, p99 %s ms, limited %d, failed %d)", runLabel(x.Run),
+			formatRPS(sum.RPS), formatMs(sum.Latency.P99), sum.Limited, sum.Failed)
+		if !stageRan(st) {
+			there = fmt.Sprintf("  (%s did not run it: the run ended first)", runLabel(x.Run))
+		}
 		lines = append(lines, fmt.Sprintf("run %s stage %d (%s): no stage %s in A", runLabel(x.Run), x.Stage+1,
-			st.Spec.Rate.String(), c.matchedBy()),
-			fmt.Sprintf("  (%s there: %s rps, p99 %s ms, limited %d, failed %d)", runLabel(x.Run),
-				formatRPS(sum.RPS), formatMs(sum.Latency.P99), sum.Limited, sum.Failed))
+			st.Spec.Rate.String(), c.matchedBy()), there)
 	}
 	if len(lines) == 0 {
 		return
@@ -224,6 +236,13 @@ func writeCompareUnmatched(ew *errWriter, c *Comparison) {
 	for _, l := range lines {
 		ew.line("  " + l)
 	}
+}
+
+// stageRan says whether anything was scheduled in a stage: a run that ended early (stopped, cut
+// by --requests, or a partial snapshot) lists the stages it never reached with zeros, which must
+// not read as a 0 ms latency.
+func stageRan(st *engine.StageStats) bool {
+	return st.Summary.Scheduled > 0 || st.Summary.Completed > 0
 }
 
 // roundTenth rounds seconds to a tenth, enough to tell a full stage from a cut one.
