@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -55,5 +56,21 @@ func TestSnapshotRoundTrip(t *testing.T) {
 	}
 	if _, err := ReadSnapshot(filepath.Join(dir, "missing.json")); err == nil || !strings.Contains(err.Error(), "missing.json") {
 		t.Errorf("missing file: %v", err)
+	}
+}
+
+// TestSendLagOmittedWhenUnmeasured: a summary without a measured send lag (per request, closed
+// loop) leaves send_lag_ms out instead of claiming 0 ms; a measured one keeps it.
+func TestSendLagOmittedWhenUnmeasured(t *testing.T) {
+	b, err := json.Marshal(Summary{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(string(b), "send_lag_ms") {
+		t.Errorf("unmeasured send lag written: %s", b)
+	}
+	b, _ = json.Marshal(Summary{SendLag: Percentiles{P50: 0.4, Max: 1.2}})
+	if !strings.Contains(string(b), `"send_lag_ms":{`) {
+		t.Errorf("measured send lag missing: %s", b)
 	}
 }

@@ -57,8 +57,9 @@ type Summary struct {
 	Service   Percentiles      `json:"service_ms"`
 	// SendLag is how late requests went out after their intended time: the tester's own delay
 	// (timer granularity, a full pool, a busy machine), included in Latency. In open loop it
-	// should stay well under the latencies measured; in closed loop it is 0.
-	SendLag          Percentiles            `json:"send_lag_ms"`
+	// should stay well under the latencies measured; in closed loop it is 0. Left out of the
+	// JSON when not measured (per-request summaries, closed loop) rather than written as 0 ms.
+	SendLag          Percentiles            `json:"send_lag_ms,omitzero"`
 	LatencyByOutcome map[string]Percentiles `json:"latency_by_outcome"`
 	Connections      Connections            `json:"connections"`
 	// ByRequest is the same per request name of the mix (its JSON-RPC method unless named);
