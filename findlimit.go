@@ -162,8 +162,10 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress find-limit profiles/getBalance.toml`, or try `rpcstress find-limit --demo`"))
 	case f.fps < 1 || f.fps > 60:
 		return c.fail(exitUsage, fmt.Errorf("--fps %d: use 1 to 60", f.fps))
-	case f.connections < 0:
+	case f.connections < 0 || set["connections"] && f.connections == 0:
 		return c.fail(exitUsage, fmt.Errorf("--connections %d: must be at least 1", f.connections))
+	case f.timeout < 0 || set["timeout"] && f.timeout == 0:
+		return c.fail(exitUsage, fmt.Errorf("--timeout %s: must be positive", f.timeout))
 	case f.url != "" && !strings.Contains(f.url, "://"):
 		return c.fail(exitUsage, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url))
 	}

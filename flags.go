@@ -31,6 +31,9 @@ type runFlags struct {
 	exitOnEnd   bool
 	cpuProfile  string
 	targets     string
+	// set holds the flags given on the command line (see noteSet): 0 is the "not given"
+	// value of --connections, --timeout and --duration, so an explicit 0 must be told apart.
+	set map[string]bool
 }
 
 func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
@@ -74,6 +77,12 @@ func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
 	}
 }
 
+// noteSet records which flags the command line gave, after parsing.
+func (f *runFlags) noteSet(fs *flag.FlagSet) {
+	f.set = map[string]bool{}
+	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+}
+
 // overrides turns the flags into profile overrides; every error names its flag.
 func (f *runFlags) overrides() (profiles.Overrides, error) {
 	o := profiles.Overrides{URL: f.url, Duration: f.duration, Connections: f.connections, Timeout: f.timeout, MaxRequests: f.requests}
@@ -85,11 +94,11 @@ func (f *runFlags) overrides() (profiles.Overrides, error) {
 		o.Rate = &r
 	}
 	switch {
-	case f.duration < 0:
+	case f.duration < 0 || f.set["duration"] && f.duration == 0:
 		return o, fmt.Errorf("--duration %s: must be positive", f.duration)
-	case f.connections < 0:
+	case f.connections < 0 || f.set["connections"] && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
-	case f.timeout < 0:
+	case f.timeout < 0 || f.set["timeout"] && f.timeout == 0:
 		return o, fmt.Errorf("--timeout %s: must be positive", f.timeout)
 	case f.requests < 0:
 		return o, fmt.Errorf("--requests %d: must be 0 (no limit) or more", f.requests)

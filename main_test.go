@@ -271,7 +271,12 @@ func TestE2EBadInput(t *testing.T) {
 		{[]string{}, "rpcstress --demo"},                               // no profile: says what to run
 		{[]string{"--demo", "--rate", "fast"}, "--rate"},               // a bad flag value names the flag
 		{[]string{"--demo", "--fps", "0"}, "--fps"},                    // out-of-range fps
-		{[]string{"validate", bad}, "stage[1].rate"},                   // validate shows the field
+		{[]string{"--demo", "--connections", "0"}, "--connections 0"},  // an explicit 0 is not "not given"
+		{[]string{"--demo", "--timeout", "0s"}, "--timeout 0s"},
+		{[]string{"--demo", "--duration", "0s"}, "--duration 0s"},
+		{[]string{"find-limit", "--demo", "--connections", "0"}, "--connections 0"},
+		{[]string{"find-limit", "--demo", "--timeout", "0s"}, "--timeout 0s"},
+		{[]string{"validate", bad}, "stage[1].rate"}, // validate shows the field
 	}
 	for _, tt := range tests {
 		r := runCLI(t, nil, tt.args...)

@@ -34,6 +34,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		}
 		return exitUsage // flag has printed what is wrong
 	}
+	f.noteSet(fs)
 	switch {
 	case len(pos) > 1:
 		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
