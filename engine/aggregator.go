@@ -269,6 +269,7 @@ func (a *Aggregator) openUpTo(t int) {
 			s = newSecond()
 		}
 		s.reset(a.nextSec, ps.Stage, float64(ps.TargetRate))
+		_, _, s.dropMark = a.counters.Totals()
 		a.open = append(a.open, s)
 		a.nextSec++
 	}
@@ -297,8 +298,15 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		} else if s.stage < len(a.cfg.Plan.Stages) {
 			s.target = float64(a.cfg.Plan.Stages[s.stage].Rate)
 		}
-		row := s.row(sent-a.total.completed, dropped-a.dropped, ps.Saturated, span)
-		a.dropped = dropped
+		// The second's drops are those counted while it ran: up to when the next second opened
+		// (within a publish interval of its start), not up to now, rowGrace later, which would
+		// file half a second of the next second's drops under this one.
+		upTo := dropped
+		if len(a.open) > 1 {
+			upTo = a.open[1].dropMark
+		}
+		row := s.row(sent-a.total.completed, upTo-a.dropped, ps.Saturated, span)
+		a.dropped = upTo
 		a.timeline = append(a.timeline, row)
 		a.open = a.open[1:]
 		a.spare = append(a.spare, s)

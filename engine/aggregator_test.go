@@ -47,6 +47,41 @@ func TestAggregatorTimeline(t *testing.T) {
 	}
 }
 
+// TestAggregatorTimelineDrops: a row's drops are those counted during its second, not up to
+// when the row closes (rowGrace later): drops of the next second's first half stay there.
+func TestAggregatorTimelineDrops(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	drop := func(n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Dropped.Add(n) }
+	// The aggregator's ticks, called directly (no Run goroutine): second 0 drops 100, second 1
+	// drops 50 before row 0 closes at 1.5 s and 30 after, second 2 drops 7 before the end.
+	a.advance(100*time.Millisecond, false)
+	drop(100)
+	a.advance(1100*time.Millisecond, false) // opens second 1
+	drop(50)
+	a.advance(1600*time.Millisecond, false) // closes row 0
+	drop(30)
+	a.advance(2100*time.Millisecond, false) // opens second 2
+	drop(7)
+	a.advance(2300*time.Millisecond, true)
+	want := []int64{100, 80, 7}
+	if len(a.timeline) != len(want) {
+		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
+	}
+	var sum int64
+	for i, w := range want {
+		if got := a.timeline[i].Dropped; got != w {
+			t.Errorf("row %d: dropped %d, want %d", i, got, w)
+		}
+		sum += a.timeline[i].Dropped
+	}
+	if sum != 187 {
+		t.Errorf("rows add up to %d dropped, the counters say 187", sum)
+	}
+}
+
 // BenchmarkAggregatorIngest measures how many samples per second one aggregator core takes.
 func BenchmarkAggregatorIngest(b *testing.B) {
 	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour})

@@ -13,6 +13,7 @@ type second struct {
 	stage     int
 	target    float64
 	latest    int64 // the latest intended time among its samples, whose stage names the row
+	dropMark  int64 // the run's dropped total when the second was opened (about when it began)
 	status    [maxStatus]int64
 	statusBig int64
 	errs      [errClassCount]int64
