@@ -148,6 +148,12 @@ func batchName(calls []rpcCall, n int) string {
 // fieldErr records an error from compiling a value: at its own field when it carries one (a
 // template deep inside params), else at field.
 func (c *checker) fieldErr(err error, field string) {
+	if joined, ok := err.(interface{ Unwrap() []error }); ok {
+		for _, e := range joined.Unwrap() {
+			c.fieldErr(e, field)
+		}
+		return
+	}
 	if fe, ok := err.(*fieldError); ok {
 		c.addErr(fe.field, err, "%s", fe.msg)
 		return

@@ -249,3 +249,26 @@ func TestLoadBundledUnknown(t *testing.T) {
 		t.Fatalf("err = %v", err)
 	}
 }
+
+// TestTemplateErrorsAllAtOnce: several bad templates in one request's params are all reported,
+// each at its own field, not just the first.
+func TestTemplateErrorsAllAtOnce(t *testing.T) {
+	src := `url = "http://127.0.0.1:8899"
+[[request]]
+method = "getBlocks"
+params = ["{{randInt 9 1}}", "{{nope}}", {commitment = "{{pick}}"}]
+[[stage]]
+rate = "10/s"
+duration = "1s"
+`
+	pe := loadErr(t, src, nil)
+	want := []string{"params[1]", "params[2]", "commitment"}
+	if len(pe.Problems) != len(want) {
+		t.Fatalf("%d problems, want %d: %v", len(pe.Problems), len(want), pe)
+	}
+	for i, w := range want {
+		if p := pe.Problems[i]; !strings.Contains(p.Field, w) || p.Line != 4 {
+			t.Errorf("problem %d: %+v, want field %s at line 4", i, p, w)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package profiles
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"maps"
 	"math/rand/v2"
@@ -153,19 +154,24 @@ func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) e
 		}
 		b.literalString(`"`)
 	case []any:
+		// Every element is compiled even after one fails, so a profile's template mistakes
+		// all come at once (errors.Join; checker.fieldErr reports each at its own field).
+		var errs []error
 		b.literalString("[")
 		for i, e := range x {
 			if i > 0 {
 				b.literalString(",")
 			}
 			if err := tc.jsonValue(b, e, field+"["+strconv.Itoa(i+1)+"]"); err != nil {
-				return err
+				errs = append(errs, err)
 			}
 		}
 		b.literalString("]")
+		return errors.Join(errs...)
 	case []table:
 		return tc.jsonValue(b, tablesAsAny(x), field)
 	case table:
+		var errs []error
 		b.literalString("{")
 		for i, k := range slices.Sorted(maps.Keys(x)) {
 			if i > 0 {
@@ -178,10 +184,11 @@ func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) e
 			b.literal(key)
 			b.literalString(":")
 			if err := tc.jsonValue(b, x[k], joinPath(field, k)); err != nil {
-				return err
+				errs = append(errs, err)
 			}
 		}
 		b.literalString("}")
+		return errors.Join(errs...)
 	}
 	return nil
 }
