@@ -191,6 +191,11 @@ func TestFindLimitNginxSeed002(t *testing.T) {
 	if !backlog {
 		t.Errorf("first bad probe's breaches %+v; want the backlog clause (a delaying limiter answers less than it is sent)", s.Answer.Breaches)
 	}
+	// Nothing was rejected, so no token bucket is claimed, but the notes name the rate answers
+	// came back at and the delaying limit_req that would do that.
+	if l := s.Limiter; l == nil || l.Kind != "none" || !strings.Contains(strings.Join(l.Notes, "\n"), "without nodelay") {
+		t.Errorf("limiter %+v; want none, with a note on the queueing rate", l)
+	}
 }
 
 // TestFindLimitBadInput: usage errors exit 2 naming the flag or file:line.

@@ -72,11 +72,14 @@ type SearchProbe struct {
 	// the reverse); the search then trusts the later one.
 	Superseded bool `json:"superseded,omitempty"`
 	// Goodput is successful answers per second in the measured window.
-	Goodput    float64 `json:"goodput"`
-	LatencyMs  float64 `json:"latency_ms"` // the SLO's percentile (p99 by default), all answers
-	OKPct      float64 `json:"ok_pct"`
-	LimitedPct float64 `json:"limited_pct"`
-	FailedPct  float64 `json:"failed_pct"`
+	Goodput float64 `json:"goodput"`
+	// AnsweredPerS is answers of any outcome per second that came back during the measured
+	// window's whole seconds: below the sent rate, a queue was building (the backlog clause).
+	AnsweredPerS float64 `json:"answered_per_s,omitempty"`
+	LatencyMs    float64 `json:"latency_ms"` // the SLO's percentile (p99 by default), all answers
+	OKPct        float64 `json:"ok_pct"`
+	LimitedPct   float64 `json:"limited_pct"`
+	FailedPct    float64 `json:"failed_pct"`
 	// SaturatedS counts measured seconds in which the generator fell behind its schedule.
 	SaturatedS int `json:"saturated_s,omitempty"`
 	// Settle counts the settle window's outcomes (for the limiter's burst estimate).

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"time"
 
@@ -122,6 +123,49 @@ func levelledOff(probes []engine.SearchProbe) string {
 		"as does an overloaded node; a latency clause (--p99) or longer probes tell them apart", fmtNum(low.Goodput), rateText(low.Rate))
 }
 
+// queueing says, when probes failed the backlog clause, at what rate the answers came back while
+// more was sent: whatever queues the rest (nginx limit_req without nodelay delays requests
+// instead of rejecting them; a node past its capacity does the same) serves that rate. Rejecting
+// nothing, it cannot be told from a saturated node by the answers alone, so it is a note, not a
+// limiter estimate. "" when no probe failed that way.
+func queueing(probes []engine.SearchProbe) string {
+	var rates []float64
+	var window float64
+	for _, p := range probes {
+		if p.Verdict != "fail" || p.AnsweredPerS <= 0 {
+			continue
+		}
+		for _, b := range p.Breaches {
+			if b.Clause == "backlog" {
+				rates = append(rates, p.AnsweredPerS)
+				window = math.Max(window, p.MeasureS)
+				break
+			}
+		}
+	}
+	if len(rates) == 0 {
+		return ""
+	}
+	slices.Sort(rates)
+	lo, hi, mid := rates[0], rates[len(rates)-1], rates[len(rates)/2]
+	text := fmt.Sprintf("answers came back at %s while more was sent (%d probe(s) failed the backlog clause)", rateText(mid), len(rates))
+	if len(rates) > 1 {
+		at := fmtNum(lo) + "–" + rateText(hi)
+		if fmtNum(lo) == fmtNum(hi) {
+			at = rateText(mid)
+		}
+		text = fmt.Sprintf("answers came back at %s whatever was sent above it (%d probes failed the backlog clause)", at, len(rates))
+	}
+	text += ": something queues the rest at that rate — a limiter that delays instead of rejecting, " +
+		"like nginx limit_req"
+	// Counting noise is ± 2 answers per measured window, as for the token bucket's rate.
+	if noise := 2 / window; window > 0 && hi-lo <= math.Max(0.1*mid, 2*noise) {
+		// The answers agree within a tenth or the noise: name the nginx rate that would do this.
+		text += " rate=" + nginxRateText(mid, math.Max((hi-lo)/2, noise))
+	}
+	return text + " without nodelay, or the node's own capacity"
+}
+
 // burstFromRamp is the burst as the doubling phase shows it (see the package comment above),
 // or ok false when the probes do not allow it.
 func burstFromRamp(probes []engine.SearchProbe, rate, rateErr float64) (burst, err float64, ok bool) {
@@ -226,6 +270,9 @@ func (s *Searcher) inferLimiter(ctx context.Context, probes []engine.SearchProbe
 		}
 		est := &engine.LimiterEstimate{Kind: "none", Notes: []string{fmt.Sprintf("no limiter detected: no rate-limited answer at any probe, up to %s", rateText(top))}}
 		if n := levelledOff(probes); n != "" {
+			est.Notes = append(est.Notes, n)
+		}
+		if n := queueing(probes); n != "" {
 			est.Notes = append(est.Notes, n)
 		}
 		return est, nil
@@ -360,6 +407,14 @@ func nginxText(est *engine.LimiterEstimate) string {
 		t += " nodelay"
 	}
 	return t
+}
+
+// nginxRateText is a rate as limit_req writes it, r/m below 10/s, rounded as nginxText does.
+func nginxRateText(rate, err float64) string {
+	if rate < 10 {
+		return roundest(rate*60, err*60/5) + "r/m"
+	}
+	return roundest(rate, err/5) + "r/s"
 }
 
 // roundest is v rounded to the coarsest step (1, 2 or 5 × a power of ten, at least 1) that

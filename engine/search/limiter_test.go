@@ -141,3 +141,49 @@ func TestLimiterNoneButLevelledOff(t *testing.T) {
 		t.Errorf("limiter %+v; want only the no-limiter note", l)
 	}
 }
+
+// TestLimiterQueueingNote: no 429 at all, but probes failed the backlog clause with answers
+// coming back at 4/s whatever was sent above it (nginx limit_req rate=240r/m burst=60 without
+// nodelay): the note names that rate and the nginx setting that would do it. Answers that do
+// not agree name no nginx rate.
+func TestLimiterQueueingNote(t *testing.T) {
+	s := &Searcher{cfg: DefaultConfig()}
+	backlog := []engine.SearchBreach{{Clause: "backlog", Text: "backlog: answered 4/s of 8/s sent"}}
+	probe := func(rate, answered float64, verdict string) engine.SearchProbe {
+		p := engine.SearchProbe{Rate: rate, Goodput: rate, MeasureS: 10, Verdict: verdict, AnsweredPerS: answered,
+			Summary: engine.Summary{OK: int64(rate * 10), Completed: int64(rate * 10)}}
+		if verdict == "fail" {
+			p.Breaches = backlog
+		}
+		return p
+	}
+	probes := []engine.SearchProbe{probe(4, 4, "pass"), probe(8, 4, "fail"), probe(6, 4.1, "fail"), probe(4.5, 4, "fail")}
+	l, _ := s.inferLimiter(context.Background(), probes, nil, time.Now())
+	if l == nil || l.Kind != "none" {
+		t.Fatalf("limiter %+v, want none (nothing rejected)", l)
+	}
+	last := l.Notes[len(l.Notes)-1]
+	for _, want := range []string{"4–4.1/s", "3 probes failed the backlog clause", "rate=240r/m without nodelay"} {
+		if !strings.Contains(last, want) {
+			t.Errorf("note %q lacks %q", last, want)
+		}
+	}
+	// A node whose answers spread widely (a capacity that sags): no nginx rate named.
+	probes = []engine.SearchProbe{probe(800, 800, "pass"), probe(1600, 1000, "fail"), probe(1200, 700, "fail")}
+	l, _ = s.inferLimiter(context.Background(), probes, nil, time.Now())
+	if last := l.Notes[len(l.Notes)-1]; !strings.Contains(last, "700–1000/s") || strings.Contains(last, "rate=") {
+		t.Errorf("note %q; want the spread named and no nginx rate", last)
+	}
+}
+
+// TestLimiterQueueingNoteOneRate: answers that agree to the digit read as one rate, not "4–4/s".
+func TestLimiterQueueingNoteOneRate(t *testing.T) {
+	backlog := []engine.SearchBreach{{Clause: "backlog"}}
+	probes := []engine.SearchProbe{
+		{Rate: 8, MeasureS: 10, Verdict: "fail", AnsweredPerS: 4, Breaches: backlog},
+		{Rate: 6, MeasureS: 10, Verdict: "fail", AnsweredPerS: 4.0001, Breaches: backlog},
+	}
+	if n := queueing(probes); !strings.Contains(n, "answers came back at 4/s whatever") {
+		t.Errorf("note %q; want one rate, 4/s", n)
+	}
+}

@@ -100,6 +100,14 @@ func (s SLO) Judge(m *Measure) []engine.SearchBreach {
 	return out
 }
 
+// answeredRate is answers per second during the window's whole seconds; 0 when none were whole.
+func (m *Measure) answeredRate() float64 {
+	if m.AnsweredSeconds <= 0 {
+		return 0
+	}
+	return round3(float64(m.Answered) / float64(m.AnsweredSeconds))
+}
+
 // Keeping up: a probe fails when the node answered, during the window's whole seconds, less
 // than keepUpShare of what was sent in that time, by more than keepUpSlack requests (a request
 // landing in the next second is counting noise, not a queue).
@@ -145,7 +153,8 @@ func (s SLO) record(n int, step string, startS float64, settle float64, m *Measu
 		LimitedPct: round3(m.share(m.Summary.Limited)),
 		FailedPct:  round3(m.share(m.Summary.Failed)),
 		SaturatedS: m.SaturatedSeconds, SettleOK: m.SettleOK, SettleLimited: m.SettleLimited,
-		Summary: m.Summary,
+		AnsweredPerS: m.answeredRate(),
+		Summary:      m.Summary,
 	}
 	return p
 }
