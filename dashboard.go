@@ -45,7 +45,15 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 	p := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
 
 	var caught caughtSignal
-	stopSignals := c.watchSignals(runner.Controller(), &caught)
+	endUI := func(sig syscall.Signal) {
+		if sig == syscall.SIGHUP {
+			p.Kill() // the terminal is gone: nothing to restore, nobody to press a key
+			return
+		}
+		p.Quit() // a signal ends the program: nobody will press a key
+	}
+	// A signal while the final summary is shown (the run is over and saved) only closes it.
+	stopSignals := c.watchSignals(runner.Controller(), &caught, endUI)
 	defer stopSignals()
 
 	done := make(chan runResult, 1)
@@ -58,12 +66,8 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		}
 		done <- runResult{snap, err}
 		p.Send(tui.RunDoneMsg{Snapshot: snap, Path: out, Err: err})
-		switch caught.get() {
-		case 0:
-		case syscall.SIGHUP:
-			p.Kill() // the terminal is gone: nothing to restore, nobody to press a key
-		default:
-			p.Quit() // a signal ends the program: nobody will press a key
+		if sig := caught.end(); sig != 0 {
+			endUI(sig)
 		}
 	}()
 

@@ -175,7 +175,7 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
 	var caught caughtSignal
-	stopSignals := c.watchSignals(runner.Controller(), &caught)
+	stopSignals := c.watchSignals(runner.Controller(), &caught, nil)
 	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
 	snap, err := runner.Run(ctx, meta)
 	stopSaving()
@@ -234,14 +234,32 @@ func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 // caughtSignal remembers the signal that stopped a run; the signal goroutine sets it while the
 // run goroutine may read it.
 type caughtSignal struct {
-	mu  sync.Mutex
-	sig syscall.Signal
+	mu    sync.Mutex
+	sig   syscall.Signal
+	ended bool // the run is over and saved (see end)
 }
 
-func (c *caughtSignal) set(s syscall.Signal) {
+// note records s as the signal that stops the run, unless the run has ended already: then it
+// reports true and the run's outcome stays as it was (a signal on the final summary screen
+// only closes it).
+func (c *caughtSignal) note(s syscall.Signal) (ended bool) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if c.ended {
+		return true
+	}
 	c.sig = s
+	return false
+}
+
+// end marks the run over and returns the signal caught before that, or 0. One lock for both
+// note and end, so a signal is either seen by whoever ends the run or finds the run ended:
+// never neither, which would leave the summary screen waiting for a key nobody can press.
+func (c *caughtSignal) end() syscall.Signal {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.ended = true
+	return c.sig
 }
 
 // get is the signal caught, or 0.
@@ -253,7 +271,8 @@ func (c *caughtSignal) get() syscall.Signal {
 
 // watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves,
 // noting the signal in caught. A second signal is only noted: the drain is already bounded.
-func (c *cli) watchSignals(ctl engine.Controller, caught *caughtSignal) (stop func()) {
+// Once the run has ended (caught.end), a signal goes to afterEnd instead, if given.
+func (c *cli) watchSignals(ctl engine.Controller, caught *caughtSignal, afterEnd func(syscall.Signal)) (stop func()) {
 	done := make(chan struct{})
 	go func() {
 		for {
@@ -265,7 +284,12 @@ func (c *cli) watchSignals(ctl engine.Controller, caught *caughtSignal) (stop fu
 				if !ok {
 					continue
 				}
-				caught.set(sys)
+				if caught.note(sys) {
+					if afterEnd != nil {
+						afterEnd(sys)
+					}
+					continue
+				}
 				ctl.Stop("signal:" + signalName(sys))
 			}
 		}

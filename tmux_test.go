@@ -151,3 +151,52 @@ func TestTmuxDashboardSignals(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxDashboardSignalAfterEnd: a signal while the final summary waits for a key (the run is
+// over and saved) closes the dashboard: the process exits 0 (the run completed) with the
+// terminal restored, instead of waiting for a key nobody will press. SIGHUP is the SSH drop
+// after a run; that one is checked by the process being gone, as the pane goes with it.
+func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
+	bin := buildBinary(t)
+	for _, sig := range []string{"TERM", "HUP"} {
+		t.Run(sig, func(t *testing.T) {
+			dir := t.TempDir()
+			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
+			s := newTmux(t, 80, 24)
+			s.waitFor(10*time.Second, "READY$")
+			s.keys(fmt.Sprintf("sh -c 'echo $$ > %s; exec %s --demo --rate 50/s --duration 1s --out %s'; echo EXIT=$?", pidFile, bin, out), "Enter")
+			s.waitFor(20*time.Second, "press any key")
+			b, err := os.ReadFile(pidFile)
+			if err != nil {
+				t.Fatal(err)
+			}
+			pid := strings.TrimSpace(string(b))
+			// Should the process hang, it must not outlive the test.
+			t.Cleanup(func() { _ = exec.Command("kill", "-KILL", pid).Run() })
+			if out, err := exec.Command("kill", "-"+sig, pid).CombinedOutput(); err != nil {
+				t.Fatalf("kill: %v %s", err, out)
+			}
+			if sig == "TERM" {
+				s.waitFor(10*time.Second, "EXIT=0", "READY$")
+				if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
+					t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
+				}
+			} else {
+				deadline := time.Now().Add(10 * time.Second)
+				for exec.Command("kill", "-0", pid).Run() == nil {
+					if time.Now().After(deadline) {
+						t.Fatalf("rpcstress (pid %s) still waits for a key 10 s after SIGHUP", pid)
+					}
+					time.Sleep(100 * time.Millisecond)
+				}
+			}
+			snap, err := engine.ReadSnapshot(out)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if snap.EndReason != "completed" {
+				t.Errorf("end reason %q, want completed: the signal came after the run", snap.EndReason)
+			}
+		})
+	}
+}
