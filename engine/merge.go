@@ -428,19 +428,18 @@ func (s *sets) encode() (HistogramSet, error) {
 }
 
 func (m *mergedHists) encode() (Histograms, error) {
-	enc := func(s sets) (HistogramSet, error) { return s.encode() }
 	var out Histograms
-	lat, err := enc(m.latency)
+	lat, err := m.latency.encode()
 	if err != nil {
 		return out, fmt.Errorf("encoding merged histograms: %w", err)
 	}
 	out.Total, out.Stages = lat.Total, lat.Stages
-	if out.Service, err = enc(m.service); err != nil {
+	if out.Service, err = m.service.encode(); err != nil {
 		return out, fmt.Errorf("encoding merged histograms: %w", err)
 	}
 	out.ByOutcome = map[string]HistogramSet{}
 	for o, s := range m.byOutcome {
-		if out.ByOutcome[o], err = enc(*s); err != nil {
+		if out.ByOutcome[o], err = s.encode(); err != nil {
 			return out, fmt.Errorf("encoding merged histograms: %w", err)
 		}
 	}

@@ -398,18 +398,14 @@ func delayMode(m *Measure, burst, rate float64) string {
 // is the roundest number within a fifth of its uncertainty (3.89 ± 0.67/s reads 240r/m, not
 // 233r/m): more digits would claim a precision the counts do not have.
 func nginxText(est *engine.LimiterEstimate) string {
-	rate := fmt.Sprintf("%sr/s", roundest(est.Rate, est.RateErr/5))
-	if est.Rate < 10 {
-		rate = fmt.Sprintf("%sr/m", roundest(est.Rate*60, est.RateErr*60/5))
-	}
-	t := fmt.Sprintf("rate=%s burst=%s", rate, roundest(est.Burst, est.BurstErr/5))
+	t := fmt.Sprintf("rate=%s burst=%s", nginxRateText(est.Rate, est.RateErr), roundest(est.Burst, est.BurstErr/5))
 	if est.Delay == "nodelay" {
 		t += " nodelay"
 	}
 	return t
 }
 
-// nginxRateText is a rate as limit_req writes it, r/m below 10/s, rounded as nginxText does.
+// nginxRateText is a rate as limit_req writes it, r/m below 10/s, rounded to a fifth of err.
 func nginxRateText(rate, err float64) string {
 	if rate < 10 {
 		return roundest(rate*60, err*60/5) + "r/m"
