@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/profiles"
@@ -29,12 +28,19 @@ func (c *cli) validate(args []string) int {
 }
 
 // reportFormats are the formats of `rpcstress report`, by --format name.
-var reportFormats = map[string]func(w io.Writer, s *engine.Snapshot, echarts tui.HTMLOptions) error{
-	"text": func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteReport(w, s) },
-	"json": func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteJSON(w, s) },
-	"csv":  func(w io.Writer, s *engine.Snapshot, _ tui.HTMLOptions) error { return tui.WriteCSV(w, s) },
+var reportFormats = map[string]func(w io.Writer, s *engine.Snapshot) error{
+	"text": tui.WriteReport,
+	"json": tui.WriteJSON,
+	"csv":  tui.WriteCSV,
 	"html": tui.WriteHTML,
 }
+
+// echartsRetired is what `report --echarts` says. The flag put the ECharts library into the
+// page so that its charts drew offline; the charts are now SVG drawn by rpcstress into every
+// page, so there is nothing left for it to do. It is accepted and ignored, with this note,
+// rather than refused: a script that passed it still gets its page, a better one.
+const echartsRetired = "rpcstress: note: --echarts is retired and ignored: the HTML report's charts are " +
+	"SVG inside the page, drawn without a library, a script or a network"
 
 // report prints the report of a saved run as text, or exports it as json (the summary), csv
 // (the per-second timeline) or html (one page with charts).
@@ -43,8 +49,7 @@ func (c *cli) report(args []string) int {
 	fs.SetOutput(c.stderr)
 	format := fs.String("format", "text", "text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
 	out := fs.String("o", "", "write to this `file` instead of standard output")
-	echarts := fs.String("echarts", "", "html: the ECharts library, a local echarts.min.js `file` to put inside the page "+
-		"(it then needs no network) or a URL to link (default "+tui.DefaultEChartsURL+")")
+	echarts := fs.String("echarts", "", "retired: the HTML report's charts need no library (ignored, with a note)")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -59,29 +64,21 @@ func (c *cli) report(args []string) int {
 	if !ok {
 		return c.fail(exitUsage, fmt.Errorf("--format %q: use text, json, csv or html", *format))
 	}
-	var html tui.HTMLOptions
-	if *echarts != "" && *format != "html" {
-		return c.fail(exitUsage, errors.New("--echarts is for --format html"))
-	}
-	if strings.HasPrefix(*echarts, "http://") || strings.HasPrefix(*echarts, "https://") {
-		html.EChartsURL = *echarts
-	} else if *echarts != "" {
-		if html.EChartsJS, err = os.ReadFile(*echarts); err != nil {
-			return c.fail(exitUsage, fmt.Errorf("--echarts: %w: give the path of echarts.min.js (npm pack echarts has it in package/dist/) or a URL", err))
-		}
+	if *echarts != "" {
+		fmt.Fprintln(c.stderr, echartsRetired)
 	}
 	s, err := engine.ReadSnapshot(files[0])
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
 	if *out == "" {
-		if err := write(c.stdout, s, html); err != nil {
+		if err := write(c.stdout, s); err != nil {
 			return c.fail(exitRunFailed, err)
 		}
 		return exitOK
 	}
 	var b bytes.Buffer
-	if err := write(&b, s, html); err != nil {
+	if err := write(&b, s); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {

@@ -1,6 +1,6 @@
 // Package tui renders runs for people: the live dashboard, the headless per-second lines, and
 // static reports of snapshots: text (WriteReport), a JSON summary (WriteJSON), the per-second
-// timeline as CSV (WriteCSV), one HTML page with go-echarts charts (WriteHTML), and runs side by
+// timeline as CSV (WriteCSV), one self-contained HTML page with SVG charts (WriteHTML), and runs side by
 // side with deltas (WriteCompare, its stage matching in compare.go).
 //
 // The dashboard (NewDashboard) is a Bubble Tea v2 model. It pulls the engine's latest immutable

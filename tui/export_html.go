@@ -9,23 +9,8 @@ import (
 	"sort"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/opts"
-
 	"github.com/rpcstress/rpcstress/engine"
 )
-
-// DefaultEChartsURL is where the page loads the ECharts library from unless told otherwise:
-// go-echarts' own asset host, the version go-echarts is made for.
-const DefaultEChartsURL = "https://go-echarts.github.io/go-echarts-assets/assets/" + opts.EchartsJS
-
-// HTMLOptions say where the page's charts get the ECharts library.
-type HTMLOptions struct {
-	// EChartsJS, when set, is the library itself (echarts.min.js): it is written into the page,
-	// which then needs no network at all.
-	EChartsJS []byte
-	// EChartsURL is the library's address when EChartsJS is empty; DefaultEChartsURL if empty.
-	EChartsURL string
-}
 
 //go:embed export_html.tmpl
 var htmlPageText string
@@ -36,13 +21,13 @@ var htmlPage = template.Must(template.New("report").Parse(htmlPageText))
 type htmlReport struct {
 	Title      string
 	Subtitle   string
-	EChartsJS  template.JS
-	EChartsSrc string
-	Charts     []htmlChart
 	Header     htmlTable
-	Summary    []htmlTable // totals and latency, above the charts
-	Tables     []htmlTable // the rest of the report, below them
+	Search     *htmlSearch     // a find-limit run's answer, probes and limiter
+	Thresholds *htmlThresholds // the [thresholds] verdict, if the profile had any
 	Saturated  string
+	Summary    []htmlTable // totals and latency, above the charts
+	Charts     []htmlChart
+	Tables     []htmlTable // the rest of the report, below them
 	Invariant  htmlInvariant
 }
 
@@ -62,21 +47,27 @@ type htmlInvariant struct {
 	Broken []string
 }
 
-// WriteHTML writes the run as one HTML page: the report's tables, and charts over time of the
-// achieved rate against the target, latency percentiles, status codes and the rate-limited
-// share, with the stages marked. The tables are plain HTML and read without JavaScript; the
-// charts are drawn by ECharts (through go-echarts), inlined or linked as o says.
-func WriteHTML(w io.Writer, s *engine.Snapshot, o HTMLOptions) error {
+// WriteHTML writes the run as one self-contained HTML page: the report's tables, and charts
+// over time of the achieved rate against the target, latency percentiles, status codes and
+// the rate-limited share, with the stages marked (a find-limit run adds its probes). The
+// charts are SVG drawn here, inside the page: it needs no network, no script and no library.
+func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write html: no snapshot to report")
 	}
+	charts, err := timelineCharts(s)
+	if err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
 	name := profileName(s.Profile)
 	r := htmlReport{
-		Title:    name + " · " + formatTime(s.StartedAt),
-		Subtitle: "rpcstress report of " + name + " against " + s.Target,
-		Charts:   timelineCharts(s),
-		Header:   htmlHeader(s),
-		Summary:  []htmlTable{htmlTotals(s), htmlLatency(&s.Totals)},
+		Title:      name + " · " + formatTime(s.StartedAt),
+		Subtitle:   "rpcstress report of " + name + " against " + s.Target,
+		Header:     htmlHeader(s),
+		Search:     htmlSearchSection(s.Search),
+		Thresholds: htmlThresholdsSection(s.Thresholds),
+		Summary:    []htmlTable{htmlTotals(s), htmlLatency(&s.Totals)},
+		Charts:     charts,
 		Tables: nonEmpty(htmlStages(s), htmlRequests(&s.Totals), htmlStatuses(&s.Totals),
 			htmlTransportErrors(&s.Totals), htmlRPCErrors(&s.Totals, s.RPCMessages),
 			htmlRateLimitHeaders(s.RateLimitHeaders), htmlEvents(s.Events)),
@@ -85,16 +76,6 @@ func WriteHTML(w io.Writer, s *engine.Snapshot, o HTMLOptions) error {
 	if s.SaturatedSeconds > 0 {
 		r.Saturated = fmt.Sprintf("Tester saturated for %d s: the generator could not keep its own "+
 			"schedule, so those seconds' latency includes the tester's own delay.", s.SaturatedSeconds)
-	}
-	if len(o.EChartsJS) > 0 {
-		// Inside a script element only "</script" can end it early; the library has none, but a
-		// file given by the user is not trusted to.
-		r.EChartsJS = template.JS(scriptEnd.ReplaceAllString(string(o.EChartsJS), `<\/script`)) //nolint:gosec // the user's own library file
-	} else {
-		r.EChartsSrc = o.EChartsURL
-		if r.EChartsSrc == "" {
-			r.EChartsSrc = DefaultEChartsURL
-		}
 	}
 	if err := htmlPage.Execute(w, r); err != nil {
 		return fmt.Errorf("write html: %w", err)

@@ -1,188 +1,199 @@
 package tui
 
 import (
+	"fmt"
 	"html/template"
+	"image/color"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
-	"github.com/go-echarts/go-echarts/v2/charts"
-	"github.com/go-echarts/go-echarts/v2/opts"
-	"github.com/go-echarts/go-echarts/v2/render"
+	"gonum.org/v1/plot/plotter"
 
 	"github.com/rpcstress/rpcstress/engine"
 )
 
-// htmlChart is one chart of the HTML report: where it goes on the page and the script that
-// draws it into that place (ECharts' option, with the run's data, inside).
+// htmlChart is one chart of the HTML report: its place on the page and its drawing.
 type htmlChart struct {
-	ID      string
-	Title   string
-	Element template.HTML
-	Script  template.HTML
+	ID    string
+	Title string
+	SVG   template.HTML
 }
 
-// chartHeight is each chart's height on the page; the width follows the page.
-const chartHeight = "340px"
-
-// Colours of the charts. The stage bands alternate two light greys so that a stage boundary
-// shows on every chart without a legend.
-const (
-	stageBandA    = "rgba(120,120,120,0.10)"
-	stageBandB    = "rgba(120,120,120,0.03)"
-	colourTarget  = "#7f7f7f"
-	colourLimited = "#d9822b"
+// Colours of the charts' series.
+var (
+	colourAchieved = color.RGBA{0x1f, 0x77, 0xb4, 0xff}
+	colourTarget   = color.RGBA{0x7f, 0x7f, 0x7f, 0xff}
+	colourLimited  = color.RGBA{0xd9, 0x82, 0x2b, 0xff}
+	colourOK       = color.RGBA{0x2c, 0xa0, 0x2c, 0xff}
+	colourFailed   = color.RGBA{0xc2, 0x35, 0x31, 0xff}
+	colourError    = color.RGBA{0x7b, 0x1f, 0x1f, 0xff}
+	colourSkipped  = color.RGBA{0xaa, 0xaa, 0xaa, 0xff}
+	// latencyColours: p50, p90, p99, max, from calm to loud.
+	latencyColours = [4]color.Color{colourOK, colourAchieved, color.RGBA{0x94, 0x67, 0xbd, 0xff}, colourFailed}
 )
 
-// timelineCharts makes the report's four charts over the per-second timeline, each with the
-// stages marked as bands: achieved rps against the target rate, latency percentiles, status
-// codes stacked per second, and the rate-limited share of answers.
-func timelineCharts(s *engine.Snapshot) []htmlChart {
-	if len(s.Timeline) == 0 {
-		return nil
+// timelineCharts makes the report's charts over the per-second timeline, each with the stages
+// shaded as bands: achieved rps against the target rate, latency percentiles, answers per
+// second stacked by status, and the rate-limited share. A find-limit run adds its probes.
+func timelineCharts(s *engine.Snapshot) ([]htmlChart, error) {
+	var specs []svgChart
+	if len(s.Timeline) > 0 {
+		bands := stageBands(s)
+		end := float64(s.Timeline[len(s.Timeline)-1].T + 1)
+		for _, ch := range []svgChart{throughputChart(s), latencyChart(s), statusChart(s), limitedChart(s)} {
+			ch.Bands, ch.XMax, ch.XLabel = bands, end, "seconds since the start"
+			specs = append(specs, ch)
+		}
 	}
-	x := make([]string, len(s.Timeline))
-	for i, r := range s.Timeline {
-		x[i] = strconv.Itoa(r.T)
+	specs = append(specs, probeCharts(s.Search)...)
+	charts := make([]htmlChart, 0, len(specs))
+	for i := range specs {
+		svg, err := specs[i].render()
+		if err != nil {
+			return nil, err
+		}
+		charts = append(charts, htmlChart{ID: specs[i].ID, Title: specs[i].Title, SVG: svg})
 	}
-	lines, bars := stageBands(s, false), stageBands(s, true)
-	return []htmlChart{
-		throughputChart(s, x, lines),
-		latencyChart(s, x, lines),
-		statusChart(s, x, bars),
-		limitedChart(s, x, lines),
-	}
+	return charts, nil
 }
 
-// stageBands marks each stage's seconds on the time axis: one band per run of timeline rows
-// with the same stage, labelled "2 · 500/s". On a line chart a second is a point, so a band
-// reaches to the next stage's first second and bands meet; on a bar chart a second is a slot,
-// so a band covers its own last second's bar and no more.
-func stageBands(s *engine.Snapshot, bars bool) [][]opts.MarkAreaData {
-	var bands [][]opts.MarkAreaData
+// The timeline's row T holds the answers of the second [T, T+1): its point is drawn in the
+// middle of that second, and a stage's band covers its seconds whole.
+func secondMid(r *engine.Row) float64 { return float64(r.T) + 0.5 }
+
+// stageBands marks each run of timeline rows of one stage, labelled "2 · 500/s" (a find-limit
+// probe: "probe 3 · 800/s").
+func stageBands(s *engine.Snapshot) []chartBand {
+	var bands []chartBand
 	for i := 0; i < len(s.Timeline); {
 		j := i
 		for j+1 < len(s.Timeline) && s.Timeline[j+1].Stage == s.Timeline[i].Stage {
 			j++
 		}
 		stage := s.Timeline[i].Stage
-		name := strconv.Itoa(stage + 1)
-		if stage >= 0 && stage < len(s.Stages) && s.Mode != engine.ModeClosed {
-			name += " · " + s.Stages[stage].Spec.Rate.String()
+		label := strconv.Itoa(stage + 1)
+		if stage >= 0 && stage < len(s.Stages) {
+			if name := s.Stages[stage].Spec.Name; name != "" {
+				label = name
+			}
+			if s.Mode != engine.ModeClosed {
+				label += " · " + s.Stages[stage].Spec.Rate.String()
+			}
 		}
-		colour := stageBandA
-		if len(bands)%2 == 1 {
-			colour = stageBandB
+		to := float64(s.Timeline[j].T + 1)
+		if j+1 < len(s.Timeline) {
+			to = float64(s.Timeline[j+1].T) // bands meet: a second skipped between stages is not lost
 		}
-		style := opts.MarkAreaStyle{
-			ItemStyle: &opts.ItemStyle{Color: colour},
-			Label:     &opts.Label{Show: opts.Bool(true), Position: "insideTop", Color: "#555"},
-		}
-		end := s.Timeline[j].T
-		if j+1 < len(s.Timeline) && !bars {
-			end = s.Timeline[j+1].T
-		}
-		bands = append(bands, []opts.MarkAreaData{
-			{Name: name, XAxis: strconv.Itoa(s.Timeline[i].T), MarkAreaStyle: style},
-			{XAxis: strconv.Itoa(end)},
-		})
+		bands = append(bands, chartBand{From: float64(s.Timeline[i].T), To: to, Label: label})
 		i = j + 1
 	}
 	return bands
 }
 
-// baseOptions are what every chart shares: a fixed ID (so the page is the same for the same
-// run), SVG rendering (sharp in print; its text is in the page), no animation, an axis tooltip.
-func baseOptions(id, title, yName string) []charts.GlobalOpts {
-	return []charts.GlobalOpts{
-		charts.WithInitializationOpts(opts.Initialization{
-			ChartID: id, Width: "100%", Height: chartHeight, Renderer: "svg",
-		}),
-		charts.WithTitleOpts(opts.Title{Title: title}),
-		charts.WithAnimation(false),
-		charts.WithTooltipOpts(opts.Tooltip{Show: opts.Bool(true), Trigger: "axis"}),
-		charts.WithLegendOpts(opts.Legend{Show: opts.Bool(true), Top: "28"}),
-		charts.WithGridOpts(opts.Grid{Top: "70", Left: "60", Right: "30", Bottom: "50"}),
-		charts.WithXAxisOpts(opts.XAxis{Name: "s", NameLocation: "end"}),
-		charts.WithYAxisOpts(opts.YAxis{Name: yName}),
-	}
-}
-
-func lineData(rows []engine.Row, v func(*engine.Row) float64) []opts.LineData {
-	d := make([]opts.LineData, len(rows))
+// rowSeries is a series of one value per timeline second; keep says which seconds have a
+// value at all (a gap breaks the line).
+func rowSeries(rows []engine.Row, v func(*engine.Row) float64, keep func(*engine.Row) bool) []plotter.XYs {
+	var segs []plotter.XYs
+	var cur plotter.XYs
 	for i := range rows {
-		d[i] = opts.LineData{Value: chartNumber(v(&rows[i]))}
+		y := v(&rows[i])
+		if (keep != nil && !keep(&rows[i])) || math.IsNaN(y) || math.IsInf(y, 0) {
+			if len(cur) > 0 {
+				segs, cur = append(segs, cur), nil
+			}
+			continue
+		}
+		cur = append(cur, plotter.XY{X: secondMid(&rows[i]), Y: y})
 	}
-	return d
-}
-
-// chartNumber rounds to what the report shows (three decimals at most), so the page does not
-// carry float noise; NaN and infinities, which JSON cannot hold, become 0.
-func chartNumber(v float64) float64 {
-	if math.IsNaN(v) || math.IsInf(v, 0) {
-		return 0
+	if len(cur) > 0 {
+		segs = append(segs, cur)
 	}
-	return math.Round(v*1000) / 1000
+	return segs
 }
 
-var plainLine = charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false)})
+func answered(r *engine.Row) bool { return r.OK+r.Limited+r.Failed > 0 }
 
-func throughputChart(s *engine.Snapshot, x []string, bands [][]opts.MarkAreaData) htmlChart {
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOptions("chart_rps", "Throughput: achieved vs target", "req/s")...)
-	c.SetXAxis(x).
-		AddSeries("achieved rps", lineData(s.Timeline, func(r *engine.Row) float64 { return r.RPS }),
-			plainLine, charts.WithMarkAreaData(bands...)).
-		AddSeries("target rate", lineData(s.Timeline, func(r *engine.Row) float64 { return r.TargetRate }),
-			charts.WithLineChartOpts(opts.LineChart{ShowSymbol: opts.Bool(false), Step: "end"}),
-			charts.WithLineStyleOpts(opts.LineStyle{Type: "dashed", Color: colourTarget}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: colourTarget}))
-	return snippet("chart_rps", "Throughput", c)
+func throughputChart(s *engine.Snapshot) svgChart {
+	ch := svgChart{ID: "chart_rps", Title: "Throughput: achieved against the target", YLabel: "req/s"}
+	ch.Series = append(ch.Series, chartSeries{Name: "achieved rps", Colour: colourAchieved,
+		Segments: rowSeries(s.Timeline, func(r *engine.Row) float64 { return r.RPS }, nil)})
+	if s.Mode == engine.ModeClosed {
+		return ch // no rate plan to draw
+	}
+	// The target holds through each second: a step from its start to the next second's.
+	var target plotter.XYs
+	for _, r := range s.Timeline {
+		target = append(target, plotter.XY{X: float64(r.T), Y: r.TargetRate})
+	}
+	last := s.Timeline[len(s.Timeline)-1]
+	target = append(target, plotter.XY{X: float64(last.T + 1), Y: last.TargetRate})
+	ch.Series = append(ch.Series, chartSeries{Name: "target rate", Kind: seriesStep, Colour: colourTarget,
+		Dashed: true, Segments: []plotter.XYs{target}})
+	return ch
 }
 
-func latencyChart(s *engine.Snapshot, x []string, bands [][]opts.MarkAreaData) htmlChart {
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOptions("chart_latency", "Latency per second (from intended send)", "ms")...)
-	c.SetXAxis(x).
-		AddSeries("p50", lineData(s.Timeline, func(r *engine.Row) float64 { return r.Latency.P50 }),
-			plainLine, charts.WithMarkAreaData(bands...)).
-		AddSeries("p90", lineData(s.Timeline, func(r *engine.Row) float64 { return r.Latency.P90 }), plainLine).
-		AddSeries("p99", lineData(s.Timeline, func(r *engine.Row) float64 { return r.Latency.P99 }), plainLine).
-		AddSeries("max", lineData(s.Timeline, func(r *engine.Row) float64 { return r.Latency.Max }), plainLine)
-	return snippet("chart_latency", "Latency", c)
+func latencyChart(s *engine.Snapshot) svgChart {
+	ch := svgChart{ID: "chart_latency", Title: "Latency per second (from the intended send)", YLabel: "ms"}
+	for i, p := range []struct {
+		name string
+		v    func(*engine.Row) float64
+	}{
+		{"p50", func(r *engine.Row) float64 { return r.Latency.P50 }},
+		{"p90", func(r *engine.Row) float64 { return r.Latency.P90 }},
+		{"p99", func(r *engine.Row) float64 { return r.Latency.P99 }},
+		{"max", func(r *engine.Row) float64 { return r.Latency.Max }},
+	} {
+		ch.Series = append(ch.Series, chartSeries{Name: p.name, Colour: latencyColours[i],
+			Segments: rowSeries(s.Timeline, p.v, answered)})
+	}
+	return ch
 }
 
-// statusChart stacks the answers of each second by HTTP status, with the requests that got no
-// status (transport errors) on top, so a bar's height is the second's completed count.
-func statusChart(s *engine.Snapshot, x []string, bands [][]opts.MarkAreaData) htmlChart {
+// statusChart stacks each second's answers by HTTP status, with the requests that got no
+// status (transport errors) on top, so the top edge is the second's completed count. Layers
+// are drawn top first, each area reaching down to zero, so each shows as its own band.
+func statusChart(s *engine.Snapshot) svgChart {
+	ch := svgChart{ID: "chart_status", Title: "Answers per second by status", YLabel: "answers/s"}
 	statuses, _, _ := timelineKeys(s)
-	c := charts.NewBar()
-	c.SetGlobalOptions(baseOptions("chart_status", "Answers per second by status", "answers")...)
-	c.SetXAxis(x)
-	stack := charts.WithBarChartOpts(opts.BarChart{Stack: "answers", BarCategoryGap: "10%"})
+	type layer struct {
+		name   string
+		colour color.Color
+		count  func(*engine.Row) int64
+	}
+	var layers []layer
 	for i, code := range statuses {
-		d := make([]opts.BarData, len(s.Timeline))
-		for j := range s.Timeline {
-			d[j] = opts.BarData{Value: s.Timeline[j].Status[code]}
-		}
-		o := []charts.SeriesOpts{stack}
-		if code == "429" {
-			o = append(o, charts.WithItemStyleOpts(opts.ItemStyle{Color: colourLimited}))
-		}
-		if i == 0 {
-			o = append(o, charts.WithMarkAreaData(bands...))
-		}
-		c.AddSeries(code, d, o...)
+		layers = append(layers, layer{code, statusColour(code, i), func(r *engine.Row) int64 { return r.Status[code] }})
 	}
 	if sumCounts(s.Totals.Errors) > 0 || timelineHasErrors(s.Timeline) {
-		d := make([]opts.BarData, len(s.Timeline))
-		for j := range s.Timeline {
-			d[j] = opts.BarData{Value: sumCounts(s.Timeline[j].Errors)}
-		}
-		c.AddSeries("transport error", d, stack, charts.WithItemStyleOpts(opts.ItemStyle{Color: "#c23531"}))
+		layers = append(layers, layer{"transport error", colourError, func(r *engine.Row) int64 { return sumCounts(r.Errors) }})
 	}
-	return snippet("chart_status", "Status codes", c)
+	for top := len(layers) - 1; top >= 0; top-- {
+		below := layers[:top+1]
+		ch.Series = append(ch.Series, chartSeries{Name: layers[top].name, Kind: seriesArea, Colour: layers[top].colour,
+			Segments: rowSeries(s.Timeline, func(r *engine.Row) float64 {
+				var n int64
+				for _, l := range below {
+					n += l.count(r)
+				}
+				return float64(n)
+			}, nil)})
+	}
+	return ch
+}
+
+// statusColour: greens for 2xx, orange for 429, reds for 5xx, others in turn.
+func statusColour(code string, i int) color.Color {
+	switch {
+	case code == "429":
+		return colourLimited
+	case strings.HasPrefix(code, "2"):
+		return color.RGBA{0x2c, uint8(0xa0 - 0x18*(i%4)), 0x2c, 0xff}
+	case strings.HasPrefix(code, "5"):
+		return color.RGBA{uint8(0xe0 - 0x18*(i%4)), 0x50, 0x50, 0xff}
+	}
+	others := [...]color.Color{color.RGBA{0xbc, 0xbd, 0x22, 0xff}, color.RGBA{0x17, 0xbe, 0xcf, 0xff}, color.RGBA{0x94, 0x67, 0xbd, 0xff}}
+	return others[i%len(others)]
 }
 
 func timelineHasErrors(rows []engine.Row) bool {
@@ -196,41 +207,70 @@ func timelineHasErrors(rows []engine.Row) bool {
 
 // limitedChart is the share of each second's answers that were rate-limited (429 and the
 // profile's limit codes): during a limit sweep, where it leaves zero is the node's limit.
-func limitedChart(s *engine.Snapshot, x []string, bands [][]opts.MarkAreaData) htmlChart {
-	c := charts.NewLine()
-	c.SetGlobalOptions(baseOptions("chart_limited", "Rate-limited share of answers (429 and limit codes)", "%")...)
-	c.SetGlobalOptions(charts.WithYAxisOpts(opts.YAxis{Name: "%", Min: 0, Max: 100}))
-	c.SetXAxis(x).
-		AddSeries("limited %", lineData(s.Timeline, func(r *engine.Row) float64 {
-			done := r.OK + r.Limited + r.Failed
-			if done == 0 {
-				return 0
-			}
-			return 100 * float64(r.Limited) / float64(done)
-		}), plainLine, charts.WithMarkAreaData(bands...),
-			charts.WithAreaStyleOpts(opts.AreaStyle{Opacity: opts.Float(0.25)}),
-			charts.WithLineStyleOpts(opts.LineStyle{Color: colourLimited}),
-			charts.WithItemStyleOpts(opts.ItemStyle{Color: colourLimited}))
-	return snippet("chart_limited", "Rate-limited share", c)
+func limitedChart(s *engine.Snapshot) svgChart {
+	ch := svgChart{ID: "chart_limited", Title: "Rate-limited share of answers (429 and limit codes)", YLabel: "%", YMax: 100}
+	ch.Series = append(ch.Series, chartSeries{Name: "limited %", Kind: seriesArea, Colour: colourLimited,
+		Segments: rowSeries(s.Timeline, func(r *engine.Row) float64 {
+			return 100 * float64(r.Limited) / float64(r.OK+r.Limited+r.Failed)
+		}, answered)})
+	return ch
 }
 
-// scriptEnd finds a closing script tag in any case. The chart options hold only numbers and
-// this package's own labels, but a script must never be able to close itself early.
-var scriptEnd = regexp.MustCompile(`(?i)</script`)
+// probeCharts show a find-limit search by its probes: the goodput each offered rate got, and
+// the SLO's latency percentile against its bound, with the answer marked.
+func probeCharts(r *engine.SearchResult) []svgChart {
+	if r == nil || len(r.Probes) == 0 {
+		return nil
+	}
+	var pass, fail, other, lat plotter.XYs
+	top := 0.0
+	for _, p := range r.Probes {
+		pt := plotter.XY{X: p.Rate, Y: p.Goodput}
+		switch {
+		case p.Superseded || p.Verdict == "stopped":
+			other = append(other, pt)
+		case p.Verdict == "pass":
+			pass = append(pass, pt)
+		default:
+			fail = append(fail, pt)
+		}
+		lat = append(lat, plotter.XY{X: p.Rate, Y: p.LatencyMs})
+		top = math.Max(top, p.Rate)
+	}
+	top *= 1.05 // the highest probe's dot whole, not cut by the chart's edge
+	marks := answerMarks(r.Answer)
+	goodput := svgChart{ID: "chart_probes", Title: "Probes: goodput against the offered rate",
+		XLabel: "offered rate (req/s)", YLabel: "ok/s", Marks: marks, XFromZero: true, XMax: top}
+	goodput.Series = append(goodput.Series,
+		chartSeries{Name: "all answered ok", Colour: colourTarget, Dashed: true, Segments: []plotter.XYs{{{X: 0, Y: 0}, {X: top, Y: top}}}})
+	for _, g := range []struct {
+		name   string
+		colour color.Color
+		pts    plotter.XYs
+	}{{"probe passed", colourOK, pass}, {"probe failed", colourFailed, fail}, {"superseded or cut", colourSkipped, other}} {
+		if len(g.pts) > 0 {
+			goodput.Series = append(goodput.Series, chartSeries{Name: g.name, Kind: seriesPoints, Colour: g.colour, Segments: []plotter.XYs{g.pts}})
+		}
+	}
+	key := searchPercentileKey(r.SLO.Percentile)
+	latency := svgChart{ID: "chart_probe_latency", Title: "Probes: " + key + " latency against the offered rate",
+		XLabel: "offered rate (req/s)", YLabel: "ms", Marks: marks, XFromZero: true, XMax: top}
+	if r.SLO.LatencyMs > 0 {
+		latency.Series = append(latency.Series, chartSeries{Name: "SLO " + key + " ≤ " + formatMs(r.SLO.LatencyMs) + " ms",
+			Colour: colourFailed, Dashed: true, Segments: []plotter.XYs{{{X: 0, Y: r.SLO.LatencyMs}, {X: top, Y: r.SLO.LatencyMs}}}})
+	}
+	latency.Series = append(latency.Series, chartSeries{Name: key + " per probe", Kind: seriesPoints, Colour: colourAchieved, Segments: []plotter.XYs{lat}})
+	return []svgChart{goodput, latency}
+}
 
-// snippet renders a chart as a page fragment: its element and its script.
-func snippet(id, title string, r render.Renderer) htmlChart {
-	sn := r.RenderSnippet()
-	// go-echarts wraps the script in its own tags; only what lies between them is escaped.
-	script := strings.TrimSpace(sn.Script)
-	const open, end = `<script type="text/javascript">`, `</script>`
-	if strings.HasPrefix(script, open) && strings.HasSuffix(script, end) {
-		body := strings.TrimSuffix(strings.TrimPrefix(script, open), end)
-		script = open + scriptEnd.ReplaceAllString(body, `<\/script`) + end
+// answerMarks are the search's answer on a rate axis: the limit and the first rate that failed.
+func answerMarks(a engine.SearchAnswer) []chartMark {
+	var m []chartMark
+	if a.Found {
+		m = append(m, chartMark{X: a.Rate, Label: "limit " + searchRate(a.Rate), Colour: colourOK})
 	}
-	return htmlChart{
-		ID: id, Title: title,
-		Element: template.HTML(sn.Element), //nolint:gosec // go-echarts' own element markup
-		Script:  template.HTML(script),     //nolint:gosec // go-echarts' script; options escaped above
+	if a.FirstBad > 0 {
+		m = append(m, chartMark{X: a.FirstBad, Label: fmt.Sprintf("first bad %s", searchRate(a.FirstBad)), Colour: colourFailed, Row: len(m)})
 	}
+	return m
 }

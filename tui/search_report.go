@@ -33,14 +33,23 @@ func writeSearchSection(ew *errWriter, r *engine.SearchResult) {
 }
 
 func writeSearchSettings(ew *errWriter, r *engine.SearchResult) {
-	s := r.Settings
 	t := newTable("ll")
-	t.add("SLO", searchSLOText(r.SLO))
-	t.add("strategy", fmt.Sprintf("from %s, ×2 until the SLO breaks, then bisection to %s; up to %s",
-		searchRate(s.StartRate), searchPct(s.PrecisionPct), searchRate(s.MaxRate)))
-	t.add("probes", fmt.Sprintf("%s measured after %s settling (not counted); budget %s",
-		formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS)))
+	for _, row := range searchSettingsRows(r) {
+		t.add(row...)
+	}
 	t.write(ew, "  ", reportWidth)
+}
+
+// searchSettingsRows say what the search looked for and how (text and HTML reports).
+func searchSettingsRows(r *engine.SearchResult) [][]string {
+	s := r.Settings
+	return [][]string{
+		{"SLO", searchSLOText(r.SLO)},
+		{"strategy", fmt.Sprintf("from %s, ×2 until the SLO breaks, then bisection to %s; up to %s",
+			searchRate(s.StartRate), searchPct(s.PrecisionPct), searchRate(s.MaxRate))},
+		{"probes", fmt.Sprintf("%s measured after %s settling (not counted); budget %s",
+			formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS))},
+	}
 }
 
 // searchSLOText writes the SLO: "p99 ≤ 50 ms, limited ≤ 1%, failed ≤ 0.1%".
@@ -72,12 +81,21 @@ func writeProbeTable(ew *errWriter, probes []engine.SearchProbe, slo engine.Sear
 		return
 	}
 	t := newTable("rlrrrrrl")
-	t.add("#", "step", "rate", "ok/s", searchPercentileKey(slo.Percentile)+" ms", "limited", "failed", "verdict")
+	t.add(probeHead(slo)...)
 	for _, p := range probes {
-		t.add(strconv.Itoa(p.N), p.Step, searchRate(p.Rate), formatRPS(p.Goodput), formatMs(p.LatencyMs),
-			searchPct(p.LimitedPct), searchPct(p.FailedPct), probeVerdict(p))
+		t.add(probeRow(p)...)
 	}
 	t.write(ew, "  ", reportWidth)
+}
+
+func probeHead(slo engine.SearchSLO) []string {
+	return []string{"#", "step", "rate", "ok/s", searchPercentileKey(slo.Percentile) + " ms", "limited", "failed", "verdict"}
+}
+
+// probeRow is one probe's row of the probe table (text and HTML reports).
+func probeRow(p engine.SearchProbe) []string {
+	return []string{strconv.Itoa(p.N), p.Step, searchRate(p.Rate), formatRPS(p.Goodput), formatMs(p.LatencyMs),
+		searchPct(p.LimitedPct), searchPct(p.FailedPct), probeVerdict(p)}
 }
 
 // probeVerdict is "pass", or "FAIL" and why; "(superseded)" when a later probe contradicted it.
@@ -97,24 +115,33 @@ func probeVerdict(p engine.SearchProbe) string {
 }
 
 func writeSearchAnswer(ew *errWriter, r *engine.SearchResult) {
-	a := r.Answer
-	ew.line("Answer: " + a.Text)
+	ew.line("Answer: " + r.Answer.Text)
 	t := newTable("ll")
+	for _, row := range searchAnswerRows(r) {
+		t.add(row...)
+	}
+	t.write(ew, "  ", reportWidth)
+}
+
+// searchAnswerRows detail the answer: the limit, the first bad rate and why, the bracket, and
+// how the search went (text and HTML reports).
+func searchAnswerRows(r *engine.SearchResult) [][]string {
+	a := r.Answer
+	var rows [][]string
 	if a.Found {
-		t.add("limit", fmt.Sprintf("%s (goodput %s ok/s)", searchRate(a.Rate), formatRPS(a.Goodput)))
+		rows = append(rows, []string{"limit", fmt.Sprintf("%s (goodput %s ok/s)", searchRate(a.Rate), formatRPS(a.Goodput))})
 	}
 	if a.FirstBad > 0 {
 		var why []string
 		for _, b := range a.Breaches {
 			why = append(why, b.Text)
 		}
-		t.add("first bad", searchRate(a.FirstBad)+": "+strings.Join(why, "; "))
+		rows = append(rows, []string{"first bad", searchRate(a.FirstBad) + ": " + strings.Join(why, "; ")})
 	}
 	if a.Found && a.FirstBad > 0 {
-		t.add("bracket", fmt.Sprintf("%s wide (precision %s)", searchPct(a.GapPct), searchPct(r.Settings.PrecisionPct)))
+		rows = append(rows, []string{"bracket", fmt.Sprintf("%s wide (precision %s)", searchPct(a.GapPct), searchPct(r.Settings.PrecisionPct))})
 	}
-	t.add("search", fmt.Sprintf("%d probes in %s; ended: %s", len(r.Probes), formatSeconds(r.ElapsedS), searchEndText(r.EndReason)))
-	t.write(ew, "  ", reportWidth)
+	return append(rows, []string{"search", fmt.Sprintf("%d probes in %s; ended: %s", len(r.Probes), formatSeconds(r.ElapsedS), searchEndText(r.EndReason))})
 }
 
 func searchEndText(reason string) string {
@@ -140,14 +167,7 @@ func writeSearchLimiter(ew *errWriter, l *engine.LimiterEstimate) {
 		return
 	}
 	ew.line("")
-	switch l.Kind {
-	case "none":
-		ew.line("Limiter: none detected")
-	case "token bucket":
-		ew.line("Limiter: " + searchLimiterSummary(l))
-	default:
-		ew.line("Limiter: " + l.Kind)
-	}
+	ew.line(searchLimiterHeading(l))
 	if l.Nginx != "" {
 		ew.line("  like nginx: limit_req " + l.Nginx + "  (within the ± above)")
 	}
@@ -161,6 +181,17 @@ func writeSearchLimiter(ew *errWriter, l *engine.LimiterEstimate) {
 			}
 		}
 	}
+}
+
+// searchLimiterHeading: "Limiter: none detected", "Limiter: token bucket, rate …".
+func searchLimiterHeading(l *engine.LimiterEstimate) string {
+	switch l.Kind {
+	case "none":
+		return "Limiter: none detected"
+	case "token bucket":
+		return "Limiter: " + searchLimiterSummary(l)
+	}
+	return "Limiter: " + l.Kind
 }
 
 // searchLimiterSummary: "token bucket, rate 1000 ± 0.2/s, burst 60 ± 2 (burst probe), nodelay".

@@ -22,24 +22,33 @@ func writeThresholdsSection(ew *errWriter, rs []engine.ThresholdResult) {
 	if len(rs) == 0 {
 		return
 	}
-	failed := 0
-	for _, r := range rs {
-		if !r.Pass {
-			failed++
-		}
-	}
+	rows, failed := thresholdRows(rs)
 	ew.line("")
-	if failed == 0 {
-		ew.printf("Thresholds ✓ all %d hold\n", len(rs))
-	} else {
-		ew.printf("Thresholds ✗ %d of %d failed\n", failed, len(rs))
-	}
+	ew.line(thresholdsHeading(failed, len(rs)))
 	t := newTable("lllrll")
 	t.add("", "metric", "bound", "measured", "by", "where")
+	for _, r := range rows {
+		t.add(r...)
+	}
+	t.write(ew, "  ", reportWidth)
+}
+
+// thresholdsHeading is the verdict: "Thresholds ✓ all 5 hold", "Thresholds ✗ 1 of 5 failed".
+func thresholdsHeading(failed, n int) string {
+	if failed == 0 {
+		return fmt.Sprintf("Thresholds ✓ all %d hold", n)
+	}
+	return fmt.Sprintf("Thresholds ✗ %d of %d failed", failed, n)
+}
+
+// thresholdRows are the verdict's rows (mark, metric, bound, measured, by, where) for the text
+// and HTML reports alike, and how many conditions failed.
+func thresholdRows(rs []engine.ThresholdResult) (rows [][]string, failed int) {
 	for _, r := range rs {
 		mark, by := "✓ pass", thresholdMargin(r)
 		if !r.Pass {
 			mark = "✗ FAIL"
+			failed++
 		}
 		measured := thresholdValue(r.Measured, r.Unit)
 		if r.Note != "" {
@@ -53,9 +62,9 @@ func writeThresholdsSection(ew *errWriter, rs []engine.ThresholdResult) {
 		if where != "" {
 			where = filepath.Base(where) // the snapshot keeps the whole path
 		}
-		t.add(mark, name, r.Condition, measured, by, where)
+		rows = append(rows, []string{mark, name, r.Condition, measured, by, where})
 	}
-	t.write(ew, "  ", reportWidth)
+	return rows, failed
 }
 
 // thresholdMargin says how far inside ("12.3 ms to spare") or outside ("3.2 points over") the
