@@ -1,6 +1,7 @@
 package main
 
 import (
+	"encoding/json"
 	"math"
 	"os"
 	"path/filepath"
@@ -251,4 +252,23 @@ func TestFindLimitBudgetAndReport(t *testing.T) {
 			t.Errorf("report lacks %q:\n%s", want, rep)
 		}
 	}
+	// The JSON summary and the HTML page carry the answer too.
+	code, sum, errOut := runVerb(t, "report", out, "--format", "json")
+	if code != exitOK || !strings.Contains(sum, `"answer": {`) || !strings.Contains(sum, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
+		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", code, errOut, sum)
+	}
+	code, page, errOut := runVerb(t, "report", out, "--format", "html")
+	if code != exitOK || !strings.Contains(page, "Answer: ") || !strings.Contains(page, `id="chart_probes"`) {
+		t.Errorf("report --format html: exit %d %s; lacks the answer or the probe chart", code, errOut)
+	}
+}
+
+// jsonText is s as it reads inside a JSON string.
+func jsonText(t *testing.T, s string) string {
+	t.Helper()
+	b, err := json.Marshal(s)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Trim(string(b), `"`)
 }

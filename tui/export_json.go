@@ -36,10 +36,15 @@ type jsonSummary struct {
 	SaturatedSeconds int                 `json:"saturated_seconds"`
 	Shard            string              `json:"shard,omitempty"`
 	Merged           []string            `json:"merged,omitempty"`
+	// Thresholds are the run's [thresholds] verdict; Search a find-limit run's answer,
+	// limiter estimate, settings and probes: what a script asks of a run first.
+	Thresholds []engine.ThresholdResult `json:"thresholds,omitempty"`
+	Search     *engine.SearchResult     `json:"search,omitempty"`
 }
 
 // WriteJSON writes the run's summary as indented JSON: totals, stages with their specs and
-// summaries, and events; no timeline, no histograms (the snapshot itself has those).
+// summaries, events, the thresholds' verdict and a find-limit search; no timeline, no
+// histograms (the snapshot itself has those).
 func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write json: no snapshot to report")
@@ -58,6 +63,7 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		EndReason: s.EndReason, Totals: s.Totals, Stages: stages, Events: events,
 		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders,
 		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
+		Thresholds: s.Thresholds, Search: s.Search,
 	}
 	enc := json.NewEncoder(w)
 	enc.SetIndent("", "  ")

@@ -115,3 +115,40 @@ func TestWriteJSONSummaryOnly(t *testing.T) {
 		t.Errorf("the summary does not read back: %+v", back)
 	}
 }
+
+// TestWriteJSONThresholdsAndSearch: the summary carries the thresholds' verdict and a
+// find-limit run's answer and limiter estimate, under the snapshot's names, and leaves them
+// out when the run has none.
+func TestWriteJSONThresholdsAndSearch(t *testing.T) {
+	s := testSnapshot()
+	s.Thresholds = []engine.ThresholdResult{{Metric: "p99", Condition: "< 50ms", Op: "<", Bound: 50, Unit: "ms", Measured: 61.5, Margin: -11.5, Where: "th.toml:13"}}
+	s.Search = &engine.SearchResult{EndReason: "converged",
+		Answer:  engine.SearchAnswer{Found: true, Rate: 1000, Goodput: 999.5, FirstBad: 1050, Text: "1000/s met the SLO"},
+		Limiter: &engine.LimiterEstimate{Kind: "token bucket", Rate: 1000, RateErr: 0.67, Burst: 60, Nginx: "rate=1000r/s burst=60"}}
+	var b bytes.Buffer
+	if err := WriteJSON(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	var got struct {
+		Thresholds []engine.ThresholdResult `json:"thresholds"`
+		Search     *engine.SearchResult     `json:"search"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+		t.Fatal(err)
+	}
+	if len(got.Thresholds) != 1 || got.Thresholds[0].Measured != 61.5 || got.Thresholds[0].Pass {
+		t.Errorf("thresholds: %+v", got.Thresholds)
+	}
+	if got.Search == nil || got.Search.Answer.Rate != 1000 || got.Search.Answer.FirstBad != 1050 ||
+		got.Search.Limiter == nil || got.Search.Limiter.Nginx != "rate=1000r/s burst=60" {
+		t.Errorf("search: %+v", got.Search)
+	}
+
+	b.Reset()
+	if err := WriteJSON(&b, testSnapshot()); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(b.String(), `"thresholds"`) || strings.Contains(b.String(), `"search"`) {
+		t.Errorf("a plain run's summary has thresholds or a search:\n%s", b.String())
+	}
+}
