@@ -633,7 +633,7 @@ func TestBinarySignals(t *testing.T) {
 			if want := 128 + int(s); code != want {
 				t.Errorf("exit %d, want %d\nstderr: %s", code, want, stderr.String())
 			}
-			snap, err := engine.ReadSnapshot(out)
+			snap, err := readSnapshot(t, out)
 			if err != nil {
 				t.Fatalf("snapshot: %v\nstdout: %s", err, stdout.String())
 			}

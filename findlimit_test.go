@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/schema"
 )
 
 // These tests run `rpcstress find-limit` through the real CLI against limiters and a capacity
@@ -254,6 +255,7 @@ func TestFindLimitBudgetAndReport(t *testing.T) {
 	}
 	// The JSON summary and the HTML page carry the answer too.
 	code, sum, errOut := runVerb(t, "report", out, "--format", "json")
+	checkSchema(t, schema.Summary, []byte(sum), "a find-limit run's summary")
 	if code != exitOK || !strings.Contains(sum, `"answer": {`) || !strings.Contains(sum, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
 		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", code, errOut, sum)
 	}

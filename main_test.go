@@ -58,7 +58,7 @@ func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
 	code := c.main(context.Background(), args)
 	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	if _, err := os.Stat(out); err == nil {
-		s, err := engine.ReadSnapshot(out)
+		s, err := readSnapshot(t, out)
 		if err != nil {
 			t.Fatalf("snapshot: %v", err)
 		}

@@ -10,12 +10,14 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/svgtest"
+	"github.com/rpcstress/rpcstress/schema"
 )
 
 // These tests take a real run against the mock node through `rpcstress report` in every format
@@ -68,6 +70,7 @@ func TestE2EReportFormats(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkSchema(t, schema.Summary, b, "report --format json")
 		var got struct {
 			Schema   string              `json:"schema"`
 			Totals   engine.Summary      `json:"totals"`
@@ -232,10 +235,16 @@ func offlineBrowser(ctx context.Context, t *testing.T, chromium string, args ...
 	t.Helper()
 	args = append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--disable-background-networking",
 		"--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + t.TempDir()}, args...)
+	cmd := exec.CommandContext(ctx, chromium, args...)
 	if exec.CommandContext(ctx, "unshare", "--net", "true").Run() == nil {
-		return exec.CommandContext(ctx, "unshare", append([]string{"--net", chromium}, args...)...)
+		cmd = exec.CommandContext(ctx, "unshare", append([]string{"--net", chromium}, args...)...)
 	}
-	return exec.CommandContext(ctx, chromium, args...)
+	// Chromium starts helper processes that hold its output open: on a timeout the whole
+	// group goes, and Wait returns soon after, so a stuck browser fails the test, never hangs it.
+	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
+	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
+	cmd.WaitDelay = 5 * time.Second
+	return cmd
 }
 
 // dumpDOM loads a page in headless Chromium with the network off and returns the DOM.

@@ -48,7 +48,7 @@ func TestE2EShardsMerge(t *testing.T) {
 	if code := c.main(t.Context(), append([]string{"merge", "-o", out}, files...)); code != exitOK {
 		t.Fatalf("merge exit %d: %s", code, stderr.String())
 	}
-	m, err := engine.ReadSnapshot(out)
+	m, err := readSnapshot(t, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -75,7 +75,7 @@ func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
 	var snap *engine.Snapshot
 	for time.Now().Before(deadline) {
 		time.Sleep(300 * time.Millisecond)
-		if s, err := engine.ReadSnapshot(out); err == nil && s.Totals.Completed >= 300 {
+		if s, err := readSnapshot(t, out); err == nil && s.Totals.Completed >= 300 {
 			snap = s
 			break
 		}
@@ -87,7 +87,7 @@ func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
 		t.Fatal(err)
 	}
 	_ = cmd.Wait()
-	s, err := engine.ReadSnapshot(out)
+	s, err := readSnapshot(t, out)
 	if err != nil {
 		t.Fatalf("after kill -9 the snapshot does not load: %v", err)
 	}

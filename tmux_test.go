@@ -8,8 +8,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-
-	"github.com/rpcstress/rpcstress/engine"
 )
 
 // tmuxSession drives the real binary in a real terminal: a tmux pane of a given size on a
@@ -93,7 +91,7 @@ func TestTmuxDashboard(t *testing.T) {
 	if strings.Contains(end, "\x1b[?1049h") {
 		t.Error("alternate screen left on")
 	}
-	snap, err := engine.ReadSnapshot(out)
+	snap, err := readSnapshot(t, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,7 +136,7 @@ func TestTmuxDashboardSignals(t *testing.T) {
 			if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
 				t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
 			}
-			snap, err := engine.ReadSnapshot(out)
+			snap, err := readSnapshot(t, out)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -190,7 +188,7 @@ func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
 					time.Sleep(100 * time.Millisecond)
 				}
 			}
-			snap, err := engine.ReadSnapshot(out)
+			snap, err := readSnapshot(t, out)
 			if err != nil {
 				t.Fatal(err)
 			}

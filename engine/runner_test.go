@@ -38,6 +38,7 @@ func run(t *testing.T, cfg *engine.Config) *engine.Snapshot {
 	if err != nil {
 		t.Fatal(err)
 	}
+	checkSchema(t, snap)
 	return snap
 }
 
