@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync/atomic"
 	"time"
 )
 
@@ -35,6 +36,8 @@ type Runner struct {
 	agg      *Aggregator
 	client   *Client
 	start    time.Time
+	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
+	drainEnd atomic.Int64
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -103,14 +106,18 @@ func (r *Runner) planState() PlanState {
 	case <-r.sched.Done():
 		ps.State = StateDraining
 		ps.StageLeft = 0
+		ps.DrainLeft = r.opt.DrainTimeout
+		if end := r.drainEnd.Load(); end > 0 {
+			ps.DrainLeft = max(time.Duration(end)-time.Since(r.start), 0)
+		}
 	default:
 	}
 	return ps
 }
 
 // Run sends the plan until it ends, Stop is called or ctx is cancelled; then drains in-flight
-// requests (bounded by DrainTimeout) and returns the final snapshot. Faults of the target never
-// end a run: they are outcomes.
+// requests (bounded by DrainTimeout, and ended at once by a further Stop) and returns the final
+// snapshot. Faults of the target never end a run: they are outcomes.
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
 	go r.agg.Run()
 	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, mix: newMix(r.cfg.Requests)}
@@ -118,6 +125,7 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	go r.sched.Run(ctx)
 
 	<-r.sched.Done()
+	r.drainEnd.Store(int64(time.Since(r.start) + r.opt.DrainTimeout))
 	workersDone := make(chan struct{})
 	go func() { p.wg.Wait(); close(workersDone) }()
 	drain := time.NewTimer(r.opt.DrainTimeout)
@@ -125,9 +133,13 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	select {
 	case <-workersDone:
 	case <-drain.C:
-		never := r.abandonBacklog(p)
-		_, sent, _ := r.counters.Totals()
-		r.events.Add("drain", fmt.Sprintf("gave up waiting after %s; requests still in flight are reported as such (sent %d); %d never sent from the backlog are counted dropped", r.opt.DrainTimeout, sent, never))
+		r.endDrain(p, fmt.Sprintf("gave up waiting after %s", r.opt.DrainTimeout))
+	case <-r.sched.leaving():
+		select {
+		case <-workersDone: // all answered meanwhile: nothing to leave behind
+		default:
+			r.endDrain(p, "left on a stop without waiting")
+		}
 	}
 	reason := r.sched.StopReason()
 	if reason == "" {
@@ -137,6 +149,13 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	r.agg.Finish(reason)
 	r.client.Close()
 	return r.agg.Snapshot(meta)
+}
+
+// endDrain stops waiting for the requests in flight and records why (what, then the books).
+func (r *Runner) endDrain(p *pool, why string) {
+	never := r.abandonBacklog(p)
+	_, sent, _ := r.counters.Totals()
+	r.events.Add("drain", fmt.Sprintf("%s; requests still in flight are reported as such (sent %d); %d never sent from the backlog are counted dropped", why, sent, never))
 }
 
 // abandonBacklog ends the drain: the requests still waiting in the backlog (a slow target at

@@ -67,8 +67,10 @@ type Scheduler struct {
 	jobs     chan job
 	ctl      chan control
 	done     chan struct{} // closed when the schedule has ended (closed mode workers watch it)
+	leave    chan struct{} // closed by a stop that ends the drain (see Stop)
 
 	stopOnce    sync.Once
+	leaveOnce   sync.Once
 	stopReason  atomic.Pointer[string]
 	state       atomic.Pointer[PlanState]
 	satUntil    atomic.Int64 // ns since start until which "saturated" is shown
@@ -86,9 +88,10 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 	}
 	s := &Scheduler{
 		cfg: cfg, counters: counters, events: events, start: start,
-		jobs: make(chan job, backlog),
-		ctl:  make(chan control, 16),
-		done: make(chan struct{}),
+		jobs:  make(chan job, backlog),
+		ctl:   make(chan control, 16),
+		done:  make(chan struct{}),
+		leave: make(chan struct{}),
 	}
 	s.state.Store(&PlanState{State: StateRunning, StageCount: len(cfg.Plan.Stages)})
 	s.stageEnd.Store(noEnd)
@@ -190,14 +193,38 @@ func (s *Scheduler) PrevStage() { s.send(control{kind: "prev"}) }
 // Hold implements Controller.
 func (s *Scheduler) Hold(on bool) { s.send(control{kind: "hold", on: on}) }
 
-// Stop implements Controller: the schedule ends now; nothing more is sent.
+// Stop implements Controller: the schedule ends now; nothing more is sent, and Run waits for
+// the requests in flight (the drain). A stop that finds the schedule over already (a second
+// stop, or a first one after the plan ran out) ends that wait instead: whoever stops twice, or
+// stops a run that only waits on a slow target, wants to leave now, not in Config.Timeout.
 func (s *Scheduler) Stop(reason string) {
 	if reason == "" {
 		reason = "stop"
 	}
-	s.stopReason.CompareAndSwap(nil, &reason)
+	first := s.stopReason.CompareAndSwap(nil, &reason)
+	select {
+	case <-s.done:
+		s.leaveDrain(reason)
+		return
+	default:
+	}
+	if !first {
+		s.leaveDrain(reason) // the first stop may still be on its way to Run: the drain is next
+		return
+	}
 	s.send(control{kind: "stop"})
 }
+
+// leaveDrain makes Run stop waiting for the requests in flight, once, and records why.
+func (s *Scheduler) leaveDrain(reason string) {
+	s.leaveOnce.Do(func() {
+		s.events.Add("stop", reason+": leaving without waiting for the answers in flight")
+		close(s.leave)
+	})
+}
+
+// leaving is closed once a stop has asked Run to end its drain at once.
+func (s *Scheduler) leaving() <-chan struct{} { return s.leave }
 
 // Mark implements Controller.
 func (s *Scheduler) Mark(kind, detail string) { s.events.Add(kind, detail) }

@@ -113,6 +113,7 @@ type PlanState struct {
 	StageCount int
 	StageStart time.Duration // elapsed time when the current stage began
 	StageLeft  time.Duration // time left in the current stage; 0 when open-ended or held
+	DrainLeft  time.Duration // while draining: how long the wait for answers in flight may last
 	TargetRate Rate          // the rate being sent now (after live changes), per this instance
 	Saturated  bool          // the generator fell behind its own schedule recently
 }
