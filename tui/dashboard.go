@@ -24,6 +24,10 @@ type DashboardOptions struct {
 	Save func() (path string, err error)
 	// FPS is how many frames a second the dashboard draws (DefaultFPS when 0 or less).
 	FPS int
+	// Interrupt is what ctrl+c does instead of Control.Stop("quit"): ctrl+c stands for SIGINT
+	// (the terminal would send one were it not in raw mode), so main stops the run as it stops
+	// it on the signal (end reason and exit status of SIGINT). Nil: ctrl+c is q.
+	Interrupt func()
 	// ExitOnEnd quits as soon as the run is done instead of waiting for a key.
 	ExitOnEnd bool
 	// Inline draws without the alternate screen, so the last frame (the final summary) stays in
@@ -38,6 +42,11 @@ type RunDoneMsg struct {
 	Path     string
 	Err      error
 }
+
+// InputClosedMsg tells the dashboard that its input has ended: the terminal is gone (closed
+// without a SIGHUP). Nobody can press a key any more, so the dashboard leaves as soon as the
+// run is over (at once if it is) instead of waiting for one; the run itself goes on.
+type InputClosedMsg struct{}
 
 // tickMsg is the frame clock: each one pulls the latest stats and arms the next.
 type tickMsg struct{}
@@ -72,10 +81,11 @@ type Dashboard struct {
 
 	width, height int
 
-	inputOpen bool
-	saving    bool
-	quitting  bool        // Stop was sent; the run is draining
-	done      *RunDoneMsg // the run is over and saved (or not)
+	inputOpen   bool
+	saving      bool
+	quitting    bool        // the user stopped the run: it drains, then the dashboard leaves
+	inputClosed bool        // the terminal's input ended: nobody can press a key
+	done        *RunDoneMsg // the run is over and saved (or not)
 
 	// frame is the last rendered content; it is rebuilt only when something it shows changed.
 	frame    string
@@ -144,6 +154,12 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return d, nil
 	case RunDoneMsg:
 		return d, d.runDone(msg)
+	case InputClosedMsg:
+		d.inputClosed = true
+		if d.done != nil {
+			return d, tea.Quit
+		}
+		return d, nil
 	}
 	if d.inputOpen {
 		// The text input has messages of its own (paste, cursor).
@@ -188,14 +204,16 @@ func (d *Dashboard) setSize(width, height int) {
 	d.dirty = true
 }
 
-// runDone shows the end of the run: the final summary and where the snapshot went.
+// runDone shows the end of the run: the final summary and where the snapshot went. It stays
+// until a key only when the run ended by itself: a user who stopped it asked to leave (main
+// prints the report on the normal screen), and a lost terminal has nobody to press a key.
 func (d *Dashboard) runDone(msg RunDoneMsg) tea.Cmd {
 	d.done = &msg
 	d.inputOpen = false
 	d.input.Blur()
 	d.c.message, d.c.messageBad = "", false
 	d.dirty = true
-	if d.opts.ExitOnEnd {
+	if d.opts.ExitOnEnd || d.quitting || d.inputClosed {
 		return tea.Quit
 	}
 	return nil

@@ -23,7 +23,7 @@ func (d *Dashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit // the final summary stays until any key
 	case key.Matches(msg, k.Quit) && (!d.inputOpen || msg.Text == ""):
 		// While typing a rate, q is a letter; ctrl+c (no text) still quits.
-		return d.quit()
+		return d.quit(msg.String() == "ctrl+c")
 	case d.inputOpen:
 		return d.inputKey(msg)
 	case key.Matches(msg, k.Help):
@@ -53,15 +53,25 @@ func (d *Dashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 }
 
 // quit stops the run: the engine drains in-flight requests and main saves the snapshot, then
-// sends RunDoneMsg. A second quit while draining leaves at once (main still saves).
-func (d *Dashboard) quit() tea.Cmd {
-	if d.quitting || d.c.st.Done {
-		return tea.Quit // the run is already ending: main still saves the snapshot
+// sends RunDoneMsg, and the dashboard leaves (runDone). A second quit while draining stops the
+// run again, which makes the engine leave the drain at once, and leaves (main still saves).
+// interrupt is ctrl+c, which goes to Interrupt when main wants to treat it as SIGINT.
+func (d *Dashboard) quit(interrupt bool) tea.Cmd {
+	if d.c.st.Done {
+		return tea.Quit // the run is over; main is saving it
 	}
+	again := d.quitting
 	d.quitting = true
 	d.closeInput()
-	d.opts.Control.Stop("quit")
-	d.c.setMessage("stopping: draining in-flight requests…", false)
+	d.c.setMessage("", false) // the footer tells the drain from now on
+	if interrupt && d.opts.Interrupt != nil {
+		d.opts.Interrupt()
+	} else {
+		d.opts.Control.Stop("quit")
+	}
+	if again {
+		return tea.Quit
+	}
 	return nil
 }
 

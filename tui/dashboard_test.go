@@ -5,6 +5,7 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+	"time"
 
 	tea "charm.land/bubbletea/v2"
 
@@ -201,14 +202,30 @@ func isQuit(cmd tea.Cmd) bool {
 	return ok
 }
 
+// TestDashboardQuitFlow: q stops the run and says what the drain waits for and what a second
+// key does; when the run is saved, the dashboard leaves by itself (one key to quit: main then
+// prints the report on the normal screen).
 func TestDashboardQuitFlow(t *testing.T) {
 	d, ctl := testDashboard(t, nil)
 	if cmd := press(d, "q"); isQuit(cmd) {
 		t.Fatal("the first q quit before the run drained")
 	}
-	if v := view(d); !strings.Contains(v, "DRAINING") || !strings.Contains(v, "draining in-flight") {
-		t.Errorf("no draining state after q:\n%s", v)
+	if v := view(d); !strings.Contains(v, "DRAINING") || !strings.Contains(v, "q/ctrl+c again: leave now") {
+		t.Errorf("no draining state after q, or no word on what a second q does:\n%s", v)
 	}
+	_, cmd := d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/getBalance.json"})
+	if !isQuit(cmd) {
+		t.Error("the dashboard waits for a second key after q: quitting takes one")
+	}
+	if want := []string{"Stop(quit)"}; !reflect.DeepEqual(ctl.calls, want) {
+		t.Errorf("calls %q, want %q", ctl.calls, want)
+	}
+}
+
+// TestDashboardRunEndsByItself: a run that ends by itself keeps its final dashboard until a
+// key, as before; the frame clock stops.
+func TestDashboardRunEndsByItself(t *testing.T) {
+	d, ctl := testDashboard(t, nil)
 	_, cmd := d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/getBalance.json"})
 	if cmd != nil {
 		t.Error("the dashboard quit at the end without ExitOnEnd")
@@ -225,19 +242,69 @@ func TestDashboardQuitFlow(t *testing.T) {
 	if !isQuit(press(d, "x")) {
 		t.Error("a key after the end does not quit")
 	}
-	if want := []string{"Stop(quit)"}; !reflect.DeepEqual(ctl.calls, want) {
-		t.Errorf("calls %q, want %q", ctl.calls, want)
+	if len(ctl.calls) != 0 {
+		t.Errorf("calls %q after a run that ended by itself", ctl.calls)
 	}
 }
 
+// TestDashboardSecondQuitLeavesAtOnce: a second q or ctrl+c while draining stops the run again
+// (the engine then leaves its drain at once) and leaves.
 func TestDashboardSecondQuitLeavesAtOnce(t *testing.T) {
 	d, ctl := testDashboard(t, nil)
 	press(d, "q")
-	if !isQuit(press(d, "ctrl+c")) {
+	if !isQuit(press(d, "q")) {
 		t.Error("a second quit while draining does not leave")
 	}
-	if want := []string{"Stop(quit)"}; !reflect.DeepEqual(ctl.calls, want) {
-		t.Errorf("calls %q, want %q: Stop once", ctl.calls, want)
+	if want := []string{"Stop(quit)", "Stop(quit)"}; !reflect.DeepEqual(ctl.calls, want) {
+		t.Errorf("calls %q, want %q: the second stop is what ends the engine's drain", ctl.calls, want)
+	}
+}
+
+// TestDashboardCtrlCIsInterrupt: ctrl+c goes to Interrupt (main stops the run as on SIGINT:
+// exit 130), not to Stop("quit"); a second one leaves too.
+func TestDashboardCtrlCIsInterrupt(t *testing.T) {
+	d, ctl := testDashboard(t, nil)
+	interrupts := 0
+	d.opts.Interrupt = func() { interrupts++ }
+	if isQuit(press(d, "ctrl+c")) || interrupts != 1 || len(ctl.calls) != 0 {
+		t.Fatalf("first ctrl+c: %d interrupts, calls %q; want one interrupt, no quit yet", interrupts, ctl.calls)
+	}
+	if !isQuit(press(d, "ctrl+c")) || interrupts != 2 {
+		t.Errorf("second ctrl+c: %d interrupts; want a second one and a quit", interrupts)
+	}
+	if len(ctl.calls) != 0 {
+		t.Errorf("ctrl+c called %q: it must go through Interrupt only", ctl.calls)
+	}
+}
+
+// TestDashboardDrainLine: while the engine drains (here the plan ran out by itself), the footer
+// says how many answers it waits for, how long at most, and that a key leaves now.
+func TestDashboardDrainLine(t *testing.T) {
+	d, _ := testDashboard(t, func(st *engine.Stats) {
+		st.Plan.State, st.Plan.DrainLeft, st.Total.Inflight = engine.StateDraining, 58*time.Second, 60
+	})
+	if v := view(d); !strings.Contains(v, "draining 60 in flight (up to 58s) — q/ctrl+c: leave now") {
+		t.Errorf("no drain line:\n%s", v)
+	}
+}
+
+// TestDashboardInputClosed: when the terminal's input ends (the terminal is gone without a
+// SIGHUP), nobody can press a key: the dashboard leaves once the run is over, at once if it is.
+func TestDashboardInputClosed(t *testing.T) {
+	d, ctl := testDashboard(t, nil)
+	if _, cmd := d.Update(InputClosedMsg{}); cmd != nil {
+		t.Error("the dashboard left mid-run on closed input: the run goes on to its end")
+	}
+	if _, cmd := d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/x.json"}); !isQuit(cmd) {
+		t.Error("after the input closed, the end of the run waits for a key nobody can press")
+	}
+	d, _ = testDashboard(t, nil)
+	d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/x.json"})
+	if _, cmd := d.Update(InputClosedMsg{}); !isQuit(cmd) {
+		t.Error("the final summary waits for a key after the input closed")
+	}
+	if len(ctl.calls) != 0 {
+		t.Errorf("calls %q: closed input must not steer the run", ctl.calls)
 	}
 }
 

@@ -35,7 +35,7 @@ type section struct {
 // render draws the whole frame for the current size.
 func (d *Dashboard) render() string {
 	d.c.state = d.state()
-	d.footer.inputOpen, d.footer.done = d.inputOpen, d.done
+	d.footer.inputOpen, d.footer.quitting, d.footer.done = d.inputOpen, d.quitting, d.done
 	d.footer.SetSize(d.width, 0)
 	d.header.SetSize(d.width, headerLines)
 	wide := d.width >= wideWidth && d.height >= wideHeight

@@ -2,7 +2,9 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"time"
 
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/key"
@@ -21,6 +23,7 @@ type footerPane struct {
 	input *textinput.Model
 
 	inputOpen bool
+	quitting  bool // the user stopped the run already: the next q leaves the drain
 	done      *RunDoneMsg
 }
 
@@ -43,16 +46,32 @@ func (p *footerPane) View() string {
 	case p.inputOpen:
 		lines = append(lines, p.shortHelp(inputHelp{keys}.ShortHelp()))
 	case p.c.state == engine.StateDraining || p.c.state == engine.StateDone:
-		// Nothing is left to steer: only leaving, and at once.
-		now := keys.Quit
-		now.SetHelp(now.Help().Key, "leave now (the snapshot is still saved)")
-		lines = append(lines, p.shortHelp([]key.Binding{now}))
+		// Nothing is left to steer: the run waits for answers, and a key leaves at once.
+		lines = append(lines, p.drainLine())
 	case p.help.ShowAll:
 		lines = append(lines, p.help.FullHelpView(keys.FullHelp()))
 	default:
 		lines = append(lines, p.shortHelp(keys.ShortHelp()))
 	}
 	return strings.Join(lines, "\n")
+}
+
+// drainLine says what the run waits for, how long at most, and how to stop waiting:
+// "draining 60 in flight (up to 58s) — q/ctrl+c again: leave now".
+func (p *footerPane) drainLine() string {
+	s := p.c.styles
+	what := fmt.Sprintf("draining %d in flight", p.c.st.Total.Inflight)
+	if left := p.c.st.Plan.DrainLeft; left > 0 {
+		what += fmt.Sprintf(" (up to %s)", left.Round(time.Second))
+	}
+	keys := "q/ctrl+c: leave now"
+	if p.quitting {
+		keys = "q/ctrl+c again: leave now"
+	}
+	if line := what + " — " + keys; lenRunes(line) > p.width {
+		return truncate(line, p.width) // cut before styling: styles are escape sequences
+	}
+	return s.Good.Render(what) + s.Muted.Render(" — "+keys)
 }
 
 // shortHelp is the one-line help with the bindings that fit whole; the rest is behind "?".
