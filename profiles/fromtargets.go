@@ -29,11 +29,15 @@ type TargetOptions struct {
 // name the target file and its lines.
 func FromTargets(path string, opts TargetOptions, getenv func(string) (string, bool)) (*Profile, error) {
 	path = filepath.Clean(path)
-	if _, err := os.Stat(path); err != nil {
+	info, err := os.Stat(path)
+	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil, fmt.Errorf("target file %s: %w: check the path", path, err)
 		}
 		return nil, fmt.Errorf("target file %s: %w", path, err)
+	}
+	if kind := notRegular(info.Mode()); kind != "" {
+		return nil, notRegularError("target file "+path+": ", kind)
 	}
 	doc := table{
 		"name":    targetsProfileName(path),

@@ -18,6 +18,11 @@ import (
 // profile's folder, as are the files of templates, targets and ca_file. An invalid profile yields
 // an *Error listing every problem.
 func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
+	if info, err := os.Stat(path); err == nil {
+		if kind := notRegular(info.Mode()); kind != "" {
+			return nil, notRegularError("profile "+path+": ", kind)
+		}
+	}
 	data, err := os.ReadFile(path)
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
@@ -144,12 +149,15 @@ func diskReader(dir string) func(string) ([]byte, error) {
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
 		}
+		if err := checkRegular(name, p); err != nil {
+			return nil, err
+		}
 		f, err := os.Open(p)
 		if err != nil {
 			if errors.Is(err, fs.ErrNotExist) {
-				return nil, &fileError{fmt.Sprintf("%q not found (looked for %s)", name, p), err}
+				return nil, &fileError{msg: fmt.Sprintf("%q not found (looked for %s)", name, p), err: err}
 			}
-			return nil, &fileError{fmt.Sprintf("%q cannot be read (%v)", name, errors.Unwrap(err)), err}
+			return nil, &fileError{msg: fmt.Sprintf("%q cannot be read (%v)", name, errors.Unwrap(err)), err: err}
 		}
 		defer f.Close()
 		return readLimited(name, f)
@@ -161,7 +169,7 @@ func fsReader(fsys fs.FS) func(string) ([]byte, error) {
 	return func(name string) ([]byte, error) {
 		f, err := fsys.Open(path.Clean(filepath.ToSlash(name)))
 		if err != nil {
-			return nil, &fileError{fmt.Sprintf("%q not found among the bundled files", name), err}
+			return nil, &fileError{msg: fmt.Sprintf("%q not found among the bundled files", name), err: err}
 		}
 		defer f.Close()
 		return readLimited(name, f)
@@ -173,7 +181,7 @@ func readLimited(name string, r io.Reader) ([]byte, error) {
 	b, err := io.ReadAll(io.LimitReader(r, maxBodyFileBytes+1))
 	switch {
 	case err != nil:
-		return nil, &fileError{fmt.Sprintf("%q cannot be read (%v)", name, err), err}
+		return nil, &fileError{msg: fmt.Sprintf("%q cannot be read (%v)", name, err), err: err}
 	case len(b) > maxBodyFileBytes:
 		return nil, fmt.Errorf("%q is larger than the maximum body of %d MiB", name, maxBodyFileBytes>>20)
 	}
@@ -183,8 +191,9 @@ func readLimited(name string, r io.Reader) ([]byte, error) {
 // fileError says what went wrong with a body file in words that fit a profile error, keeping
 // the os error for errors.Is (fs.ErrNotExist, fs.ErrPermission).
 type fileError struct {
-	msg string
-	err error
+	msg   string
+	err   error
+	fixed bool // msg says how to fix it too (see fileProblem)
 }
 
 func (e *fileError) Error() string { return e.msg }

@@ -39,8 +39,8 @@ func (p *Profile) Apply(o Overrides) error {
 		done = append(done, fmt.Sprintf("--connections %d", o.Connections))
 	}
 	if o.Timeout != 0 {
-		if o.Timeout < 0 {
-			errs = append(errs, fmt.Errorf("--timeout %s: must be more than 0, e.g. 5s", o.Timeout))
+		if err := CheckTimeout(o.Timeout); err != nil {
+			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))
 		}
 		cfg.Timeout = o.Timeout
 		done = append(done, "--timeout "+o.Timeout.String())

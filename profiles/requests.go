@@ -163,7 +163,7 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 		}
 		data, err := tc.src.readBody(name)
 		if err != nil {
-			c.addErr(path+".body_file", err, "%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
+			c.addErr(path+".body_file", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
 			return req, info, false
 		}
 		body = data

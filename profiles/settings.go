@@ -1,7 +1,10 @@
 package profiles
 
 import (
+	"errors"
+	"fmt"
 	"strings"
+	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 )
@@ -37,8 +40,8 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTarget
 
 	cfg.Timeout = defaultTimeout
 	if d, ok := c.duration(doc, "", "timeout", `timeout = "5s"`); ok {
-		if d == 0 {
-			c.addf("timeout", `must be more than 0: it bounds each request, e.g. timeout = "5s"`)
+		if err := CheckTimeout(d); err != nil {
+			c.addErr("timeout", err, "%v", err)
 		}
 		cfg.Timeout = d
 	}
@@ -126,4 +129,17 @@ func isHTTPMethod(s string) bool {
 		}
 	}
 	return true
+}
+
+// CheckTimeout is the one rule for a per-request timeout, the profile's timeout and the
+// --timeout flag alike: more than 0, and at most a month (maxPlanTime, the cap of every
+// duration in a profile). Its words follow the value: "--timeout 0s: must be …".
+func CheckTimeout(d time.Duration) error {
+	switch {
+	case d <= 0:
+		return errors.New("must be more than 0: it bounds each request, e.g. 5s")
+	case d > maxPlanTime:
+		return fmt.Errorf("is longer than the maximum of %s", maxPlanTime)
+	}
+	return nil
 }

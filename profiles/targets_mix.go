@@ -40,7 +40,7 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 	}
 	data, err := src.readBody(name)
 	if err != nil {
-		c.addErr("targets", err, "%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
+		c.addErr("targets", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
 		return nil
 	}
 	file := src.displayPath(name)

@@ -44,7 +44,7 @@ func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
 	if !ok {
 		data, err := tc.src.readBody(name)
 		if err != nil {
-			err = fmt.Errorf("%v: put the file next to the profile (paths are relative to its folder) or fix the path", err)
+			err = errors.New(fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
 			tc.fails[name] = err
 			return nil, err
 		}

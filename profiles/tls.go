@@ -21,7 +21,7 @@ func (c *checker) tls(doc table, src *source) engine.TLSConfig {
 	}
 	data, err := src.readBody(name)
 	if err != nil {
-		c.addErr("ca_file", err, "%v: put the CA certificate next to the profile (paths are relative to its folder) or fix the path", err)
+		c.addErr("ca_file", err, "%s", fileProblem(err, "put the CA certificate next to the profile (paths are relative to its folder) or fix the path"))
 		return t
 	}
 	if !x509.NewCertPool().AppendCertsFromPEM(data) {

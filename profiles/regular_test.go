@@ -1,0 +1,128 @@
+package profiles
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestNotRegularFilesRefused: every file a profile names, and the profile itself, is refused
+// with file:line, the field and a fix when it is a FIFO (or another file that is not a regular
+// one), before it is opened. Before, opening a FIFO nobody writes to blocked the load forever
+// (validate and runs hung, deaf to Ctrl-C).
+func TestNotRegularFilesRefused(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "targets.txt"), []byte("POST http://127.0.0.1:1/\n@pipe\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(dir, "adir"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	const stage = "[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n"
+	tests := []struct {
+		name string
+		load func() error
+		want []string // all in the error
+	}{
+		// A request body from a FIFO.
+		{"body_file", func() error {
+			return loadProfile(t, dir, "url = \"http://h\"\n[[request]]\nbody_file = \"pipe\"\n"+stage)
+		}, []string{"p.toml:3", "request[1].body_file", `"pipe" is a pipe (FIFO), not a regular file`, "save the content to a regular file"}},
+		// The lines of a template.
+		{"line file", func() error {
+			return loadProfile(t, dir, "url = \"http://h\"\n[[request]]\nmethod = \"m\"\nparams = ['{{line \"pipe\"}}']\n"+stage)
+		}, []string{"p.toml:4", "request[1].params[1]", "is a pipe (FIFO), not a regular file"}},
+		// A target file.
+		{"targets", func() error {
+			return loadProfile(t, dir, "targets = \"pipe\"\n"+stage)
+		}, []string{"p.toml:1", "targets", "is a pipe (FIFO), not a regular file"}},
+		// A target's @body file, named inside a target file.
+		{"target body", func() error {
+			return loadProfile(t, dir, "targets = \"targets.txt\"\n"+stage)
+		}, []string{"targets.txt:2", "is a pipe (FIFO), not a regular file"}},
+		// A CA certificate.
+		{"ca_file", func() error {
+			return loadProfile(t, dir, "url = \"https://h\"\nca_file = \"pipe\"\n[[request]]\nmethod = \"m\"\n"+stage)
+		}, []string{"p.toml:2", "ca_file", "is a pipe (FIFO), not a regular file"}},
+		// A directory where a file is expected: said as such, with its own fix.
+		{"body_file directory", func() error {
+			return loadProfile(t, dir, "url = \"http://h\"\n[[request]]\nbody_file = \"adir\"\n"+stage)
+		}, []string{"p.toml:3", `"adir" is a directory, not a regular file: name a file in it`}},
+		// The profile itself.
+		{"profile", func() error {
+			_, err := Load(fifo, nil)
+			return err
+		}, []string{"profile " + fifo + ": is a pipe (FIFO), not a regular file"}},
+		// A bare target file (--targets FILE), e.g. /dev/stdin on a pipe.
+		{"--targets", func() error {
+			_, err := FromTargets(fifo, TargetOptions{Rate: 1, Duration: time.Second}, nil)
+			return err
+		}, []string{"target file " + fifo + ": is a pipe (FIFO), not a regular file"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			done := make(chan error, 1)
+			go func() { done <- tt.load() }()
+			var err error
+			select {
+			case err = <-done:
+			case <-time.After(10 * time.Second):
+				t.Fatal("the load still waits on the FIFO after 10 s")
+			}
+			if err == nil {
+				t.Fatal("loaded")
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("error lacks %q:\n%v", w, err)
+				}
+			}
+			if strings.Contains(err.Error(), "put the file next to the profile") {
+				t.Errorf("the not-found advice does not fit here:\n%v", err)
+			}
+		})
+	}
+}
+
+// loadProfile writes src as p.toml into dir and loads it.
+func loadProfile(t *testing.T, dir, src string) error {
+	t.Helper()
+	p := filepath.Join(dir, "p.toml")
+	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err := Load(p, nil)
+	return err
+}
+
+// TestCheckTimeout: the one rule for a per-request timeout, shared by the profile and the
+// --timeout flag.
+func TestCheckTimeout(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string // "" for accepted
+	}{
+		{time.Millisecond, ""},                                     // short is fine
+		{maxPlanTime, ""},                                          // the cap itself
+		{0, "must be more than 0"},                                 // no timeout is not a timeout
+		{-time.Second, "must be more than 0"},                      // negative
+		{maxPlanTime + time.Second, "longer than the maximum of"},  // just over the cap
+		{1000000 * time.Hour, "longer than the maximum of 720h0m"}, // the issue's --timeout 1000000h
+	}
+	for _, tt := range tests {
+		err := CheckTimeout(tt.d)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.d, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want %q", tt.d, err, tt.want)
+		}
+	}
+}
