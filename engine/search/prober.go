@@ -65,6 +65,20 @@ func (p *EngineProber) Burst(ctx context.Context, gap time.Duration, rate engine
 	return measureOf(snap, window), nil
 }
 
+// Leave implements Leaver: the probe in progress, already stopped, stops waiting for its
+// answers in flight (the engine's Stop on a run whose schedule is over ends its drain).
+func (p *EngineProber) Leave() {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.cur != nil {
+		// Twice: a stop that finds the run stopped already ends its drain, and the cancel that
+		// cut the probe may not have reached the run's schedule yet.
+		ctl := p.cur.Controller()
+		ctl.Stop("stop")
+		ctl.Stop("stop")
+	}
+}
+
 // Live is the probe in progress as the engine publishes it; nil between probes.
 func (p *EngineProber) Live() *engine.Stats {
 	p.mu.Lock()

@@ -117,11 +117,18 @@ func (s *Searcher) LiveStats() *engine.Stats {
 	return nil
 }
 
+// Leaver is implemented by probers whose probe, once cut short, may still wait for answers in
+// flight (EngineProber drains them, up to the timeout): Leave ends that wait at once.
+type Leaver interface {
+	Leave()
+}
+
 // Stop ends the search: the probe in progress is cut short (and not judged), no other starts,
-// and the best answer so far stands.
+// and the best answer so far stands. A second Stop (a second Ctrl-C) also ends the cut probe's
+// wait for answers in flight, when the prober can (Leaver): the user wants out now.
 func (s *Searcher) Stop() {
 	s.mu.Lock()
-	defer s.mu.Unlock()
+	again := s.stopped
 	s.stopped = true
 	if s.cancel != nil {
 		s.cancel()
@@ -129,6 +136,10 @@ func (s *Searcher) Stop() {
 	p := *s.progress.Load()
 	p.Stopping = true
 	s.progress.Store(&p)
+	s.mu.Unlock()
+	if l, ok := s.prober.(Leaver); ok && again {
+		l.Leave()
+	}
 }
 
 // probeCtx makes the context of the next probe, or reports that the search was stopped.
