@@ -29,7 +29,8 @@ type runResult struct {
 // dashboard runs the live dashboard while the engine runs in the background. The engine never
 // waits for the UI: the dashboard pulls the latest Stats on its own tick. Draining and saving
 // happen in the run goroutine, so they complete even when the UI is gone (a second q, a lost
-// terminal); the UI only gets told.
+// terminal); the UI only gets told. q and ctrl+c stop the run and leave once it is saved (the
+// report is then printed on the normal screen); ctrl+c counts as the SIGINT it stands for.
 func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, _ *profiles.Profile, out string, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
 	save := func() (string, error) {
 		snap, err := runner.SnapshotNow(meta)
@@ -38,13 +39,30 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		}
 		return out, err
 	}
+	ctl := runner.Controller()
+	var caught caughtSignal
+	stop := func(s syscall.Signal) { ctl.Stop(stopReason(s)) }
 	model := tui.NewDashboard(tui.DashboardOptions{
-		Stats: runner.Stats, Control: runner.Controller(), Save: save,
+		Stats: runner.Stats, Control: ctl, Save: save,
+		// Raw mode turns ctrl+c into a key; it still means SIGINT (end reason, exit 130).
+		Interrupt: func() {
+			if !caught.note(syscall.SIGINT) {
+				stop(syscall.SIGINT)
+			}
+		},
 		FPS: f.fps, ExitOnEnd: f.exitOnEnd, Inline: f.inline,
 	})
-	p := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
+	opts := []tea.ProgramOption{tea.WithoutSignalHandler(), tea.WithOutput(c.stdout)}
+	in := openKeyInput()
+	if in != nil {
+		defer in.close()
+		opts = append(opts, tea.WithInput(in))
+	}
+	p := tea.NewProgram(model, opts...)
+	if in != nil {
+		in.onEnd = func() { go p.Send(tui.InputClosedMsg{}) }
+	}
 
-	var caught caughtSignal
 	endUI := func(sig syscall.Signal) {
 		if sig == syscall.SIGHUP {
 			p.Kill() // the terminal is gone: nothing to restore, nobody to press a key
@@ -53,7 +71,7 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		p.Quit() // a signal ends the program: nobody will press a key
 	}
 	// A signal while the final summary is shown (the run is over and saved) only closes it.
-	stopSignals := c.watchSignals(runner.Controller(), &caught, endUI)
+	stopSignals := c.watchSignals(stop, &caught, endUI)
 	defer stopSignals()
 
 	done := make(chan runResult, 1)
@@ -72,10 +90,16 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 	}()
 
 	_, uiErr := p.Run()
-	// The UI may end before the run (a second q, or the UI failed): the run still stops, drains
-	// and saves before we return.
-	runner.Controller().Stop("quit")
-	res := <-done
+	// The UI may end before the run: after a second q (the engine is leaving its drain
+	// already), or when the UI failed (the run stops and drains). The run is saved before we
+	// return either way.
+	var res runResult
+	select {
+	case res = <-done:
+	default:
+		ctl.Stop("quit")
+		res = <-done
+	}
 	if uiErr != nil && res.err == nil {
 		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the run was saved)\n", uiErr)
 	}

@@ -164,19 +164,19 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 		return c.fail(exitUsage, fmt.Errorf("--fps %d: use 1 to 60", f.fps))
 	case f.connections < 0 || set["connections"] && f.connections == 0:
 		return c.fail(exitUsage, fmt.Errorf("--connections %d: must be at least 1", f.connections))
-	case f.timeout < 0 || set["timeout"] && f.timeout == 0:
-		return c.fail(exitUsage, fmt.Errorf("--timeout %s: must be positive", f.timeout))
+	case set["timeout"] && profiles.CheckTimeout(f.timeout) != nil:
+		return c.fail(exitUsage, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout)))
 	case f.url != "" && !strings.Contains(f.url, "://"):
 		return c.fail(exitUsage, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url))
 	}
 	var p *profiles.Profile
 	if len(pos) == 1 {
-		p, err = profiles.Load(pos[0], c.getenv)
+		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 	} else {
 		p, err = profiles.LoadBundled("demo.toml", c.getenv)
 	}
 	if err != nil {
-		return c.fail(exitUsage, err)
+		return c.failInput(err)
 	}
 	if p.Config.Mode == engine.ModeClosed {
 		return c.fail(exitUsage, fmt.Errorf("%s: mode = \"closed\" has no rate to search: find-limit sends open loop (remove mode or set it to \"open\")", p.Path))
@@ -222,17 +222,17 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	}
 
 	var mu sync.Mutex
-	var caught syscall.Signal
+	var caught caughtSignal
 	var endUI func(syscall.Signal) // set while the dashboard runs
-	stopSignals := c.watchSearchSignals(s, func(sig syscall.Signal) {
+	stopSignals := c.watchSignals(func(sig syscall.Signal) {
+		s.Stop() // a second one also leaves the cut probe's drain
 		mu.Lock()
-		caught = sig
 		end := endUI
 		mu.Unlock()
 		if end != nil {
 			end(sig) // nobody will press a key: the dashboard must not wait for one
 		}
-	})
+	}, &caught, nil)
 	defer stopSignals()
 
 	var outcome *search.Outcome
@@ -247,9 +247,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	} else {
 		outcome, err = c.searchHeadless(ctx, s, p)
 	}
-	mu.Lock()
-	sig := caught
-	mu.Unlock()
+	sig := caught.get()
 	if outcome == nil {
 		return c.fail(exitRunFailed, err)
 	}
@@ -259,7 +257,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	reason := engine.EndCompleted
 	switch {
 	case sig != 0:
-		reason = "signal:" + signalName(sig)
+		reason = stopReason(sig)
 	case userStopped:
 		reason = "quit"
 	}
@@ -328,8 +326,13 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 		prog.Send(tui.SearchDoneMsg{Path: out, Err: err})
 	}()
 	_, uiErr := prog.Run()
-	// The UI may end first (a second q): the search still stops and its answer is kept.
-	stopped.Do(func() { userStopped = true; s.Stop() })
+	// The UI may end first: the search still stops and its answer is kept. After a second q
+	// (the first one stopped it already), the stop again leaves the cut probe's drain at once.
+	again := true
+	stopped.Do(func() { again = false; userStopped = true; s.Stop() })
+	if again {
+		s.Stop()
+	}
 	res := <-done
 	if uiErr != nil {
 		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the search is still saved)\n", uiErr)
@@ -340,25 +343,6 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 		}
 	}
 	return res.o, userStopped && res.o != nil && res.o.Result.EndReason == search.EndStopped, res.err
-}
-
-// watchSearchSignals turns SIGINT, SIGTERM and SIGHUP into a stop that keeps the best answer.
-func (c *cli) watchSearchSignals(s *search.Searcher, caught func(syscall.Signal)) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case sig := <-c.signals:
-				if sys, ok := sig.(syscall.Signal); ok {
-					caught(sys)
-					s.Stop()
-				}
-			}
-		}
-	}()
-	return func() { close(done) }
 }
 
 // findLimitPath is runs/<profile>-findlimit-<UTC time>.json.

@@ -98,8 +98,8 @@ func (f *runFlags) overrides() (profiles.Overrides, error) {
 		return o, fmt.Errorf("--duration %s: must be positive", f.duration)
 	case f.connections < 0 || f.set["connections"] && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
-	case f.timeout < 0 || f.set["timeout"] && f.timeout == 0:
-		return o, fmt.Errorf("--timeout %s: must be positive", f.timeout)
+	case f.set["timeout"] && profiles.CheckTimeout(f.timeout) != nil:
+		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
 	case f.requests < 0:
 		return o, fmt.Errorf("--requests %d: must be 0 (no limit) or more", f.requests)
 	case f.saveEvery < 100*time.Millisecond:

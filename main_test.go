@@ -276,6 +276,9 @@ func TestE2EBadInput(t *testing.T) {
 		{[]string{"--demo", "--duration", "0s"}, "--duration 0s"},
 		{[]string{"find-limit", "--demo", "--connections", "0"}, "--connections 0"},
 		{[]string{"find-limit", "--demo", "--timeout", "0s"}, "--timeout 0s"},
+		// One rule for a timeout, the profile's: at most 720h (a month), on the command line too.
+		{[]string{"--demo", "--timeout", "1000000h"}, "--timeout 1000000h0m0s: is longer than the maximum of 720h0m0s"},
+		{[]string{"find-limit", "--demo", "--timeout", "1000000h"}, "--timeout 1000000h0m0s: is longer than the maximum of 720h0m0s"},
 		{[]string{"validate", bad}, "stage[1].rate"}, // validate shows the field
 	}
 	for _, tt := range tests {

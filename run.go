@@ -11,7 +11,6 @@ import (
 	"runtime/pprof"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
 	"unicode"
@@ -51,14 +50,14 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	var p *profiles.Profile
 	switch {
 	case f.targets != "":
-		p, err = f.targetsProfile(o, c.getenv)
+		p, err = whileWatching(c, "reading "+f.targets+": nothing was sent", func() (*profiles.Profile, error) { return f.targetsProfile(o, c.getenv) })
 	case len(pos) == 1:
-		p, err = profiles.Load(pos[0], c.getenv)
+		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 	default:
 		p, err = profiles.LoadBundled("demo.toml", c.getenv)
 	}
 	if err != nil {
-		return c.fail(exitUsage, err)
+		return c.failInput(err)
 	}
 	var node *mocknode.Node
 	if f.demo {
@@ -175,7 +174,8 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
 	var caught caughtSignal
-	stopSignals := c.watchSignals(runner.Controller(), &caught, nil)
+	ctl := runner.Controller()
+	stopSignals := c.watchSignals(func(s syscall.Signal) { ctl.Stop(stopReason(s)) }, &caught, nil)
 	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
 	snap, err := runner.Run(ctx, meta)
 	stopSaving()
@@ -229,84 +229,6 @@ func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 		}
 		return exitRunFailed, false
 	}
-}
-
-// caughtSignal remembers the signal that stopped a run; the signal goroutine sets it while the
-// run goroutine may read it.
-type caughtSignal struct {
-	mu    sync.Mutex
-	sig   syscall.Signal
-	ended bool // the run is over and saved (see end)
-}
-
-// note records s as the signal that stops the run, unless the run has ended already: then it
-// reports true and the run's outcome stays as it was (a signal on the final summary screen
-// only closes it).
-func (c *caughtSignal) note(s syscall.Signal) (ended bool) {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	if c.ended {
-		return true
-	}
-	c.sig = s
-	return false
-}
-
-// end marks the run over and returns the signal caught before that, or 0. One lock for both
-// note and end, so a signal is either seen by whoever ends the run or finds the run ended:
-// never neither, which would leave the summary screen waiting for a key nobody can press.
-func (c *caughtSignal) end() syscall.Signal {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	c.ended = true
-	return c.sig
-}
-
-// get is the signal caught, or 0.
-func (c *caughtSignal) get() syscall.Signal {
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	return c.sig
-}
-
-// watchSignals turns SIGINT, SIGTERM and SIGHUP (an SSH drop) into a stop that drains and saves,
-// noting the signal in caught. A second signal is only noted: the drain is already bounded.
-// Once the run has ended (caught.end), a signal goes to afterEnd instead, if given.
-func (c *cli) watchSignals(ctl engine.Controller, caught *caughtSignal, afterEnd func(syscall.Signal)) (stop func()) {
-	done := make(chan struct{})
-	go func() {
-		for {
-			select {
-			case <-done:
-				return
-			case s := <-c.signals:
-				sys, ok := s.(syscall.Signal)
-				if !ok {
-					continue
-				}
-				if caught.note(sys) {
-					if afterEnd != nil {
-						afterEnd(sys)
-					}
-					continue
-				}
-				ctl.Stop("signal:" + signalName(sys))
-			}
-		}
-	}()
-	return func() { close(done) }
-}
-
-func signalName(s syscall.Signal) string {
-	switch s {
-	case syscall.SIGINT:
-		return "SIGINT"
-	case syscall.SIGTERM:
-		return "SIGTERM"
-	case syscall.SIGHUP:
-		return "SIGHUP"
-	}
-	return s.String()
 }
 
 // defaultSnapshotPath is runs/<profile>-<UTC time>.json; the name keeps only characters that are

@@ -18,9 +18,9 @@ func (c *cli) validate(args []string) int {
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress validate PROFILE.toml"))
 	}
-	p, err := profiles.Load(args[0], c.getenv)
+	p, err := whileWatching(c, "loading "+args[0], func() (*profiles.Profile, error) { return profiles.Load(args[0], c.getenv) })
 	if err != nil {
-		return c.fail(exitUsage, err)
+		return c.failInput(err)
 	}
 	p.Describe(c.stdout)
 	fmt.Fprintf(c.stdout, "%s: ok\n", args[0])
@@ -67,9 +67,9 @@ func (c *cli) report(args []string) int {
 	if *echarts != "" {
 		fmt.Fprintln(c.stderr, echartsRetired)
 	}
-	s, err := engine.ReadSnapshot(files[0])
+	s, err := c.readSnapshot(files[0])
 	if err != nil {
-		return c.fail(exitUsage, err)
+		return c.failInput(err)
 	}
 	if *out == "" {
 		if err := write(c.stdout, s); err != nil {
@@ -104,9 +104,9 @@ func (c *cli) compare(args []string) int {
 	}
 	runs := make([]tui.CompareRun, len(files))
 	for i, f := range files {
-		s, err := engine.ReadSnapshot(f)
+		s, err := c.readSnapshot(f)
 		if err != nil {
-			return c.fail(exitUsage, err)
+			return c.failInput(err)
 		}
 		runs[i] = tui.CompareRun{File: f, Snapshot: s}
 	}
@@ -134,8 +134,8 @@ func (c *cli) merge(args []string) int {
 	}
 	snaps := make([]*engine.Snapshot, len(files))
 	for i, f := range files {
-		if snaps[i], err = engine.ReadSnapshot(f); err != nil {
-			return c.fail(exitUsage, err)
+		if snaps[i], err = c.readSnapshot(f); err != nil {
+			return c.failInput(err)
 		}
 	}
 	m, err := engine.Merge(snaps, files, *force)
@@ -147,4 +147,10 @@ func (c *cli) merge(args []string) int {
 	}
 	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, *out)
 	return exitOK
+}
+
+// readSnapshot reads a saved run; a signal meanwhile ends the wait (a FIFO nobody writes to,
+// a hung mount): `report /dev/stdin` on a pipe works, and Ctrl-C still works when it waits.
+func (c *cli) readSnapshot(path string) (*engine.Snapshot, error) {
+	return whileWatching(c, "reading "+path, func() (*engine.Snapshot, error) { return engine.ReadSnapshot(path) })
 }

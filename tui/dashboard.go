@@ -44,9 +44,13 @@ type RunDoneMsg struct {
 }
 
 // InputClosedMsg tells the dashboard that its input has ended: the terminal is gone (closed
-// without a SIGHUP). Nobody can press a key any more, so the dashboard leaves as soon as the
-// run is over (at once if it is) instead of waiting for one; the run itself goes on.
+// without a SIGHUP). Nobody can press a key or watch any more, so the dashboard stops the run
+// as an SSH drop would (end reason EndTerminalClosed; it drains and main saves it) and leaves
+// once it is saved, at once if it is already, instead of waiting for a key.
 type InputClosedMsg struct{}
+
+// EndTerminalClosed is the end reason of a run stopped because its terminal went away.
+const EndTerminalClosed = "terminal closed"
 
 // tickMsg is the frame clock: each one pulls the latest stats and arms the next.
 type tickMsg struct{}
@@ -155,11 +159,7 @@ func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case RunDoneMsg:
 		return d, d.runDone(msg)
 	case InputClosedMsg:
-		d.inputClosed = true
-		if d.done != nil {
-			return d, tea.Quit
-		}
-		return d, nil
+		return d, d.inputClosedNow()
 	}
 	if d.inputOpen {
 		// The text input has messages of its own (paste, cursor).
@@ -215,6 +215,20 @@ func (d *Dashboard) runDone(msg RunDoneMsg) tea.Cmd {
 	d.dirty = true
 	if d.opts.ExitOnEnd || d.quitting || d.inputClosed {
 		return tea.Quit
+	}
+	return nil
+}
+
+// inputClosedNow stops a run nobody can see or steer any more (an open-ended stage would
+// otherwise send forever), and leaves when it is saved.
+func (d *Dashboard) inputClosedNow() tea.Cmd {
+	d.inputClosed = true
+	switch {
+	case d.done != nil:
+		return tea.Quit
+	case !d.quitting && !d.c.st.Done:
+		d.quitting = true
+		d.opts.Control.Stop(EndTerminalClosed)
 	}
 	return nil
 }

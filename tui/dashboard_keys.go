@@ -55,7 +55,8 @@ func (d *Dashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 // quit stops the run: the engine drains in-flight requests and main saves the snapshot, then
 // sends RunDoneMsg, and the dashboard leaves (runDone). A second quit while draining stops the
 // run again, which makes the engine leave the drain at once, and leaves (main still saves).
-// interrupt is ctrl+c, which goes to Interrupt when main wants to treat it as SIGINT.
+// interrupt is ctrl+c: when it is the key that stops the run, it goes to Interrupt (main
+// treats it as SIGINT); a second key only hurries a stop already made, whatever made it.
 func (d *Dashboard) quit(interrupt bool) tea.Cmd {
 	if d.c.st.Done {
 		return tea.Quit // the run is over; main is saving it
@@ -64,7 +65,7 @@ func (d *Dashboard) quit(interrupt bool) tea.Cmd {
 	d.quitting = true
 	d.closeInput()
 	d.c.setMessage("", false) // the footer tells the drain from now on
-	if interrupt && d.opts.Interrupt != nil {
+	if interrupt && !again && d.opts.Interrupt != nil {
 		d.opts.Interrupt()
 	} else {
 		d.opts.Control.Stop("quit")

@@ -269,11 +269,19 @@ func TestDashboardCtrlCIsInterrupt(t *testing.T) {
 	if isQuit(press(d, "ctrl+c")) || interrupts != 1 || len(ctl.calls) != 0 {
 		t.Fatalf("first ctrl+c: %d interrupts, calls %q; want one interrupt, no quit yet", interrupts, ctl.calls)
 	}
-	if !isQuit(press(d, "ctrl+c")) || interrupts != 2 {
-		t.Errorf("second ctrl+c: %d interrupts; want a second one and a quit", interrupts)
+	// The second key hurries the stop already made: a plain stop, which ends the drain.
+	if !isQuit(press(d, "ctrl+c")) || interrupts != 1 {
+		t.Errorf("second ctrl+c: %d interrupts; want still one, and a quit", interrupts)
 	}
-	if len(ctl.calls) != 0 {
-		t.Errorf("ctrl+c called %q: it must go through Interrupt only", ctl.calls)
+	if want := []string{"Stop(quit)"}; !reflect.DeepEqual(ctl.calls, want) {
+		t.Errorf("calls %q, want %q", ctl.calls, want)
+	}
+	// q first, then ctrl+c: the run was stopped by q, not interrupted.
+	d, ctl = testDashboard(t, nil)
+	d.opts.Interrupt = func() { interrupts++ }
+	press(d, "q", "ctrl+c")
+	if want := []string{"Stop(quit)", "Stop(quit)"}; interrupts != 1 || !reflect.DeepEqual(ctl.calls, want) {
+		t.Errorf("q then ctrl+c: %d interrupts, calls %q; want no new interrupt, calls %q", interrupts-1, ctl.calls, want)
 	}
 }
 
@@ -289,22 +297,26 @@ func TestDashboardDrainLine(t *testing.T) {
 }
 
 // TestDashboardInputClosed: when the terminal's input ends (the terminal is gone without a
-// SIGHUP), nobody can press a key: the dashboard leaves once the run is over, at once if it is.
+// SIGHUP), nobody can press a key or watch: mid-run the dashboard stops the run (as an SSH
+// drop would) and leaves once it is saved; on the final summary it leaves at once.
 func TestDashboardInputClosed(t *testing.T) {
 	d, ctl := testDashboard(t, nil)
-	if _, cmd := d.Update(InputClosedMsg{}); cmd != nil {
-		t.Error("the dashboard left mid-run on closed input: the run goes on to its end")
+	if _, cmd := d.Update(InputClosedMsg{}); isQuit(cmd) {
+		t.Error("the dashboard left before the run was saved")
+	}
+	if want := []string{"Stop(terminal closed)"}; !reflect.DeepEqual(ctl.calls, want) {
+		t.Errorf("calls %q, want %q: nobody can stop this run any more but us", ctl.calls, want)
 	}
 	if _, cmd := d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/x.json"}); !isQuit(cmd) {
 		t.Error("after the input closed, the end of the run waits for a key nobody can press")
 	}
-	d, _ = testDashboard(t, nil)
+	d, ctl = testDashboard(t, nil)
 	d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/x.json"})
 	if _, cmd := d.Update(InputClosedMsg{}); !isQuit(cmd) {
 		t.Error("the final summary waits for a key after the input closed")
 	}
 	if len(ctl.calls) != 0 {
-		t.Errorf("calls %q: closed input must not steer the run", ctl.calls)
+		t.Errorf("calls %q after the run ended", ctl.calls)
 	}
 }
 
