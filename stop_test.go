@@ -11,7 +11,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/hostile"
 )
 
@@ -114,7 +113,7 @@ func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
 	}
 	r.stdout, r.stderr = a.stdout.String(), a.stderr.String()
 	if _, err := os.Stat(a.out); err == nil {
-		s, err := engine.ReadSnapshot(a.out)
+		s, err := readSnapshot(t, a.out)
 		if err != nil {
 			t.Fatalf("snapshot: %v", err)
 		}

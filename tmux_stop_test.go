@@ -9,7 +9,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/hostile"
 )
 
@@ -82,7 +81,7 @@ func TestTmuxDashboardLeavesDrain(t *testing.T) {
 			if took > 5*time.Second {
 				t.Errorf("took %s to leave", took.Round(100*time.Millisecond))
 			}
-			snap, err := engine.ReadSnapshot(out)
+			snap, err := readSnapshot(t, out)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -71,6 +71,7 @@ func TestRunnerStopEndsDrain(t *testing.T) {
 				t.Fatal(res.err)
 			}
 			t.Logf("Run returned %s after the last stop", time.Since(left).Round(time.Millisecond))
+			checkSchema(t, res.snap)
 			tot := res.snap.Totals
 			if err := tot.CheckInvariant(); err != nil {
 				t.Error(err)
