@@ -162,6 +162,7 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 		MaxIdemponentCallAttempts: 1,
 		RetryIfErr:                noRetry,
 		RetryIf:                   func(*fasthttp.Request) bool { return false },
+		Transport:                 earlyAnswerTransport{}, // reads a 413 sent before the body was
 		NoDefaultUserAgentHeader:  true,
 		// Parse errors then carry sentinels (see ClassifyError) instead of echoing the answer.
 		SecureErrorLogMessage: true,
