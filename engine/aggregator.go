@@ -178,6 +178,16 @@ func (a *Aggregator) ingest(b *Batch) {
 			}
 		}
 	}
+	for _, f := range b.Faults {
+		a.total.calls.addFault(f.Fault, f.N)
+		if int(f.Sample) < len(b.Samples) {
+			s := &b.Samples[f.Sample]
+			a.stageAcc(int(s.Stage)).calls.addFault(f.Fault, f.N)
+			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
+			tot.calls.addFault(f.Fault, f.N)
+			st.calls.addFault(f.Fault, f.N)
+		}
+	}
 	for _, h := range b.Headers {
 		a.headers[h.Name] = h.Value
 	}
@@ -235,9 +245,21 @@ func (a *Aggregator) byRequest(stage int) map[string]Summary {
 			continue
 		}
 		sent := a.counters.RequestSentIn(stage, i)
-		out[requestName(a.cfg.Requests, i)] = acc.summary(sent, sent, 0)
+		out[requestName(a.cfg.Requests, i)] = acc.summary(sent, sent, 0, sent*int64(a.cfg.Requests[i].RPC.Calls()))
 	}
 	return out
+}
+
+// callsSent is the JSON-RPC calls sent in stage (stage < 0: the whole run): each request's
+// sends times its calls.
+func (a *Aggregator) callsSent(stage int) int64 {
+	var n int64
+	for i := range a.cfg.Requests {
+		if c := a.cfg.Requests[i].RPC.Calls(); c > 0 {
+			n += a.counters.RequestSentIn(stage, i) * int64(c)
+		}
+	}
+	return n
 }
 
 // requestName is the label of request i: its name, else "request N".
@@ -319,7 +341,7 @@ func (a *Aggregator) refreshStages() {
 	view := make([]StageStats, len(a.stages))
 	for i, acc := range a.stages {
 		sc := a.counters.Stage(i)
-		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())}
+		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load(), a.callsSent(i))}
 		view[i].Summary.ByRequest = a.byRequest(i)
 		if i < len(a.cfg.Plan.Stages) {
 			view[i].Spec = a.cfg.Plan.Stages[i]
@@ -342,7 +364,7 @@ func (a *Aggregator) view(done bool) *Stats {
 		Mode:       a.cfg.Mode,
 		Elapsed:    time.Since(a.start),
 		Plan:       ps,
-		Total:      a.total.summary(scheduled, sent, dropped),
+		Total:      a.total.summary(scheduled, sent, dropped, a.callsSent(-1)),
 		Stages:     a.stageView,
 		Events:     a.events.List(),
 		RPCMessage: copyMap(a.rpcMsg),
@@ -357,7 +379,7 @@ func (a *Aggregator) view(done bool) *Stats {
 	st.Total.ByRequest = a.byRequest(-1)
 	sc := a.counters.Stage(ps.Stage)
 	cur := a.stageAcc(ps.Stage)
-	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
+	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load(), a.callsSent(ps.Stage))
 	st.Histogram = cur.buckets.view()
 	n := len(a.timeline)
 	from := n - statsWindow

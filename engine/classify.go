@@ -23,14 +23,17 @@ const (
 )
 
 // Classifier decides a completed answer's outcome: ok, rate-limited or failed, plus the JSON-RPC
-// error codes in the body. Each worker owns one: it holds a fastjson.Parser (reused, so parsing
-// allocates nothing once warm) and the set of codes whose message it already reported. It is not
-// safe for concurrent use.
+// error codes in the body and, for a JSON-RPC request, the outcome of each of its calls. Each
+// worker owns one: it holds a fastjson.Parser (reused, so parsing allocates nothing once warm),
+// the set of codes whose message it already reported and scratch space for matching ids. It is
+// not safe for concurrent use.
 type Classifier struct {
 	statuses []int
 	rpcCodes []int
 	p        fastjson.Parser
 	seen     map[int32]struct{}
+	key      []byte // an answer's id key
+	answered []bool // per call of the batch being classified: an answer was matched to it
 }
 
 // NewClassifier makes a Classifier for the given rate-limit rules. The limits are copied.
@@ -42,51 +45,70 @@ func NewClassifier(l Limits) *Classifier {
 	}
 }
 
-// Classify fills s.Outcome and s.RPCErrN from an HTTP status and body, and appends one RPCError
-// per JSON-RPC error member found (each batch element counted apart) to errs, with Sample =
-// sampleIdx; Message is set only the first time this Classifier sees the code. It returns the
-// extended slice.
+// Classify fills s.Outcome, s.RPCErrN and the call counts (s.Calls, s.CallsOK,
+// s.CallsLimited) from an HTTP status and body. It appends one RPCError per JSON-RPC error
+// member found (each batch element counted apart) to b.RPCErrors, with Sample = sampleIdx;
+// Message is set only the first time this Classifier sees the code. For a JSON-RPC request
+// (calls not nil) it appends the faults of the answer to b.Faults.
 //
 // Rules, in order:
-//   - a status in Limits.Statuses is limited; the body is not read (the cheapest answer in a
-//     flood of 429s);
+//   - a status in Limits.Statuses is limited, and so is every call; the body is not read (the
+//     cheapest answer in a flood of 429s);
 //   - any other status has its body searched for JSON-RPC errors: an error whose code is in
 //     Limits.RPCCodes makes it limited (limited wins over failed), even under a non-2xx status,
 //     because some providers say "slow down" as a 503 carrying -32005;
-//   - otherwise a non-2xx status, or any JSON-RPC error, is failed;
-//   - everything else is ok.
+//   - otherwise a non-2xx status is failed, and so is every call;
+//   - a 2xx answer to a request that is not JSON-RPC (calls nil: a raw HTTP API) is failed if
+//     it holds a JSON-RPC error, else ok: such APIs answer in any format, so a body that is not
+//     JSON or does not parse is ok, and a body without the bytes "error" is not even parsed;
+//   - a 2xx answer to JSON-RPC calls must answer each call: see classifyCalls.
 //
 // A JSON-RPC error is an `error` member holding an object with a numeric `code`. An `error`
 // member that is present, not null and not such an object (a string, an object without a code)
 // still makes the answer failed, but yields no RPCError, because there is no code to count it
-// under. A body that does not look like JSON (first non-space byte not '{' or '['), or does not
-// parse, is ok under a 2xx status: raw HTTP APIs answer in any format, and the classifier looks
-// for error members, it does not validate JSON (validating would mean parsing every body, which
-// the cheap path exists to avoid).
-//
-// Codes outside int32 are clamped to it. RPCErrN saturates at 65535 and exactly that many
+// under. Codes outside int32 are clamped to it. RPCErrN saturates at 65535 and exactly that many
 // errors are appended, so RPCErrN always equals the number of records added.
-func (c *Classifier) Classify(s *Sample, status int, body []byte, sampleIdx int32, errs []RPCError) []RPCError {
+func (c *Classifier) Classify(s *Sample, status int, body []byte, calls *RPCCalls, sampleIdx int32, b *Batch) {
 	s.RPCErrN = 0
+	s.Calls, s.CallsOK, s.CallsLimited = clampU16(calls.Calls()), 0, 0
 	if containsInt(c.statuses, status) {
-		s.Outcome = OutcomeLimited
-		return errs
+		s.Outcome, s.CallsLimited = OutcomeLimited, s.Calls
+		return
 	}
+	if calls != nil && status >= 200 && status <= 299 {
+		c.classifyCalls(s, body, calls, sampleIdx, b)
+		return
+	}
+	c.classifyRaw(s, status, body, sampleIdx, b)
+	switch s.Outcome { // a non-2xx answer: every call shares it
+	case OutcomeOK:
+		s.CallsOK = s.Calls
+	case OutcomeLimited:
+		s.CallsLimited = s.Calls
+	}
+}
+
+// classifyRaw is the rule for answers judged by status and error members alone: non-2xx
+// answers, and every answer to a request that is not JSON-RPC.
+func (c *Classifier) classifyRaw(s *Sample, status int, body []byte, sampleIdx int32, b *Batch) {
 	failed := status < 200 || status > 299
 	limited := false
 	if looksJSON(body) && bytes.Contains(body, errorKey) {
 		v, err := c.p.ParseBytes(body)
 		if err == nil {
-			var bad, lim bool
 			switch v.Type() {
 			case fastjson.TypeObject:
-				errs, bad, lim = c.member(v, s, sampleIdx, errs)
-				failed, limited = failed || bad, limited || lim
+				o, _ := v.Object()
+				present, _, lim := c.rpcError(o, s, sampleIdx, b)
+				failed, limited = failed || present, limited || lim
 			case fastjson.TypeArray:
 				items, _ := v.Array()
 				for _, it := range items {
-					errs, bad, lim = c.member(it, s, sampleIdx, errs)
-					failed, limited = failed || bad, limited || lim
+					if it.Type() == fastjson.TypeObject {
+						o, _ := it.Object()
+						present, _, lim := c.rpcError(o, s, sampleIdx, b)
+						failed, limited = failed || present, limited || lim
+					}
 				}
 			}
 		}
@@ -99,42 +121,38 @@ func (c *Classifier) Classify(s *Sample, status int, body []byte, sampleIdx int3
 	default:
 		s.Outcome = OutcomeOK
 	}
-	return errs
 }
 
-// member examines one JSON-RPC response object. bad reports an error member of any shape;
-// limited reports a code listed in Limits.RPCCodes.
-func (c *Classifier) member(v *fastjson.Value, s *Sample, sampleIdx int32, errs []RPCError) (_ []RPCError, bad, limited bool) {
-	if v.Type() != fastjson.TypeObject {
-		return errs, false, false
-	}
-	o, _ := v.Object()
+// rpcError examines the error member of an answer object: present reports one that is not
+// null; coded, one with a numeric code, which is appended to b.RPCErrors; limited, a coded one
+// whose code is in Limits.RPCCodes.
+func (c *Classifier) rpcError(o *fastjson.Object, s *Sample, sampleIdx int32, b *Batch) (present, coded, limited bool) {
 	e := o.Get("error")
 	if e == nil || e.Type() == fastjson.TypeNull {
-		return errs, false, false
+		return false, false, false
 	}
 	if e.Type() != fastjson.TypeObject {
-		return errs, true, false
+		return true, false, false
 	}
 	eo, _ := e.Object()
 	cv := eo.Get("code")
 	if cv == nil || cv.Type() != fastjson.TypeNumber {
-		return errs, true, false
+		return true, false, false
 	}
 	// Float64 rather than Int64: it parses every JSON number without allocating an error for
 	// "-32000.0" or 1e3, and is exact for every code that fits int32.
 	f, err := cv.Float64()
 	if err != nil {
-		return errs, true, false
+		return true, false, false
 	}
 	code := clampCode(f)
 	limited = containsInt(c.rpcCodes, int(code))
 	if s.RPCErrN == math.MaxUint16 {
-		return errs, true, limited
+		return true, true, limited
 	}
 	s.RPCErrN++
-	errs = append(errs, RPCError{Sample: sampleIdx, Code: code, Message: c.message(code, eo)})
-	return errs, true, limited
+	b.RPCErrors = append(b.RPCErrors, RPCError{Sample: sampleIdx, Code: code, Message: c.message(code, eo)})
+	return true, true, limited
 }
 
 // message returns the error's message the first time this Classifier sees code with a non-empty

@@ -6,6 +6,8 @@ import (
 	"testing"
 )
 
+// TestClassify: the rules for answers judged by status and error members alone, as every
+// answer to a request that is not JSON-RPC is (calls nil).
 func TestClassify(t *testing.T) {
 	type rpc struct {
 		code int32
@@ -63,7 +65,12 @@ func TestClassify(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			c := NewClassifier(DefaultLimits())
 			s := Sample{RPCErrN: 99, Outcome: OutcomeFailed}
-			errs := c.Classify(&s, tt.status, []byte(tt.body), 7, nil)
+			b := &Batch{}
+			c.Classify(&s, tt.status, []byte(tt.body), nil, 7, b)
+			errs := b.RPCErrors
+			if s.Calls != 0 || len(b.Faults) != 0 {
+				t.Errorf("calls %d, faults %v: a raw request has no calls", s.Calls, b.Faults)
+			}
 			if s.Outcome != tt.outcome {
 				t.Errorf("outcome %v, want %v", s.Outcome, tt.outcome)
 			}
@@ -84,13 +91,15 @@ func TestClassify(t *testing.T) {
 func TestClassifyMessageOnce(t *testing.T) {
 	c := NewClassifier(DefaultLimits())
 	var s Sample
+	b := &Batch{}
 	body := []byte(`{"error":{"code":-32602,"message":"Invalid params"}}`)
-	errs := c.Classify(&s, 200, body, 0, nil)
-	errs = c.Classify(&s, 200, body, 1, errs)
+	c.Classify(&s, 200, body, nil, 0, b)
+	c.Classify(&s, 200, body, nil, 1, b)
 	bare := []byte(`{"error":{"code":-32000}}`)
-	errs = c.Classify(&s, 200, bare, 2, errs)
-	errs = c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), 3, errs)
-	errs = c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), 4, errs)
+	c.Classify(&s, 200, bare, nil, 2, b)
+	c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), nil, 3, b)
+	c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), nil, 4, b)
+	errs := b.RPCErrors
 	want := []RPCError{{0, -32602, "Invalid params"}, {1, -32602, ""}, {2, -32000, ""}, {3, -32000, "late"}, {4, -32000, ""}}
 	if len(errs) != len(want) {
 		t.Fatalf("got %v, want %v", errs, want)
@@ -107,22 +116,34 @@ func TestClassifyLongMessage(t *testing.T) {
 	c := NewClassifier(DefaultLimits())
 	var s Sample
 	msg := strings.Repeat("é", maxMessageBytes) // 2 bytes each
-	errs := c.Classify(&s, 200, []byte(`{"error":{"code":1,"message":"x`+msg+`"}}`), 0, nil)
+	b := &Batch{}
+	c.Classify(&s, 200, []byte(`{"error":{"code":1,"message":"x`+msg+`"}}`), nil, 0, b)
+	errs := b.RPCErrors
 	if len(errs) != 1 || len(errs[0].Message) > maxMessageBytes || !strings.HasPrefix(errs[0].Message, "xé") ||
 		strings.ContainsRune(errs[0].Message, '\uFFFD') {
 		t.Fatalf("message %q (%d bytes)", errs[0].Message, len(errs[0].Message))
 	}
 }
 
-// TestClassifyZeroAlloc: once warm, classifying allocates nothing, for ok and error answers.
+// TestClassifyZeroAlloc: once warm, classifying allocates nothing, for ok and error answers,
+// raw or matched to their calls, faults included.
 func TestClassifyZeroAlloc(t *testing.T) {
 	c := NewClassifier(DefaultLimits())
-	errs := make([]RPCError, 0, 16)
-	for _, body := range [][]byte{rpcOKBody, rpcErrBody, rpcBatchBody} {
+	one, three := ParseRPCCalls([]byte(clientTestBody)), ParseRPCCalls(rpcBatchCalls)
+	tests := []struct {
+		body  []byte
+		calls *RPCCalls
+	}{
+		{rpcOKBody, nil}, {rpcErrBody, nil}, {rpcBatchBody, nil},
+		{rpcOKBody, one}, {rpcErrBody, one}, {rpcBatchBody, three},
+		{[]byte(`[{"jsonrpc":"2.0","id":3,"result":1},{"jsonrpc":"2.0","id":3,"result":1},{"id":"x"}]`), three},
+	}
+	b := &Batch{RPCErrors: make([]RPCError, 0, 16), Faults: make([]CallFault, 0, 16)}
+	for _, tt := range tests {
 		var s Sample
-		c.Classify(&s, 200, body, 0, errs) // warm: parser cache, seen codes
-		if n := testing.AllocsPerRun(100, func() { c.Classify(&s, 200, body, 0, errs[:0]) }); n != 0 {
-			t.Errorf("%s: %v allocs per Classify", body, n)
+		c.Classify(&s, 200, tt.body, tt.calls, 0, b) // warm: parser cache, seen codes
+		if n := testing.AllocsPerRun(100, func() { b.Reset(); c.Classify(&s, 200, tt.body, tt.calls, 0, b) }); n != 0 {
+			t.Errorf("%s: %v allocs per Classify", tt.body, n)
 		}
 	}
 }
@@ -132,6 +153,8 @@ var (
 	rpcOKBody    = []byte(`{"jsonrpc":"2.0","id":1,"result":{"context":{"slot":1234},"value":99999}}`)
 	rpcErrBody   = []byte(`{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`)
 	rpcBatchBody = []byte(`[{"jsonrpc":"2.0","id":1,"result":1},{"jsonrpc":"2.0","id":2,"error":{"code":-32005,"message":"limit"}},{"jsonrpc":"2.0","id":3,"result":3}]`)
+	// rpcBatchCalls is the request rpcBatchBody answers.
+	rpcBatchCalls = []byte(`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"},{"jsonrpc":"2.0","id":3,"method":"c"}]`)
 )
 
 func FuzzClassify(f *testing.F) {
@@ -144,7 +167,9 @@ func FuzzClassify(f *testing.F) {
 		c := NewClassifier(DefaultLimits())
 		s := Sample{RPCErrN: 5}
 		pre := []RPCError{{Sample: -1}}
-		errs := c.Classify(&s, status, body, 3, pre)
+		b := &Batch{RPCErrors: pre}
+		c.Classify(&s, status, body, nil, 3, b)
+		errs := b.RPCErrors
 		if int(s.RPCErrN) != len(errs)-len(pre) {
 			t.Fatalf("RPCErrN %d, appended %d", s.RPCErrN, len(errs)-len(pre))
 		}
@@ -161,7 +186,7 @@ func FuzzClassify(f *testing.F) {
 		}
 		// Classifying again gives the same outcome: the parser's reuse leaks nothing between calls.
 		again := s
-		c.Classify(&again, status, body, 3, nil)
+		c.Classify(&again, status, body, nil, 3, &Batch{})
 		if again.Outcome != s.Outcome || again.RPCErrN != s.RPCErrN {
 			t.Fatalf("second pass %v/%d, first %v/%d", again.Outcome, again.RPCErrN, s.Outcome, s.RPCErrN)
 		}

@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/valyala/fasthttp"
+	"github.com/valyala/fastjson"
 )
 
 const (
@@ -418,6 +419,8 @@ type Sender struct {
 	names  []string // rate-limit header names already allocated, reused for every answer
 	body   []byte   // a Template's rendering; grows to the largest and stays
 	rng    *rand.Rand
+	calls  RPCCalls        // the calls of a rendering whose ids change per send (RPCCalls.PerSend)
+	bodyP  fastjson.Parser // reads them
 }
 
 // NewSender makes one worker's Sender.
@@ -504,10 +507,12 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 	err := c.hc.DoDeadline(req, &s.resp, deadline)
 	smp.Done = int64(time.Since(start))
 
+	calls := s.callsOf(r)
 	if err != nil {
 		smp.Status = 0
 		smp.Err = ClassifyError(err)
 		smp.Outcome = OutcomeFailed
+		smp.Calls, smp.CallsOK, smp.CallsLimited = clampU16(calls.Calls()), 0, 0
 		return
 	}
 	status := s.resp.StatusCode()
@@ -523,7 +528,21 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 		}
 	}
 	smp.BytesIn = s.headerBytes(b) + clampU32(len(s.resp.Body()))
-	b.RPCErrors = s.cls.Classify(smp, status, body, sampleIdx, b.RPCErrors)
+	s.cls.Classify(smp, status, body, calls, sampleIdx, b)
+}
+
+// callsOf is the JSON-RPC calls request r sent. For a body whose ids change per send they are
+// read from this send's rendering (one parse of it, no allocation once warm); a rendering that
+// does not have the calls the profile's sample had keeps the sample's, so the count of calls
+// sent and answered always agree.
+func (s *Sender) callsOf(r *Request) *RPCCalls {
+	if r.RPC == nil || !r.RPC.PerSend || r.Template == nil {
+		return r.RPC
+	}
+	if !s.calls.parse(&s.bodyP, s.body) || s.calls.Calls() != r.RPC.Calls() || s.calls.Batch != r.RPC.Batch {
+		return r.RPC
+	}
+	return &s.calls
 }
 
 // headerBytes sizes the status line and headers of the answer and copies rate-limit headers

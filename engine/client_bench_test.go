@@ -45,31 +45,38 @@ func BenchmarkSend(b *testing.B) {
 	}
 }
 
-// BenchmarkClassify measures classification alone. "ok" takes the fast path (no "error" bytes,
-// no parse); "ok-parsed" is the same answer with "error":null, which must be parsed, to show
-// what the fast path saves.
+// BenchmarkClassify measures classification alone. The first cases are answers to a request
+// that is not JSON-RPC (a raw API): "ok" takes the fast path (no "error" bytes, no parse);
+// "ok-parsed" is the same answer with "error":null, which must be parsed, to show what the
+// fast path saves. The "calls-" cases answer JSON-RPC calls, matched by id, so always parsed.
 func BenchmarkClassify(b *testing.B) {
+	one, three := ParseRPCCalls([]byte(clientTestBody)), ParseRPCCalls(rpcBatchCalls)
 	cases := []struct {
 		name   string
 		status int
 		body   []byte
+		calls  *RPCCalls
 	}{
-		{"ok", 200, rpcOKBody},
-		{"ok-parsed", 200, []byte(`{"jsonrpc":"2.0","id":1,"error":null,"result":{"context":{"slot":1234},"value":99999}}`)},
-		{"error", 200, rpcErrBody},
-		{"batch", 200, rpcBatchBody},
-		{"429", 429, []byte(`Too Many Requests`)},
+		{"ok", 200, rpcOKBody, nil},
+		{"ok-parsed", 200, []byte(`{"jsonrpc":"2.0","id":1,"error":null,"result":{"context":{"slot":1234},"value":99999}}`), nil},
+		{"error", 200, rpcErrBody, nil},
+		{"batch", 200, rpcBatchBody, nil},
+		{"429", 429, []byte(`Too Many Requests`), nil},
+		{"calls-ok", 200, rpcOKBody, one},
+		{"calls-error", 200, rpcErrBody, one},
+		{"calls-batch", 200, rpcBatchBody, three},
 	}
 	for _, cc := range cases {
 		b.Run(cc.name, func(b *testing.B) {
 			c := NewClassifier(DefaultLimits())
-			errs := make([]RPCError, 0, 8)
+			bt := &Batch{RPCErrors: make([]RPCError, 0, 8)}
 			var s Sample
-			c.Classify(&s, cc.status, cc.body, 0, errs)
+			c.Classify(&s, cc.status, cc.body, cc.calls, 0, bt)
 			b.ReportAllocs()
 			b.SetBytes(int64(len(cc.body)))
 			for b.Loop() {
-				errs = c.Classify(&s, cc.status, cc.body, 0, errs[:0])
+				bt.Reset()
+				c.Classify(&s, cc.status, cc.body, cc.calls, 0, bt)
 			}
 		})
 	}

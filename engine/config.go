@@ -49,6 +49,10 @@ type Request struct {
 	Weight int
 	// Items is the number of JSON-RPC calls in Body (1, or N for a batch array).
 	Items int
+	// RPC, when the body is JSON-RPC calls, describes them (ParseRPCCalls), so that answers are
+	// matched to calls by id and counted per call; nil for a raw HTTP API, whose answers are
+	// judged by status.
+	RPC *RPCCalls
 }
 
 // TLSConfig is how https targets are checked. Verification is on unless Insecure.

@@ -263,6 +263,7 @@ func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summa
 		dialNanos += v.Connections.DialMean * float64(v.Connections.Dialed)
 		out.Connections.DialMax = math.Max(out.Connections.DialMax, v.Connections.DialMax)
 		out.SendLag = maxPercentiles(out.SendLag, v.SendLag)
+		out.Calls.Add(v.Calls)
 	}
 	out.RPS = roundMs(out.RPS)
 	if out.Connections.Dialed > 0 {

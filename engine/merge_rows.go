@@ -37,6 +37,9 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 			m.Dropped += r.Dropped
 			m.BytesIn += r.BytesIn
 			m.Saturated = m.Saturated || r.Saturated
+			m.CallsOK += r.CallsOK
+			m.CallsLimited += r.CallsLimited
+			m.CallsFailed += r.CallsFailed
 			n := float64(r.OK + r.Limited + r.Failed)
 			w := weight[t]
 			if n > 0 {

@@ -62,8 +62,13 @@ type Sample struct {
 	Request  uint16 // index into Config.Requests
 	Stage    uint16 // index into Plan.Stages of the intended time
 	RPCErrN  uint16 // number of JSON-RPC error members in the body (batch items counted apart)
-	BytesIn  uint32
-	BytesOut uint32
+	// Calls is the number of JSON-RPC calls the request carried (0 when it is not JSON-RPC);
+	// CallsOK and CallsLimited are those answered ok and rate-limited, the rest failed.
+	Calls        uint16
+	CallsOK      uint16
+	CallsLimited uint16
+	BytesIn      uint32
+	BytesOut     uint32
 }
 
 // Latency is the coordinated-omission-corrected latency: from intended send to done.
@@ -90,6 +95,7 @@ type HeaderSeen struct {
 type Batch struct {
 	Samples   []Sample
 	RPCErrors []RPCError
+	Faults    []CallFault
 	Headers   []HeaderSeen
 }
 
@@ -97,5 +103,6 @@ type Batch struct {
 func (b *Batch) Reset() {
 	b.Samples = b.Samples[:0]
 	b.RPCErrors = b.RPCErrors[:0]
+	b.Faults = b.Faults[:0]
 	b.Headers = b.Headers[:0]
 }

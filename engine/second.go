@@ -19,6 +19,7 @@ type second struct {
 	errs      [errClassCount]int64
 	rpc       map[int32]int64
 	outcomes  [outcomeCount]int64
+	calls     callAcc
 	completed int64
 	bytesIn   int64
 	latency   *hdr.Histogram
@@ -48,6 +49,7 @@ func (s *second) add(smp *Sample) {
 		s.statusBig++
 	}
 	s.outcomes[smp.Outcome]++
+	s.calls.add(smp)
 	s.bytesIn += int64(smp.BytesIn)
 	recordNanos(s.latency, smp.Latency())
 }
@@ -77,5 +79,9 @@ func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration
 		Latency:    rowLatencyOf(s.latency),
 		BytesIn:    s.bytesIn,
 		Saturated:  saturated,
+
+		CallsOK:      s.calls.outcomes[OutcomeOK],
+		CallsLimited: s.calls.outcomes[OutcomeLimited],
+		CallsFailed:  s.calls.outcomes[OutcomeFailed],
 	}
 }

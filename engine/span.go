@@ -16,6 +16,7 @@ type spanAcc struct {
 	errs      [errClassCount]int64
 	rpc       map[int32]int64
 	outcomes  [outcomeCount]int64
+	calls     callAcc
 	completed int64
 	bytesIn   int64
 	bytesOut  int64
@@ -56,6 +57,7 @@ func (a *spanAcc) add(s *Sample) {
 		a.statusBig++
 	}
 	a.outcomes[s.Outcome]++
+	a.calls.add(s)
 	a.bytesIn += int64(s.BytesIn)
 	a.bytesOut += int64(s.BytesOut)
 	if a.first < 0 || s.Intended < a.first {
@@ -79,9 +81,10 @@ func (a *spanAcc) add(s *Sample) {
 // addRPC counts one JSON-RPC error code.
 func (a *spanAcc) addRPC(code int32) { a.rpc[code]++ }
 
-// summary derives the numbers of the span. Scheduled, sent and dropped come from the lock-free
-// counters (they change where no sample exists); in flight is what was sent and not completed.
-func (a *spanAcc) summary(scheduled, sent, dropped int64) Summary {
+// summary derives the numbers of the span. Scheduled, sent and dropped (and the calls sent)
+// come from the lock-free counters (they change where no sample exists); in flight is what was
+// sent and not completed.
+func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
 	s := Summary{
 		Scheduled: scheduled,
 		Sent:      sent,
@@ -99,6 +102,7 @@ func (a *spanAcc) summary(scheduled, sent, dropped int64) Summary {
 		Latency:   a.latency.percentiles(),
 		Service:   a.service.percentiles(),
 		SendLag:   a.lag.percentiles(),
+		Calls:     a.calls.stats(callsSent),
 	}
 	s.LatencyByOutcome = map[string]Percentiles{}
 	for o, h := range a.byOutcome {
@@ -142,4 +146,39 @@ func rpcMap(counts map[int32]int64) map[string]int64 {
 		m[strconv.Itoa(int(code))] = n
 	}
 	return m
+}
+
+// callAcc counts JSON-RPC calls by outcome, and the faults of their answers.
+type callAcc struct {
+	outcomes [outcomeCount]int64
+	faults   [faultCount]int64
+}
+
+func (c *callAcc) add(s *Sample) {
+	if s.Calls == 0 {
+		return
+	}
+	c.outcomes[OutcomeOK] += int64(s.CallsOK)
+	c.outcomes[OutcomeLimited] += int64(s.CallsLimited)
+	c.outcomes[OutcomeFailed] += int64(s.Calls) - int64(s.CallsOK) - int64(s.CallsLimited)
+}
+
+func (c *callAcc) addFault(f Fault, n uint32) {
+	if f < faultCount {
+		c.faults[f] += int64(n)
+	}
+}
+
+// stats is the CallStats of the span; zero (left out of the JSON) when no call was sent.
+func (c *callAcc) stats(sent int64) CallStats {
+	cs := CallStats{Sent: sent, OK: c.outcomes[OutcomeOK], Limited: c.outcomes[OutcomeLimited], Failed: c.outcomes[OutcomeFailed]}
+	for f, n := range c.faults {
+		if n > 0 {
+			if cs.Faults == nil {
+				cs.Faults = map[string]int64{}
+			}
+			cs.Faults[Fault(f).String()] = n
+		}
+	}
+	return cs
 }

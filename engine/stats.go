@@ -65,7 +65,44 @@ type Summary struct {
 	// ByRequest is the same per request name of the mix (its JSON-RPC method unless named);
 	// a request is picked when it is sent, so its dropped count is always 0.
 	ByRequest map[string]Summary `json:"by_request,omitempty"`
+	// Calls counts JSON-RPC calls beside the requests above; left out when none was sent.
+	Calls CallStats `json:"calls,omitzero"`
 }
+
+// CallStats counts JSON-RPC calls apart from requests: a batch of N calls is one request and N
+// calls, and a request that is not JSON-RPC (a raw HTTP API) counts none. A request has one
+// outcome; its calls have one each: a batch with one good and one failing call is a failed
+// request, 1 call ok and 1 call failed. Failed calls are counted by JSON-RPC error code in the
+// summary's RPCErrors, and by Faults where the answer broke JSON-RPC. Sent = OK + Limited +
+// Failed + the calls of requests in flight.
+type CallStats struct {
+	Sent    int64 `json:"sent"`
+	OK      int64 `json:"ok"`
+	Limited int64 `json:"limited"`
+	Failed  int64 `json:"failed"`
+	// Faults counts the answers' faults by kind (Fault's names): "missing" (a call got no
+	// answer), "foreign id" (a single call answered with another id), "not JSON-RPC" (per call,
+	// or per answer item that is no answer), "unknown id" and "extra" (per answer item of a
+	// batch that matches no call, or repeats one).
+	Faults map[string]int64 `json:"faults,omitempty"`
+}
+
+// Add adds o's counts to c: the one place call counts are summed (merge, find-limit totals).
+func (c *CallStats) Add(o CallStats) {
+	c.Sent += o.Sent
+	c.OK += o.OK
+	c.Limited += o.Limited
+	c.Failed += o.Failed
+	if len(o.Faults) > 0 && c.Faults == nil {
+		c.Faults = map[string]int64{}
+	}
+	for k, n := range o.Faults {
+		c.Faults[k] += n
+	}
+}
+
+// Completed is the calls answered (ok, limited or failed).
+func (c CallStats) Completed() int64 { return c.OK + c.Limited + c.Failed }
 
 // Row is one second of the timeline. T is whole seconds since the start; the row holds the
 // requests that completed during [T, T+1).
@@ -85,6 +122,11 @@ type Row struct {
 	Latency    RowLatency       `json:"latency_ms"`
 	BytesIn    int64            `json:"bytes_in"`
 	Saturated  bool             `json:"saturated,omitempty"`
+	// The JSON-RPC calls of the requests completed in that second (see CallStats); left out
+	// when there were none.
+	CallsOK      int64 `json:"calls_ok,omitempty"`
+	CallsLimited int64 `json:"calls_limited,omitempty"`
+	CallsFailed  int64 `json:"calls_failed,omitempty"`
 }
 
 // Event is something that happened to the run: a stage change, a control action, a save.

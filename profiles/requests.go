@@ -200,6 +200,13 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 			req.Name = info.RPCMethod // like method = …: a request is named after its JSON-RPC method
 		}
 	}
+	// Answers are matched to the calls by id. The ids method and batch write are literal, so
+	// the sample rendering has them all; a templated raw body may template its ids
+	// ({{seq}}), so its ids are read from each rendering when it is sent.
+	req.RPC = engine.ParseRPCCalls(body)
+	if req.RPC != nil && req.Template != nil && given[0] == "body" {
+		req.RPC.PerSend = true
+	}
 	return req, info, true
 }
 

@@ -127,8 +127,14 @@ func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFro
 	for i := range out {
 		out[i].req.Weight = min(len(bodies[i]), maxWeight)
 		out[i].req.Body = bodies[i][0]
+		// Answers are matched to the calls by id: those of the first body, or of each body
+		// as it is sent when they differ (each body's own ids).
+		out[i].req.RPC = engine.ParseRPCCalls(bodies[i][0])
 		if !allEqual(bodies[i]) {
 			out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(bodies[i], true)}}}
+			if out[i].req.RPC != nil {
+				out[i].req.RPC.PerSend = true
+			}
 		}
 	}
 	return out

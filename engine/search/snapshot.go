@@ -130,6 +130,7 @@ func sumSummaries(list []engine.Summary) engine.Summary {
 		}
 		out.Connections.Dialed += s.Connections.Dialed
 		out.Connections.DialMax = math.Max(out.Connections.DialMax, s.Connections.DialMax)
+		out.Calls.Add(s.Calls)
 	}
 	return out
 }
