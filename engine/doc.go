@@ -11,7 +11,8 @@
 //     service time from the actual send.
 //  4. Classify turns each answer into exactly one outcome: an HTTP status or a transport error
 //     class, plus JSON-RPC error codes found in the body, and an outcome class (ok, limited,
-//     failed).
+//     failed). For JSON-RPC requests it matches the answer to the calls by id (RPCCalls), so
+//     each call gets an outcome of its own and a lost or mislabelled answer is a Fault.
 //  5. Workers batch Samples down ONE bounded channel to ONE Aggregator, the only owner of the HDR
 //     histograms, which publishes an immutable Stats view a few times a second.
 //  6. Control calls (SetRate, Pause, NextStage, Hold, Stop …) steer the Scheduler and are

@@ -15,13 +15,18 @@ import (
 // WriteCSV writes the run's per-second timeline for a spreadsheet: a header row, then one row a
 // second. Besides the fixed columns there is one column per HTTP status seen anywhere in the run
 // (status_200, status_429 …), per transport error class (err_timeout …) and per JSON-RPC error
-// code (rpc_-32602 …), so every row has the same columns and a missing count is a 0.
+// code (rpc_-32602 …), so every row has the same columns and a missing count is a 0. A run
+// that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed.
 func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write csv: no snapshot to report")
 	}
 	statuses, errs, rpcs := timelineKeys(s)
+	calls := s.Totals.Calls.Sent > 0
 	header := []string{"t", "stage", "target_rate", "rps", "ok", "limited", "failed"}
+	if calls {
+		header = append(header, "calls_ok", "calls_limited", "calls_failed")
+	}
 	for _, k := range statuses {
 		header = append(header, "status_"+k)
 	}
@@ -41,6 +46,9 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	for _, r := range s.Timeline {
 		rec = append(rec[:0], strconv.Itoa(r.T), strconv.Itoa(r.Stage+1), csvFloat(r.TargetRate),
 			csvFloat(r.RPS), formatInt(r.OK), formatInt(r.Limited), formatInt(r.Failed))
+		if calls {
+			rec = append(rec, formatInt(r.CallsOK), formatInt(r.CallsLimited), formatInt(r.CallsFailed))
+		}
 		for _, k := range statuses {
 			rec = append(rec, formatInt(r.Status[k]))
 		}

@@ -69,7 +69,7 @@ func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 		Summary:    []htmlTable{htmlTotals(s), htmlLatency(&s.Totals)},
 		Charts:     charts,
 		Tables: nonEmpty(htmlStages(s), htmlRequests(&s.Totals), htmlStatuses(&s.Totals),
-			htmlTransportErrors(&s.Totals), htmlRPCErrors(&s.Totals, s.RPCMessages),
+			htmlTransportErrors(&s.Totals), htmlRPCErrors(&s.Totals, s.RPCMessages), htmlCallFaults(&s.Totals),
 			htmlRateLimitHeaders(s.RateLimitHeaders), htmlEvents(s.Events)),
 		Invariant: invariantFor(s),
 	}
@@ -152,6 +152,9 @@ func htmlTotals(s *engine.Snapshot) htmlTable {
 	t.Note = fmt.Sprintf("over %s; in %s, out %s (%s); %d connections dialed, dial time mean %s ms, max %s ms (not in latency)",
 		formatSeconds(secs), formatBytes(float64(tot.BytesIn)), formatBytes(float64(tot.BytesOut)),
 		formatBytesRate(tot.BytesOut, secs), c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax))
+	if calls := callsText(tot.Calls); calls != "" {
+		t.Note += "; JSON-RPC calls: " + calls
+	}
 	return t
 }
 

@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/lipgloss/v2"
+
 	"github.com/rpcstress/rpcstress/engine"
 )
 
@@ -23,7 +25,7 @@ func (p *errorsPane) Lines() int {
 		return 1
 	}
 	tot := &p.c.st.Total
-	return 1 + max(len(tot.Errors), 1) + max(len(tot.RPCErrors), 1)
+	return 1 + max(len(tot.Errors), 1) + max(len(tot.RPCErrors), 1) + len(faultRows(tot.Calls.Faults))
 }
 
 func (p *errorsPane) View() string {
@@ -44,8 +46,20 @@ func (p *errorsPane) line() string {
 	if len(parts) > 0 {
 		text = strings.Join(parts, " · ")
 	}
+	// Faults of JSON-RPC answers (a lost batch item, a wrong id) go last; their room is kept
+	// before an error message takes the rest.
+	faults := ""
+	if rows := faultRows(tot.Calls.Faults); len(rows) > 0 {
+		faults = "faults " + rows[0][0] + " ×" + rows[0][1]
+		if len(rows) > 1 {
+			faults += fmt.Sprintf(" (+%d)", len(rows)-1)
+		}
+	}
 	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
 		used := labelWidth + lenRunes(strings.Join(ansiFree(tot.Errors), " · ")) + 3
+		if faults != "" {
+			used += 3 + lenRunes(faults)
+		}
 		first := codes[0]
 		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
 		if len(codes) > 1 {
@@ -57,6 +71,9 @@ func (p *errorsPane) line() string {
 			}
 		}
 		text += "   " + rpc
+	}
+	if faults != "" && labelWidth+lipgloss.Width(text)+3+lenRunes(faults) <= p.width {
+		text += "   " + s.Bad.Render(faults)
 	}
 	return p.c.label("errors", labelWidth) + text
 }
@@ -103,6 +120,22 @@ func (p *errorsPane) table() []string {
 			padLeft(formatInt(tot.RPCErrors[code]), numWidth) + "  "
 		room := p.width - labelWidth - 2*numWidth - 2
 		lines = append(lines, head+s.Muted.Render(truncate(oneLine(st.RPCMessage[code]), room)))
+	}
+	// Faults of JSON-RPC answers, by kind, with what each means.
+	rows := faultRows(tot.Calls.Faults)
+	kindWidth := numWidth
+	for _, r := range rows {
+		kindWidth = max(kindWidth, lenRunes(r[0])+1)
+	}
+	for i, r := range rows {
+		label := ""
+		if i == 0 {
+			label = "faults"
+		}
+		kind := padRight(r[0], kindWidth)
+		room := p.width - labelWidth - kindWidth - numWidth - 2
+		lines = append(lines, p.c.label(label, labelWidth)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
+			s.Muted.Render(truncate(r[2], room)))
 	}
 	return lines
 }

@@ -18,6 +18,13 @@ const maxRequestRows = 6
 
 var requestColumns = []string{"count", "share", "p50", "p99", "limited", "failed"}
 
+// callColumns is requestColumns for a run of JSON-RPC calls: the calls failed (of a batch,
+// many per request) come last.
+var callColumns = append(append([]string(nil), requestColumns...), "c.fail")
+
+// shortColumn is a column's header where its full name would touch the column before.
+var shortColumn = map[string]string{"count": "n", "share": "%", "limited": "lim", "failed": "fail", "c.fail": "cfail"}
+
 func (p *requestsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the pane's height: none for a mix of one, else a title, a head and the rows.
@@ -36,15 +43,19 @@ func (p *requestsPane) Lines() int {
 func (p *requestsPane) View() string {
 	s := p.c.styles
 	tot := &p.c.st.Total
+	columns, minCol := requestColumns, lenRunes("limited")
+	if tot.Calls.Sent > 0 {
+		columns, minCol = callColumns, lenRunes("c.fail") // one column more in the same box
+	}
 	// Numbers keep their usual column while the names keep minName; in a narrower box (the
 	// wide layout at 120 columns) the number columns give up a space first.
 	const minName = 10
-	colWidth := min(numWidth, max((p.width-minName)/len(requestColumns), lenRunes("limited")))
-	nameWidth := max(p.width-len(requestColumns)*colWidth, minName)
+	colWidth := min(numWidth, max((p.width-minName)/len(columns), minCol))
+	nameWidth := max(p.width-len(columns)*colWidth, minName)
 	head := s.Label.Render(padRight("request", nameWidth))
-	for _, c := range requestColumns {
+	for _, c := range columns {
 		if lenRunes(c) >= colWidth {
-			c = c[:3] // "limited" → "lim": a header must keep a space before it
+			c = shortColumn[c] // "limited" → "lim": a header must keep a space before it
 		}
 		head += s.Label.Render(padLeft(c, colWidth))
 	}
@@ -62,6 +73,9 @@ func (p *requestsPane) View() string {
 			formatPct(r.Limited, r.Completed), formatInt(r.Failed)}
 		if r.Completed > 0 {
 			cells[2], cells[3] = formatMs(r.Latency.P50), formatMs(r.Latency.P99)
+		}
+		if len(columns) > len(requestColumns) {
+			cells = append(cells, formatInt(r.Calls.Failed))
 		}
 		var b strings.Builder
 		b.WriteString(padRight(truncate(name, nameWidth-1), nameWidth))

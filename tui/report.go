@@ -28,6 +28,7 @@ func WriteReport(w io.Writer, s *engine.Snapshot) error {
 	writeStatuses(ew, &s.Totals)
 	writeTransportErrors(ew, &s.Totals)
 	writeRPCErrors(ew, &s.Totals, s.RPCMessages)
+	writeCallFaults(ew, &s.Totals)
 	writeRateLimitHeaders(ew, s.RateLimitHeaders)
 	writeEvents(ew, s.Events)
 	writeInvariant(ew, s)
@@ -107,6 +108,9 @@ func writeTotals(ew *errWriter, s *engine.Snapshot) {
 	t.add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)  of completed",
 		tot.OK, formatPct(tot.OK, tot.Completed), tot.Limited, formatPct(tot.Limited, tot.Completed),
 		tot.Failed, formatPct(tot.Failed, tot.Completed)))
+	if calls := callsText(tot.Calls); calls != "" {
+		t.add("calls", calls) // JSON-RPC calls: a batch of N is one request and N calls
+	}
 	t.add("transfer", fmt.Sprintf("in %s (%s)  out %s (%s)",
 		formatBytes(float64(tot.BytesIn)), formatBytesRate(tot.BytesIn, secs),
 		formatBytes(float64(tot.BytesOut)), formatBytesRate(tot.BytesOut, secs)))

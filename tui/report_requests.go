@@ -14,14 +14,25 @@ func writeRequests(ew *errWriter, tot *engine.Summary) {
 	}
 	ew.line("")
 	ew.line("Requests (latency in ms, from intended send)")
-	t := newTable("lrrrrrrrrrr")
-	t.add("name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed", "rpcerr")
+	// A run of JSON-RPC calls adds its calls answered and failed: a batch request is many
+	// calls, and rpcerr counts calls too.
+	calls := tot.Calls.Sent > 0
+	t := newTable("lrrrrrrrrrrrr")
+	head := []string{"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed", "rpcerr"}
+	if calls {
+		head = append(head, "calls", "c.fail")
+	}
+	t.add(head...)
 	for _, name := range requestsByCount(tot.ByRequest) {
 		r := tot.ByRequest[name]
-		t.add(truncate(name, 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
+		row := []string{truncate(name, 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
 			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
 			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
-			formatInt(sumCounts(r.RPCErrors)))
+			formatInt(sumCounts(r.RPCErrors))}
+		if calls {
+			row = append(row, formatInt(r.Calls.Completed()), formatInt(r.Calls.Failed))
+		}
+		t.add(row...)
 	}
 	t.write(ew, "  ", reportWidth)
 }
