@@ -60,7 +60,7 @@ func (o *runOutput) note() string {
 	if o.target.Stored() {
 		return ""
 	}
-	return fmt.Sprintf("--out %s is %s: the snapshot goes there once, at the end (no periodic snapshots; s saves go to %s)", o.target.Path, o.target.Kind, o.savePath(1))
+	return fmt.Sprintf("--out %s is %s: the snapshot goes there once, at the end (no periodic snapshots)", o.target.Path, o.target.Kind)
 }
 
 // periodic rewrites the target with a snapshot of the run so far. A device or a FIFO gets none:

@@ -69,7 +69,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 		want string
 	}{
 		{[]string{p, "--headless", "--out", missing}, "--out " + missing + ": the folder " + filepath.Dir(missing) + " does not exist: create it first"}, // no folder
-		{[]string{p, "--headless", "--out", dir}, "--out " + dir + ": is a directory: name a file in it"},                                                // a directory
+		{[]string{p, "--headless", "--out", dir}, "--out " + dir + ": is a directory: name a file inside it instead"},                                    // a directory
 		{[]string{p, "--headless", "--out", readonly}, "--out " + readonly + ": is read-only (-r--r--r--), so rpcstress will not replace it"},            // 0444, even as root
 		{[]string{p, "--headless", "--out", filepath.Join(dir, "ok.json"), "--cpuprofile", dir}, "--cpuprofile " + dir + ": is a directory"},             // the CPU profile
 		{[]string{"find-limit", p, "--headless", "--out", readonly}, "--out " + readonly + ": is read-only"},                                             // a search

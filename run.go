@@ -211,11 +211,12 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 	}
 	return every(interval, func() {
 		snap, err := r.SnapshotNow(meta)
-		if err == nil {
-			err = out.periodic(ctx, snap)
-		}
 		if err != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
+			return
+		}
+		if err := out.periodic(ctx, snap); err != nil {
+			fmt.Fprintf(c.stderr, "rpcstress: periodic %v\n", err) // "periodic snapshot PATH: …"
 		}
 	})
 }

@@ -38,20 +38,20 @@ func TestCheck(t *testing.T) {
 		real string // where the bytes go, when accepted
 		err  string // part of the refusal, else ""
 	}{
-		{at("new.json"), New, at("new.json"), ""},                                             // nothing there yet: created
-		{at("run.json"), Regular, at("run.json"), ""},                                         // an old run: replaced
-		{at("link.json"), Regular, at("run.json"), ""},                                        // a link: the file it points to is written
-		{at("fifo"), FIFO, at("fifo"), ""},                                                    // a named pipe: written through
-		{"/dev/null", Device, "/dev/null", ""},                                                // a character device: written through
-		{at("nodir/x.json"), 0, "", "the folder " + at("nodir") + " does not exist"},          // a missing folder is not made
-		{at("run.json/x.json"), 0, "", at("run.json") + " is not a folder"},                   // a file where a folder should be
-		{at("adir"), 0, "", "is a directory: name a file in it, e.g. " + at("adir/run.json")}, // a directory
-		{at("link-to-dir"), 0, "", "is a directory"},                                          // a link to a directory
-		{at("readonly.json"), 0, "", "is read-only (-r--r--r--)"},                             // 0444: refused, even for root
-		{at("dangling.json"), 0, "", "symbolic link to missing.json, which does not exist"},   // a link to nothing
-		{at("loop-a"), 0, "", "cannot follow the symbolic link"},                              // a link loop
-		{at("sock"), 0, "", "is a socket"},                                                    // a socket
-		{"", 0, "", "no file named"},                                                          // nothing given
+		{at("new.json"), New, at("new.json"), ""},                                           // nothing there yet: created
+		{at("run.json"), Regular, at("run.json"), ""},                                       // an old run: replaced
+		{at("link.json"), Regular, at("run.json"), ""},                                      // a link: the file it points to is written
+		{at("fifo"), FIFO, at("fifo"), ""},                                                  // a named pipe: written through
+		{"/dev/null", Device, "/dev/null", ""},                                              // a character device: written through
+		{at("nodir/x.json"), 0, "", "the folder " + at("nodir") + " does not exist"},        // a missing folder is not made
+		{at("run.json/x.json"), 0, "", at("run.json") + " is not a folder"},                 // a file where a folder should be
+		{at("adir"), 0, "", "is a directory: name a file inside it instead"},                // a directory
+		{at("link-to-dir"), 0, "", "is a directory"},                                        // a link to a directory
+		{at("readonly.json"), 0, "", "is read-only (-r--r--r--)"},                           // 0444: refused, even for root
+		{at("dangling.json"), 0, "", "symbolic link to missing.json, which does not exist"}, // a link to nothing
+		{at("loop-a"), 0, "", "cannot follow the symbolic link"},                            // a link loop
+		{at("sock"), 0, "", "is a socket"},                                                  // a socket
+		{"", 0, "", "no file named"},                                                        // nothing given
 	}
 	for _, tt := range tests {
 		got, err := Check(tt.path)
@@ -114,4 +114,20 @@ func mustWrite(t *testing.T, path string, mode os.FileMode) {
 	t.Helper()
 	must(t, os.WriteFile(path, []byte("old\n"), 0o600))
 	must(t, os.Chmod(path, mode))
+}
+
+// TestCheckOwnOutput: the file this process's standard output is redirected to (`--out
+// /dev/stdout > run.json`) is refused: replacing it would lose the rest of that output.
+func TestCheckOwnOutput(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "run.json")
+	f, err := os.Create(path)
+	must(t, err)
+	defer f.Close()
+	stdout := os.Stdout
+	os.Stdout = f // the process's output, redirected to path
+	_, err = Check(path)
+	os.Stdout = stdout
+	if err == nil || !strings.Contains(err.Error(), "is where rpcstress's own output is redirected") {
+		t.Errorf("error %v", err)
+	}
 }

@@ -96,22 +96,27 @@ func check(path string, mkdir bool) (Target, error) {
 			return t, err
 		}
 	}
-	if t.Kind, err = kindOf(t.real, fi.Mode()); err != nil {
+	if t.Kind, err = kindOf(fi.Mode()); err != nil {
 		return t, err
 	}
 	if err := checkWritable(t.real, fi.Mode()); err != nil {
 		return t, err
 	}
 	if t.Kind == Regular {
+		if ownOutput(fi) {
+			return t, errors.New("is where rpcstress's own output is redirected: name another file (or, for the snapshot on standard output, pipe it: --out /dev/stdout | …)")
+		}
 		// Replacing means creating a temporary file beside it and renaming it.
 		return t, checkFolder(filepath.Dir(t.real), false)
 	}
 	return t, nil
 }
 
-// follow resolves the symbolic link t.Path into t.real and returns what it points to.
+// follow looks through the symbolic link t.Path and returns what is at its end. The kernel
+// follows it, so /dev/stdout works for a terminal or a pipe, whose /proc/self/fd link names no
+// path; a regular file at the end is replaced where it really is (t.real): the link stays.
 func follow(t *Target) (fs.FileInfo, error) {
-	real, err := filepath.EvalSymlinks(t.Path)
+	fi, err := os.Stat(t.Path)
 	if errors.Is(err, fs.ErrNotExist) {
 		to, _ := os.Readlink(t.Path)
 		return nil, fmt.Errorf("is a symbolic link to %s, which does not exist: create that file first, or remove the link", to)
@@ -119,16 +124,29 @@ func follow(t *Target) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, fmt.Errorf("cannot follow the symbolic link: %w", plain(err))
 	}
-	t.real = real
-	fi, err := os.Lstat(real)
-	if err != nil {
-		return nil, fmt.Errorf("cannot use %s, where the link points: %w", real, plain(err))
+	if !fi.Mode().IsRegular() {
+		return fi, nil
+	}
+	if t.real, err = filepath.EvalSymlinks(t.Path); err != nil {
+		return nil, fmt.Errorf("cannot follow the symbolic link: %w", plain(err))
 	}
 	return fi, nil
 }
 
+// ownOutput reports whether fi is the file this process's standard output or error is
+// redirected to (`--out run.json > run.json`, `--out /dev/stdout > run.json`): replacing it would
+// send the rest of that output to a file no longer there.
+func ownOutput(fi fs.FileInfo) bool {
+	for _, f := range []*os.File{os.Stdout, os.Stderr} {
+		if st, err := f.Stat(); err == nil && os.SameFile(fi, st) {
+			return true
+		}
+	}
+	return false
+}
+
 // kindOf sorts what is at a path into what rpcstress writes and what it refuses.
-func kindOf(path string, m fs.FileMode) (Kind, error) {
+func kindOf(m fs.FileMode) (Kind, error) {
 	const only = "rpcstress writes to regular files, character devices (/dev/null) and FIFOs"
 	switch {
 	case m.IsRegular():
@@ -138,7 +156,7 @@ func kindOf(path string, m fs.FileMode) (Kind, error) {
 	case m&fs.ModeNamedPipe != 0:
 		return FIFO, nil
 	case m.IsDir():
-		return 0, fmt.Errorf("is a directory: name a file in it, e.g. %s", filepath.Join(path, "run.json"))
+		return 0, errors.New("is a directory: name a file inside it instead")
 	case m&fs.ModeDevice != 0:
 		return 0, fmt.Errorf("is a block device (a disk, whose contents a snapshot would destroy): %s", only)
 	case m&fs.ModeSocket != 0:

@@ -5,6 +5,7 @@ package outfile
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -215,5 +216,28 @@ func assertAlone(t *testing.T, dir string, names ...string) {
 	}
 	if len(got) != len(names) {
 		t.Errorf("%s holds %v, want only %v", dir, got, names)
+	}
+}
+
+// TestWriteThroughProcFd: /dev/stdout on a pipe is a link to /proc/self/fd/1, which names no
+// path ("pipe:[…]"); the kernel follows it, so the data goes down the pipe.
+func TestWriteThroughProcFd(t *testing.T) {
+	r, w, err := os.Pipe()
+	must(t, err)
+	defer r.Close()
+	defer w.Close()
+	path := fmt.Sprintf("/proc/self/fd/%d", w.Fd())
+	if _, err := os.Lstat(path); err != nil {
+		t.Skipf("no /proc/self/fd here: %v", err)
+	}
+	target, err := Check(path)
+	if err != nil || target.Kind != FIFO {
+		t.Fatalf("%s, %v: want a FIFO", target.Kind, err)
+	}
+	must(t, target.Write(t.Context(), []byte("snapshot\n")))
+	w.Close()
+	b, err := io.ReadAll(r)
+	if err != nil || string(b) != "snapshot\n" {
+		t.Errorf("read %q, %v", b, err)
 	}
 }
