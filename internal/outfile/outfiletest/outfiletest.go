@@ -1,3 +1,5 @@
+//go:build unix
+
 // Package outfiletest makes the special files the output tests write to: a small file system of
 // their own to fill up for real, and device nodes.
 package outfiletest
