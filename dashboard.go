@@ -31,7 +31,7 @@ type runResult struct {
 // happen in the run goroutine, so they complete even when the UI is gone (a second q, a lost
 // terminal); the UI only gets told. q and ctrl+c stop the run and leave once it is saved (the
 // report is then printed on the normal screen); ctrl+c counts as the SIGINT it stands for.
-func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, _ *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
+func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, prof *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
 	save := func() (string, error) { // s: a file of its own, which the end of the run keeps
 		snap, err := runner.SnapshotNow(meta)
 		if err != nil {
@@ -80,6 +80,7 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		snap, err := runner.Run(ctx, meta)
 		stopSaving()
 		if err == nil {
+			judge(prof, snap)
 			err = out.final(ctx, snap)
 		}
 		done <- runResult{snap, err}

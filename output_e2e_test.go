@@ -135,3 +135,37 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 		t.Errorf("%s holds %d files, want run.json and the filler (no temporary file)", dir, len(entries))
 	}
 }
+
+// TestE2EFIFOGetsOneSnapshot: a FIFO as --out gets exactly one snapshot, the final one with the
+// thresholds' verdict in it. Before, a profile with [thresholds] wrote the snapshot a second
+// time after judging them, which a FIFO's reader, gone after the first, turned into exit 3.
+func TestE2EFIFOGetsOneSnapshot(t *testing.T) {
+	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
+	fifo := filepath.Join(t.TempDir(), "fifo")
+	if err := unix.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got := make(chan []byte, 1)
+	go func() {
+		b, _ := os.ReadFile(fifo) // until the writer closes: one writer, one snapshot
+		got <- b
+	}()
+	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n[thresholds]\nfailed = \"== 0\"\n")
+	r := cliArgs(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
+	if r.code != exitOK {
+		t.Fatalf("exit %d\n%s", r.code, r.stderr)
+	}
+	var b []byte
+	select {
+	case b = <-got:
+	case <-time.After(10 * time.Second):
+		t.Fatal("the FIFO's reader got no end of file")
+	}
+	s, err := engine.DecodeSnapshot(b)
+	if err != nil {
+		t.Fatalf("the reader got %d bytes that are not one snapshot: %v", len(b), err)
+	}
+	if s.EndReason != "completed" || len(s.Thresholds) != 1 {
+		t.Errorf("end %q, thresholds %+v: want the final snapshot with its verdict", s.EndReason, s.Thresholds)
+	}
+}

@@ -152,14 +152,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		show = c.dashboard
 	}
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
-	thresholdsFailed := false
-	if snap != nil && err == nil && len(p.Thresholds) > 0 {
-		// Judged after the run (and after the dashboard), written into the snapshot and shown at
-		// the end of the report.
-		snap.Thresholds = thresholds.Evaluate(p.Thresholds, snap)
-		thresholdsFailed = thresholds.Failed(snap.Thresholds) > 0
-		err = out.final(ctx, snap)
-	}
+	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
 		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", werr)
@@ -193,9 +186,19 @@ func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.S
 	stopPrinting()
 	lines.Update(runner.Stats())
 	if err == nil {
+		judge(p, snap)
 		err = out.final(ctx, snap)
 	}
 	return snap, caught.get(), err
+}
+
+// judge evaluates the profile's [thresholds] on the finished run into its snapshot, before the
+// snapshot is written: written once, as a device or a FIFO takes only one. The verdict is shown
+// at the end of the report.
+func judge(p *profiles.Profile, snap *engine.Snapshot) {
+	if len(p.Thresholds) > 0 {
+		snap.Thresholds = thresholds.Evaluate(p.Thresholds, snap)
+	}
 }
 
 // printLive prints new timeline rows as the run goes; the returned func stops it.
