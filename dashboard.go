@@ -31,13 +31,13 @@ type runResult struct {
 // happen in the run goroutine, so they complete even when the UI is gone (a second q, a lost
 // terminal); the UI only gets told. q and ctrl+c stop the run and leave once it is saved (the
 // report is then printed on the normal screen); ctrl+c counts as the SIGINT it stands for.
-func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, _ *profiles.Profile, out string, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
-	save := func() (string, error) {
+func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, prof *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
+	save := func() (string, error) { // s: a file of its own, which the end of the run keeps
 		snap, err := runner.SnapshotNow(meta)
-		if err == nil {
-			err = engine.WriteSnapshot(out, snap)
+		if err != nil {
+			return "", err
 		}
-		return out, err
+		return out.save(ctx, snap)
 	}
 	ctl := runner.Controller()
 	var caught caughtSignal
@@ -76,14 +76,15 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 
 	done := make(chan runResult, 1)
 	go func() {
-		stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
+		stopSaving := c.saveEvery(ctx, runner, meta, out, f.saveEvery)
 		snap, err := runner.Run(ctx, meta)
 		stopSaving()
 		if err == nil {
-			err = engine.WriteSnapshot(out, snap)
+			judge(prof, snap)
+			err = out.final(ctx, snap)
 		}
 		done <- runResult{snap, err}
-		p.Send(tui.RunDoneMsg{Snapshot: snap, Path: out, Err: err})
+		p.Send(tui.RunDoneMsg{Snapshot: snap, Path: out.target.Path, Err: err})
 		if sig := caught.end(); sig != 0 {
 			endUI(sig)
 		}

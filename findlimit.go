@@ -216,9 +216,10 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-	out := f.out
-	if out == "" {
-		out = findLimitPath(p.Name, time.Now())
+	// Checked before the first probe: a bad --out must not cost a search.
+	out, err := newRunOutput(f.out, findLimitPath(p.Name, time.Now()))
+	if err != nil {
+		return c.fail(exitUsage, err)
 	}
 
 	var mu sync.Mutex
@@ -243,7 +244,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 			endUI = end
 			mu.Unlock()
 		}
-		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out, setEndUI)
+		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out.target.Path, setEndUI)
 	} else {
 		outcome, err = c.searchHeadless(ctx, s, p)
 	}
@@ -263,12 +264,12 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	}
 	snap, serr := outcome.Snapshot(meta, p.Config.DisplayURL, reason)
 	if serr == nil {
-		serr = engine.WriteSnapshot(out, snap)
+		serr = out.final(ctx, snap)
 	}
 	if serr != nil {
 		return c.fail(exitRunFailed, fmt.Errorf("saving the search: %w", serr))
 	}
-	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", out.target.Path)
 	switch {
 	case sig != 0:
 		return exitSignalsBase + int(sig)

@@ -244,7 +244,7 @@ func TestFindLimitBudgetAndReport(t *testing.T) {
 	}
 	var stdout, stderr syncBuffer
 	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }}
-	if code := c.report([]string{out}); code != exitOK {
+	if code := c.report(t.Context(), []string{out}); code != exitOK {
 		t.Fatalf("report exit %d: %s", code, stderr.String())
 	}
 	rep := stdout.String()

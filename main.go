@@ -46,11 +46,11 @@ func (c *cli) main(ctx context.Context, args []string) int {
 		case "mocknode":
 			return c.mocknode(ctx, args[1:])
 		case "report":
-			return c.report(args[1:])
+			return c.report(ctx, args[1:])
 		case "compare":
 			return c.compare(args[1:])
 		case "merge":
-			return c.merge(args[1:])
+			return c.merge(ctx, args[1:])
 		case "find-limit":
 			return c.findLimit(ctx, args[1:])
 		case "version", "--version", "-version":

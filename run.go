@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
@@ -18,6 +19,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -119,9 +121,13 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	if err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	out := f.out
-	if out == "" {
-		out = defaultSnapshotPath(p.Name, runner.Start())
+	// Where the numbers go is checked before anything is sent, not found wrong after the run.
+	out, err := newRunOutput(f.out, defaultSnapshotPath(p.Name, runner.Start()))
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	if note := out.note(); note != "" {
+		fmt.Fprintf(c.stderr, "rpcstress: %s\n", note)
 	}
 	profileJSON, err := json.Marshal(p.Redacted())
 	if err != nil {
@@ -135,21 +141,18 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		if err != nil {
 			return c.fail(exitUsage, err)
 		}
-		defer stop()
+		defer func() {
+			if err := stop(ctx); err != nil {
+				fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+			}
+		}()
 	}
 	show := c.headless
 	if !f.headless && c.onTerminal() {
 		show = c.dashboard
 	}
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
-	thresholdsFailed := false
-	if snap != nil && err == nil && len(p.Thresholds) > 0 {
-		// Judged after the run (and after the dashboard), written into the snapshot and shown at
-		// the end of the report.
-		snap.Thresholds = thresholds.Evaluate(p.Thresholds, snap)
-		thresholdsFailed = thresholds.Failed(snap.Thresholds) > 0
-		err = engine.WriteSnapshot(out, snap)
-	}
+	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
 		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", werr)
@@ -158,7 +161,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	if err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	fmt.Fprintf(c.stdout, "snapshot: %s\n", out)
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", out.target.Path)
 	switch {
 	case caught != 0:
 		return exitSignalsBase + int(caught) // an interrupted run: its thresholds are only indicative
@@ -169,23 +172,33 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 }
 
 // headless runs with one line per second: for non-terminals, --headless, CI and SSH scripts.
-func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, p *profiles.Profile, out string, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
+func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, p *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
 	lines := tui.NewLinePrinter(c.stdout)
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
 	var caught caughtSignal
 	ctl := runner.Controller()
 	stopSignals := c.watchSignals(func(s syscall.Signal) { ctl.Stop(stopReason(s)) }, &caught, nil)
-	stopSaving := c.saveEvery(runner, meta, out, f.saveEvery)
+	stopSaving := c.saveEvery(ctx, runner, meta, out, f.saveEvery)
 	snap, err := runner.Run(ctx, meta)
 	stopSaving()
 	stopSignals()
 	stopPrinting()
 	lines.Update(runner.Stats())
 	if err == nil {
-		err = engine.WriteSnapshot(out, snap)
+		judge(p, snap)
+		err = out.final(ctx, snap)
 	}
 	return snap, caught.get(), err
+}
+
+// judge evaluates the profile's [thresholds] on the finished run into its snapshot, before the
+// snapshot is written: written once, as a device or a FIFO takes only one. The verdict is shown
+// at the end of the report.
+func judge(p *profiles.Profile, snap *engine.Snapshot) {
+	if len(p.Thresholds) > 0 {
+		snap.Thresholds = thresholds.Evaluate(p.Thresholds, snap)
+	}
 }
 
 // printLive prints new timeline rows as the run goes; the returned func stops it.
@@ -195,14 +208,18 @@ func (c *cli) printLive(r *engine.Runner, lines *tui.LinePrinter) (stop func()) 
 
 // saveEvery rewrites the snapshot file (end_reason "running") every interval until stopped; the
 // returned func stops it and waits, so the final snapshot is never overwritten by a partial one.
-func (c *cli) saveEvery(r *engine.Runner, meta engine.SnapshotMeta, path string, interval time.Duration) (stop func()) {
+func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.SnapshotMeta, out *runOutput, interval time.Duration) (stop func()) {
+	if !out.target.Stored() {
+		return func() {} // a device or a FIFO takes one snapshot, at the end (out.note)
+	}
 	return every(interval, func() {
 		snap, err := r.SnapshotNow(meta)
-		if err == nil {
-			err = engine.WriteSnapshot(path, snap)
-		}
 		if err != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
+			return
+		}
+		if err := out.periodic(ctx, snap); err != nil {
+			fmt.Fprintf(c.stderr, "rpcstress: periodic %v\n", err) // "periodic snapshot PATH: …"
 		}
 	})
 }
@@ -260,15 +277,23 @@ func (c *cli) fail(code int, err error) int {
 	return code
 }
 
-// startCPUProfile profiles the process until stop is called (--cpuprofile).
-func startCPUProfile(path string) (stop func(), err error) {
-	f, err := os.Create(path)
+// startCPUProfile checks path and profiles the process until stop is called (--cpuprofile). The
+// profile is kept in memory (kilobytes) and written by stop with the snapshot's rules: a file
+// atomically, a device or a FIFO through, never over a file that should not be replaced.
+func startCPUProfile(path string) (stop func(context.Context) error, err error) {
+	t, err := outfile.Check(path)
 	if err != nil {
+		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
+	}
+	var buf bytes.Buffer
+	if err := pprof.StartCPUProfile(&buf); err != nil {
 		return nil, fmt.Errorf("--cpuprofile: %w", err)
 	}
-	if err := pprof.StartCPUProfile(f); err != nil {
-		f.Close()
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	return func() { pprof.StopCPUProfile(); f.Close() }, nil
+	return func(ctx context.Context) error {
+		pprof.StopCPUProfile()
+		if err := t.Write(ctx, buf.Bytes()); err != nil {
+			return fmt.Errorf("--cpuprofile %s: %w", path, err)
+		}
+		return nil
+	}, nil
 }

@@ -196,3 +196,36 @@ func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
 		})
 	}
 }
+
+// TestTmuxSaveOwnFile: s mid-run saves to a file of its own (shown on the screen and recorded
+// as an event), which the end of the run leaves alone; the final snapshot keeps its name.
+// Before, s wrote to the final snapshot's path, and the end of the run overwrote it.
+func TestTmuxSaveOwnFile(t *testing.T) {
+	bin := buildBinary(t)
+	dir := t.TempDir()
+	s := newTmux(t, 80, 24)
+	s.waitFor(10*time.Second, "READY$")
+	s.keys(fmt.Sprintf("cd %s && %s --demo --rate 50/s --duration 4s --exit-on-end --out run.json; echo EXIT=$?", dir, bin), "Enter")
+	s.waitFor(20*time.Second, "target 50/s")
+	s.keys("s")
+	s.waitFor(10*time.Second, "saved: run-save1.json")
+	s.waitFor(20*time.Second, "EXIT=0", "READY$")
+	saved, err := readSnapshot(t, filepath.Join(dir, "run-save1.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	final, err := readSnapshot(t, filepath.Join(dir, "run.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if saved.EndReason != "running" || final.EndReason != "completed" {
+		t.Errorf("the save ends %q, the final snapshot %q: want running and completed", saved.EndReason, final.EndReason)
+	}
+	found := false
+	for _, e := range final.Events {
+		found = found || e.Kind == "save" && e.Detail == "run-save1.json"
+	}
+	if !found {
+		t.Errorf("no save event naming run-save1.json: %+v", final.Events)
+	}
+}

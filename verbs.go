@@ -2,13 +2,14 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -44,7 +45,7 @@ const echartsRetired = "rpcstress: note: --echarts is retired and ignored: the H
 
 // report prints the report of a saved run as text, or exports it as json (the summary), csv
 // (the per-second timeline) or html (one page with charts).
-func (c *cli) report(args []string) int {
+func (c *cli) report(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	format := fs.String("format", "text", "text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
@@ -67,6 +68,12 @@ func (c *cli) report(args []string) int {
 	if *echarts != "" {
 		fmt.Fprintln(c.stderr, echartsRetired)
 	}
+	var target outfile.Target
+	if *out != "" {
+		if target, err = outfile.Check(*out); err != nil {
+			return c.fail(exitUsage, fmt.Errorf("-o %s: %w", *out, err))
+		}
+	}
 	s, err := c.readSnapshot(files[0])
 	if err != nil {
 		return c.failInput(err)
@@ -81,8 +88,8 @@ func (c *cli) report(args []string) int {
 	if err := write(&b, s); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	if err := os.WriteFile(*out, b.Bytes(), 0o644); err != nil {
-		return c.fail(exitRunFailed, fmt.Errorf("writing the report: %w", err))
+	if err := target.Write(ctx, b.Bytes()); err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("writing the report to %s: %w", *out, err))
 	}
 	fmt.Fprintf(c.stderr, "report (%s): %s\n", *format, *out)
 	return exitOK
@@ -117,7 +124,7 @@ func (c *cli) compare(args []string) int {
 }
 
 // merge combines the snapshots of several machines into one.
-func (c *cli) merge(args []string) int {
+func (c *cli) merge(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	out := fs.String("o", "", "write the merged snapshot to this `file` (required)")
@@ -132,6 +139,10 @@ func (c *cli) merge(args []string) int {
 	if *out == "" || len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress merge -o OUT.json A.json B.json … (at least two runs)"))
 	}
+	target, err := outfile.Check(*out)
+	if err != nil {
+		return c.fail(exitUsage, fmt.Errorf("-o %s: %w", *out, err))
+	}
 	snaps := make([]*engine.Snapshot, len(files))
 	for i, f := range files {
 		if snaps[i], err = c.readSnapshot(f); err != nil {
@@ -142,7 +153,7 @@ func (c *cli) merge(args []string) int {
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-	if err := engine.WriteSnapshot(*out, m); err != nil {
+	if err := engine.SaveSnapshot(ctx, target, m); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, *out)

@@ -1,47 +1,47 @@
 package engine
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/outfile"
 )
 
-// WriteSnapshot writes s to path as indented JSON. It writes a temporary file beside path, syncs
-// it and renames it over path, so a reader (or a crash) sees the old file or the new one, never
-// half of one.
-func WriteSnapshot(path string, s *Snapshot) error {
+// EncodeSnapshot is a snapshot as written to disk: indented JSON ending in a newline.
+func EncodeSnapshot(s *Snapshot) ([]byte, error) {
 	data, err := json.MarshalIndent(s, "", "  ")
 	if err != nil {
-		return fmt.Errorf("encoding snapshot: %w", err)
+		return nil, fmt.Errorf("encoding snapshot: %w", err)
 	}
-	data = append(data, '\n')
-	dir := filepath.Dir(path)
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return fmt.Errorf("creating %s for the snapshot: %w", dir, err)
-	}
-	tmp, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	return append(data, '\n'), nil
+}
+
+// SaveSnapshot writes s to a target checked before the work (outfile's rules: a file is
+// replaced atomically, so a reader, a crash or a full disk sees the old file or the new one,
+// never half of one; a device or a FIFO is written through).
+func SaveSnapshot(ctx context.Context, t outfile.Target, s *Snapshot) error {
+	data, err := EncodeSnapshot(s)
 	if err != nil {
-		return fmt.Errorf("writing snapshot in %s: %w", dir, err)
+		return err
 	}
-	defer os.Remove(tmp.Name()) // a no-op after the rename
-	if _, err := tmp.Write(data); err != nil {
-		tmp.Close()
-		return fmt.Errorf("writing snapshot %s: %w", path, err)
-	}
-	if err := tmp.Sync(); err != nil {
-		tmp.Close()
-		return fmt.Errorf("syncing snapshot %s: %w", path, err)
-	}
-	if err := tmp.Close(); err != nil {
-		return fmt.Errorf("writing snapshot %s: %w", path, err)
-	}
-	if err := os.Rename(tmp.Name(), path); err != nil {
-		return fmt.Errorf("saving snapshot %s: %w", path, err)
+	if err := t.Write(ctx, data); err != nil {
+		return fmt.Errorf("snapshot %s: %w", t.Path, err)
 	}
 	return nil
+}
+
+// WriteSnapshot checks path and saves s there at once: for a path named after the work is done.
+// Commands check their path before the work and call SaveSnapshot after it.
+func WriteSnapshot(path string, s *Snapshot) error {
+	t, err := outfile.Check(path)
+	if err != nil {
+		return fmt.Errorf("snapshot %s: %w", path, err)
+	}
+	return SaveSnapshot(context.Background(), t, s)
 }
 
 // ReadSnapshot loads a snapshot and checks that it is one this version understands.

@@ -35,7 +35,7 @@ func TestDecodeSnapshotErrors(t *testing.T) {
 // temporary file is left beside it.
 func TestSnapshotRoundTrip(t *testing.T) {
 	dir := t.TempDir()
-	path := filepath.Join(dir, "sub", "run.json")
+	path := filepath.Join(dir, "run.json")
 	in := &Snapshot{Schema: SnapshotSchema, Profile: []byte(`{"name":"x"}`), EndReason: "completed",
 		StartedAt: time.Date(2026, 11, 23, 10, 0, 0, 0, time.UTC),
 		Stages:    []StageStats{{Index: 0, Spec: Stage{Rate: 4, Duration: 30 * time.Second}}},
