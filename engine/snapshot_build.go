@@ -3,8 +3,6 @@ package engine
 import (
 	"fmt"
 	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // SnapshotMeta is what the aggregator does not know about a run: who ran it, where, and the
@@ -109,14 +107,14 @@ func (a *Aggregator) StartTime() time.Time { return a.start }
 // encodeHistograms writes every histogram the aggregator keeps, so a merge can rebuild every
 // percentile exactly.
 func (a *Aggregator) encodeHistograms(h *Histograms) error {
-	set := func(pick func(*spanAcc) *hdr.Histogram) (HistogramSet, error) {
+	set := func(pick func(*spanAcc) *latencyHist) (HistogramSet, error) {
 		var hs HistogramSet
 		var err error
-		if hs.Total, err = encodeHist(pick(a.total)); err != nil {
+		if hs.Total, err = pick(a.total).encode(); err != nil {
 			return hs, fmt.Errorf("encoding the run's histogram: %w", err)
 		}
 		for i, acc := range a.stages {
-			e, err := encodeHist(pick(acc))
+			e, err := pick(acc).encode()
 			if err != nil {
 				return hs, fmt.Errorf("encoding stage %d's histogram: %w", i+1, err)
 			}
@@ -124,12 +122,12 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 		}
 		return hs, nil
 	}
-	lat, err := set(func(s *spanAcc) *hdr.Histogram { return s.latency.Histogram })
+	lat, err := set(func(s *spanAcc) *latencyHist { return s.latency })
 	if err != nil {
 		return err
 	}
 	h.Total, h.Stages = lat.Total, lat.Stages
-	if h.Service, err = set(func(s *spanAcc) *hdr.Histogram { return s.service.Histogram }); err != nil {
+	if h.Service, err = set(func(s *spanAcc) *latencyHist { return s.service }); err != nil {
 		return err
 	}
 	h.ByOutcome = map[string]HistogramSet{}
@@ -137,7 +135,7 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 		if a.total.byOutcome[o].TotalCount() == 0 {
 			continue
 		}
-		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *hdr.Histogram { return s.byOutcome[o].Histogram }); err != nil {
+		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *latencyHist { return s.byOutcome[o] }); err != nil {
 			return err
 		}
 	}
@@ -167,18 +165,18 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 		name := requestName(a.cfg.Requests, i)
 		var rh Histograms
 		var err error
-		if rh.Total, err = encodeHist(tot.latency.Histogram); err != nil {
+		if rh.Total, err = tot.latency.encode(); err != nil {
 			return fmt.Errorf("encoding %s's histogram: %w", name, err)
 		}
-		if rh.Service.Total, err = encodeHist(tot.service.Histogram); err != nil {
+		if rh.Service.Total, err = tot.service.encode(); err != nil {
 			return fmt.Errorf("encoding %s's histogram: %w", name, err)
 		}
 		for s := range a.stages {
 			var lat, svc string
 			if s < len(a.reqStages) && a.reqStages[s] != nil && a.reqStages[s][i] != nil {
 				acc := a.reqStages[s][i]
-				if lat, err = encodeHist(acc.latency.Histogram); err == nil {
-					svc, err = encodeHist(acc.service.Histogram)
+				if lat, err = acc.latency.encode(); err == nil {
+					svc, err = acc.service.encode()
 				}
 			} else {
 				lat, err = emptyHist()
@@ -199,4 +197,4 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 }
 
 // emptyRequestHist is the encoding of a request histogram with nothing in it.
-func emptyRequestHist() (string, error) { return encodeHist(newRequestAcc().latency.Histogram) }
+func emptyRequestHist() (string, error) { return newRequestAcc().latency.encode() }
