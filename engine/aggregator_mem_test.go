@@ -90,3 +90,53 @@ func TestPackedRequestHistogramsEncodeAsDense(t *testing.T) {
 		t.Errorf("percentiles %+v, dense %+v", packed.percentiles(), dense.percentiles())
 	}
 }
+
+// TestRequestRowsBounded: the first MaxRequestRows requests of a mix get rows of their own, the
+// rest share one row, and every answer and send is counted in exactly one row; the snapshot
+// holds histograms for those rows only.
+func TestRequestRowsBounded(t *testing.T) {
+	const extra = 300
+	n := MaxRequestRows + extra
+	cfg := manyRequests(n)
+	cfg.Requests[0].Name = OtherRequests // a request may have the row's name: the row gives way
+	counters := NewCounters(1)
+	counters.InitRequests(n)
+	for i := range n {
+		counters.Stage(0).Scheduled.Add(2)
+		counters.Stage(0).Sent.Add(2)
+		counters.RequestSent(0, i)
+		counters.RequestSent(0, i)
+	}
+	start := time.Now()
+	a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+	ingestPerRequest(a, 2)
+
+	by := a.byRequest(-1)
+	if len(by) != MaxRequestRows+1 {
+		t.Fatalf("%d rows, want %d: one per request up to %d, then one shared", len(by), MaxRequestRows+1, MaxRequestRows)
+	}
+	other, ok := by[OtherRequests+"#2"]
+	if !ok || other.Completed != 2*extra || other.Sent != 2*extra || other.Inflight != 0 {
+		t.Errorf("the shared row %+v (present %v), want %d answers and sends", other, ok, 2*extra)
+	}
+	if r := by[cfg.Requests[MaxRequestRows-1].Name]; r.Completed != 2 || r.Sent != 2 {
+		t.Errorf("the last request with a row of its own: %d answers, %d sent, want 2 and 2", r.Completed, r.Sent)
+	}
+	var completed int64
+	for _, s := range by {
+		completed += s.Completed
+	}
+	if completed != a.total.completed {
+		t.Errorf("rows add up to %d answers, the run has %d", completed, a.total.completed)
+	}
+	if st := a.byRequest(0); len(st) != len(by) {
+		t.Errorf("stage 1 has %d rows, the run %d", len(st), len(by))
+	}
+	var h Histograms
+	if err := a.encodeHistograms(&h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.ByRequest) != len(by) {
+		t.Errorf("%d per-request histograms in the snapshot, want %d", len(h.ByRequest), len(by))
+	}
+}

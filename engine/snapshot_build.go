@@ -162,7 +162,7 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 		if tot == nil {
 			continue
 		}
-		name := requestName(a.cfg.Requests, i)
+		name := a.rows.names[i]
 		var rh Histograms
 		var err error
 		if rh.Total, err = tot.latency.encode(); err != nil {

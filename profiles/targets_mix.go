@@ -13,7 +13,7 @@ import (
 // maxTargetShapes bounds the distinct requests a target file may hold. Targets that differ
 // only in their bodies share one entry of the mix (see targetMix); each distinct method, path,
 // header set and JSON-RPC method is an entry with its own numbers.
-const maxTargetShapes = 1000
+const maxTargetShapes = engine.MaxRequestRows
 
 // targets reads the targets key: a vegeta target file whose targets join the request mix.
 // Without a url in the profile, the targets' host becomes the URL.
