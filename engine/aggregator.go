@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -31,6 +32,7 @@ type Aggregator struct {
 	snapReq  chan snapshotReq
 	finished chan struct{}
 	latest   atomic.Pointer[Stats]
+	buildMu  sync.Mutex // one snapshot built at a time (see build)
 
 	// Owned by the Run goroutine.
 	total     *spanAcc

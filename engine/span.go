@@ -21,6 +21,7 @@ type spanAcc struct {
 	byOutcome [outcomeCount]*latencyHist
 	lag       *latencyHist // sent − intended: the tester's own delay, not the target's
 	buckets   latencyBuckets
+	encoded   *requestEncoding // per-request accumulators: the histograms as last saved
 }
 
 func newSpanAcc() *spanAcc {
