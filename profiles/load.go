@@ -215,7 +215,8 @@ func readLimited(name string, r io.Reader) ([]byte, error) {
 	case err != nil:
 		return nil, &fileError{msg: fmt.Sprintf("%q cannot be read (%v)", name, err), err: err}
 	case len(b) > maxBodyFileBytes:
-		return nil, fmt.Errorf("%q is larger than the maximum body of %d MiB", name, maxBodyFileBytes>>20)
+		// Its own fix: advice on where to put the file would not help (see fileProblem).
+		return nil, &fileError{msg: fmt.Sprintf("%q is larger than %d MiB, the most rpcstress reads for a body, a lines file or a CA certificate: use a smaller file", name, maxBodyFileBytes>>20), fixed: true}
 	}
 	return b, nil
 }
