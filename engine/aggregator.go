@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -31,12 +32,14 @@ type Aggregator struct {
 	snapReq  chan snapshotReq
 	finished chan struct{}
 	latest   atomic.Pointer[Stats]
+	buildMu  sync.Mutex // one snapshot built at a time (see build)
 
 	// Owned by the Run goroutine.
 	total     *spanAcc
 	stages    []*spanAcc
-	reqTotal  []*spanAcc   // per request of the mix, made when first seen
-	reqStages [][]*spanAcc // per stage, per request, made when first seen
+	rows      requestRows  // which row of per-request numbers each request of the mix counts in
+	reqTotal  []*spanAcc   // per row, made when first seen
+	reqStages [][]*spanAcc // per stage, per row, made when first seen
 	open      []*second    // open seconds, oldest first
 	spare     []*second
 	nextSec   int // the next second to open
@@ -63,6 +66,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		snapReq:  make(chan snapshotReq),
 		finished: make(chan struct{}),
 		total:    newSpanAcc(),
+		rows:     newRequestRows(cfg.Requests),
 		rpcMsg:   map[string]string{},
 		headers:  map[string]string{},
 	}
@@ -205,51 +209,6 @@ func (a *Aggregator) stageAcc(i int) *spanAcc {
 	return a.stages[i]
 }
 
-// requestAccs are the accumulators of request req, for the run and for the stage.
-func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
-	if req < 0 || req >= len(a.cfg.Requests) {
-		req = 0 // cannot happen: workers only send mix entries
-	}
-	stage = min(max(stage, 0), len(a.stages)-1)
-	if a.reqTotal == nil {
-		a.reqTotal = make([]*spanAcc, len(a.cfg.Requests))
-		a.reqStages = make([][]*spanAcc, len(a.stages))
-	}
-	if a.reqTotal[req] == nil {
-		a.reqTotal[req] = newRequestAcc()
-	}
-	if a.reqStages[stage] == nil {
-		a.reqStages[stage] = make([]*spanAcc, len(a.cfg.Requests))
-	}
-	if a.reqStages[stage][req] == nil {
-		a.reqStages[stage][req] = newRequestAcc()
-	}
-	return a.reqTotal[req], a.reqStages[stage][req]
-}
-
-// byRequest derives the per-request summaries of a stage (stage < 0: the whole run).
-func (a *Aggregator) byRequest(stage int) map[string]Summary {
-	accs := a.reqTotal
-	if stage >= 0 {
-		if stage >= len(a.reqStages) {
-			return nil
-		}
-		accs = a.reqStages[stage]
-	}
-	if len(accs) == 0 {
-		return nil
-	}
-	out := map[string]Summary{}
-	for i, acc := range accs {
-		if acc == nil {
-			continue
-		}
-		sent := a.counters.RequestSentIn(stage, i)
-		out[requestName(a.cfg.Requests, i)] = acc.summary(sent, sent, 0, sent*int64(a.cfg.Requests[i].RPC.Calls()))
-	}
-	return out
-}
-
 // callsSent is the JSON-RPC calls sent in stage (stage < 0: the whole run): each request's
 // sends times its calls.
 func (a *Aggregator) callsSent(stage int) int64 {
@@ -260,14 +219,6 @@ func (a *Aggregator) callsSent(stage int) int64 {
 		}
 	}
 	return n
-}
-
-// requestName is the label of request i: its name, else "request N".
-func requestName(reqs []Request, i int) string {
-	if reqs[i].Name != "" {
-		return reqs[i].Name
-	}
-	return "request " + strconv.Itoa(i+1)
 }
 
 // secondFor finds the open second a completion time belongs to, opening seconds as needed.

@@ -3,6 +3,8 @@ package engine
 import (
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 func fixedPlan() PlanState { return PlanState{State: StateRunning, StageCount: 1, TargetRate: 100} }
@@ -134,13 +136,14 @@ func TestPercentilesOnePass(t *testing.T) {
 		h.record(ms * 1e6)
 	}
 	p := h.percentiles()
-	if p.Min != usToMs(h.Min()) || p.Max != usToMs(h.Max()) {
-		t.Errorf("min %v max %v, histogram says %v and %v", p.Min, p.Max, usToMs(h.Min()), usToMs(h.Max()))
+	d := h.counts.(*hdr.Histogram)
+	if p.Min != usToMs(d.Min()) || p.Max != usToMs(d.Max()) {
+		t.Errorf("min %v max %v, histogram says %v and %v", p.Min, p.Max, usToMs(d.Min()), usToMs(d.Max()))
 	}
 	if p.Mean != roundMs(325.0/7) {
 		t.Errorf("mean %v, want %v", p.Mean, roundMs(325.0/7))
 	}
-	if q := percentilesOf(h.Histogram); q.Min != p.Min || q.Max != p.Max || q.P50 != p.P50 {
+	if q := percentilesOf(d); q.Min != p.Min || q.Max != p.Max || q.P50 != p.P50 {
 		t.Errorf("decoded-style percentiles %+v differ from %+v", q, p)
 	}
 }
@@ -152,7 +155,7 @@ func TestRowLatencyFullSet(t *testing.T) {
 	for ms := int64(1); ms <= 1000; ms++ {
 		h.record(ms * 1e6)
 	}
-	row, sum := rowLatencyOf(h.Histogram), h.percentiles()
+	row, sum := rowLatencyOf(h.counts.(*hdr.Histogram)), h.percentiles()
 	want := RowLatency{P50: sum.P50, P90: sum.P90, P95: sum.P95, P99: sum.P99, P999: sum.P999, Max: sum.Max}
 	if row != want {
 		t.Fatalf("row latency %+v, want the summary's %+v", row, want)

@@ -412,8 +412,9 @@ func hasHeader(hs []Header, name string) bool {
 // random source of its own. It is not safe for concurrent use; make one per worker.
 type Sender struct {
 	c      *Client
-	req    fasthttp.Request    // shape 0: the Config's method, URL and headers
-	shaped []*fasthttp.Request // every shape; others than 0 prepared on first use (see request)
+	req    fasthttp.Request                 // shape 0: the Config's method, URL and headers
+	shaped [maxPreparedShapes]preparedShape // other shapes, prepared on use (see request)
+	evict  int                              // the slot of shaped prepared again next
 	resp   fasthttp.Response
 	cls    *Classifier
 	names  []string // rate-limit header names already allocated, reused for every answer
@@ -425,26 +426,49 @@ type Sender struct {
 
 // NewSender makes one worker's Sender.
 func (c *Client) NewSender() *Sender {
-	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits), shaped: make([]*fasthttp.Request, len(c.shapes))}
+	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits)}
 	c.prepare(&s.req, 0)
-	s.shaped[0] = &s.req
 	s.rng = rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), c.seeds.Add(1)))
 	return s
 }
 
+// maxPreparedShapes bounds the requests a Sender keeps prepared for shapes other than the
+// Config's. A target file may hold a thousand shapes, and a request kept prepared per shape
+// (about 1.2 KiB) by every worker cost connections × shapes: 73 MiB for 64 connections and a
+// file of 1,000 paths. Beyond the bound, the oldest is prepared again for the new shape, in
+// under a microsecond and without allocating.
+const maxPreparedShapes = 16
+
+// preparedShape is a request prepared for shape (0, the zero value, when empty: shape 0 has
+// Sender.req).
+type preparedShape struct {
+	shape int
+	req   *fasthttp.Request
+}
+
 // request returns the prepared request for mix entry idx. A shape other than the Config's is
-// prepared the first time this Sender sends it, not in NewSender: a target file may hold
-// hundreds of shapes, and every worker preparing all of them would cost connections × shapes
-// requests of memory for shapes it may rarely send. After the first send it allocates nothing.
+// prepared when this Sender sends it, not in NewSender, and kept among the last
+// maxPreparedShapes it sent; the first ones allocate their request, then nothing allocates.
 func (s *Sender) request(idx int) *fasthttp.Request {
 	k := s.c.shapeOf[idx]
-	r := s.shaped[k]
-	if r == nil {
-		r = new(fasthttp.Request)
-		s.c.prepare(r, k)
-		s.shaped[k] = r
+	if k == 0 {
+		return &s.req
 	}
-	return r
+	for i := range s.shaped {
+		if s.shaped[i].shape == k {
+			return s.shaped[i].req
+		}
+	}
+	p := &s.shaped[s.evict]
+	s.evict = (s.evict + 1) % len(s.shaped)
+	if p.req == nil {
+		p.req = new(fasthttp.Request)
+	} else {
+		p.req.Reset()
+	}
+	s.c.prepare(p.req, k)
+	p.shape = k
+	return p.req
 }
 
 // Send sends request mix entry idx and fills smp with the result: Sent (just before the

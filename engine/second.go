@@ -14,8 +14,7 @@ type second struct {
 	target    float64
 	latest    int64 // the latest intended time among its samples, whose stage names the row
 	dropMark  int64 // the run's dropped total when the second was opened (about when it began)
-	status    [maxStatus]int64
-	statusBig int64
+	status    statusCounts
 	errs      [errClassCount]int64
 	rpc       map[int32]int64
 	outcomes  [outcomeCount]int64
@@ -29,10 +28,11 @@ func newSecond() *second { return &second{rpc: map[int32]int64{}, latency: newHi
 
 // reset readies a second for reuse as second t of stage at target rate.
 func (s *second) reset(t, stage int, target float64) {
-	lat, rpc := s.latency, s.rpc
+	lat, rpc, status := s.latency, s.rpc, s.status
 	lat.Reset()
 	clear(rpc)
-	*s = second{t: t, stage: stage, target: target, rpc: rpc, latency: lat}
+	status.reset()
+	*s = second{t: t, stage: stage, target: target, rpc: rpc, latency: lat, status: status}
 }
 
 func (s *second) add(smp *Sample) {
@@ -43,10 +43,8 @@ func (s *second) add(smp *Sample) {
 	s.completed++
 	if smp.Err != ErrNone {
 		s.errs[smp.Err]++
-	} else if int(smp.Status) < maxStatus {
-		s.status[smp.Status]++
 	} else {
-		s.statusBig++
+		s.status.add(smp.Status)
 	}
 	s.outcomes[smp.Outcome]++
 	s.calls.add(smp)
@@ -68,7 +66,7 @@ func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration
 		Stage:      s.stage,
 		TargetRate: s.target,
 		RPS:        rps,
-		Status:     statusMap(&s.status, s.statusBig),
+		Status:     s.status.toMap(),
 		Errors:     errMap(&s.errs),
 		RPCErrors:  rpcMap(s.rpc),
 		OK:         s.outcomes[OutcomeOK],

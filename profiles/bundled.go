@@ -38,5 +38,5 @@ func LoadBundled(name string, getenv func(string) (string, bool)) (*Profile, err
 		return nil, &Error{File: name, Problems: []*Problem{{File: name,
 			Msg: "no such bundled profile: choose one of " + strings.Join(BundledNames(), ", "), Err: err}}}
 	}
-	return load(&source{name: name, getenv: getenv, readBody: fsReader(bundled)}, data)
+	return load(&source{name: name, getenv: getenv, readBody: fsReader(bundled), open: fsOpener(bundled)}, data)
 }

@@ -48,7 +48,7 @@ func FromTargets(path string, opts TargetOptions, getenv func(string) (string, b
 		doc["targets_format"] = opts.Format
 	}
 	dir := filepath.Dir(path)
-	src := &source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir)}
+	src := diskSource(path, dir, getenv)
 	c := &checker{file: path, lines: lineIndex{}}
 	p := compile(c, doc, toml.MetaData{}, src)
 	if len(c.problems) > 0 {

@@ -31,7 +31,7 @@ func FuzzLoad(f *testing.F) {
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})
 	f.Fuzz(func(t *testing.T, data []byte) {
-		p, err := load(&source{name: "f.toml", getenv: env, readBody: fsReader(bodies)}, data)
+		p, err := load(&source{name: "f.toml", getenv: env, readBody: fsReader(bodies), open: fsOpener(bodies)}, data)
 		if err != nil {
 			checkFailure(t, data, err)
 			return

@@ -31,7 +31,7 @@ func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
 		return nil, fmt.Errorf("profile %s: %w", path, err)
 	}
 	dir := filepath.Dir(path)
-	return load(&source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir)}, data)
+	return load(diskSource(path, dir, getenv), data)
 }
 
 // LoadBytes is Load for a profile in memory: name stands for the file in messages (and gives
@@ -41,7 +41,7 @@ func LoadBytes(name string, data []byte, baseDir string, getenv func(string) (st
 	if baseDir == "" {
 		baseDir = "."
 	}
-	return load(&source{name: name, dir: baseDir, getenv: getenv, readBody: diskReader(baseDir)}, data)
+	return load(diskSource(name, baseDir, getenv), data)
 }
 
 // source is where a profile comes from and how it reaches what lies outside it.
@@ -49,7 +49,10 @@ type source struct {
 	name     string
 	dir      string // the folder files named in the profile are relative to; "" for bundled
 	getenv   func(string) (string, bool)
-	readBody func(name string) ([]byte, error) // body, lines, target and CA files
+	readBody func(name string) ([]byte, error) // body, lines and CA files, whole
+	// open streams a target file, which may be far larger than any body (a million targets):
+	// it is read a line at a time and never held whole.
+	open func(name string) (io.ReadCloser, error)
 }
 
 // displayPath is where a file named in the profile lives, as a path people can open.
@@ -58,6 +61,14 @@ func (s *source) displayPath(name string) string {
 		return name
 	}
 	return filepath.Join(s.dir, name)
+}
+
+// openFile opens a file named in the profile as a stream (see open).
+func (s *source) openFile(name string) (io.ReadCloser, error) {
+	if s.open == nil {
+		return nil, fmt.Errorf("%q cannot be read here", name)
+	}
+	return s.open(name)
 }
 
 // defaultName is the file name without folder and .toml.
@@ -142,9 +153,14 @@ func errorWithUsage(pe toml.ParseError) (s string) {
 	return pe.ErrorWithUsage()
 }
 
-// diskReader reads body files relative to dir, refusing files too large to send.
-func diskReader(dir string) func(string) ([]byte, error) {
-	return func(name string) ([]byte, error) {
+// diskSource is a profile named name whose files are on disk, relative to dir.
+func diskSource(name, dir string, getenv func(string) (string, bool)) *source {
+	return &source{name: name, dir: dir, getenv: getenv, readBody: wholeReader(diskOpener(dir)), open: diskOpener(dir)}
+}
+
+// diskOpener opens files named in a profile, relative to dir.
+func diskOpener(dir string) func(string) (io.ReadCloser, error) {
+	return func(name string) (io.ReadCloser, error) {
 		p := name
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(dir, p)
@@ -159,17 +175,33 @@ func diskReader(dir string) func(string) ([]byte, error) {
 			}
 			return nil, &fileError{msg: fmt.Sprintf("%q cannot be read (%v)", name, errors.Unwrap(err)), err: err}
 		}
-		defer f.Close()
-		return readLimited(name, f)
+		return f, nil
 	}
 }
 
-// fsReader reads body files from fsys (the bundled profiles' own folder).
-func fsReader(fsys fs.FS) func(string) ([]byte, error) {
-	return func(name string) ([]byte, error) {
+// fsOpener opens files from fsys (the bundled profiles' own folder).
+func fsOpener(fsys fs.FS) func(string) (io.ReadCloser, error) {
+	return func(name string) (io.ReadCloser, error) {
 		f, err := fsys.Open(path.Clean(filepath.ToSlash(name)))
 		if err != nil {
 			return nil, &fileError{msg: fmt.Sprintf("%q not found among the bundled files", name), err: err}
+		}
+		return f, nil
+	}
+}
+
+// diskReader reads body files relative to dir, refusing files too large to send.
+func diskReader(dir string) func(string) ([]byte, error) { return wholeReader(diskOpener(dir)) }
+
+// fsReader reads body files from fsys (the bundled profiles' own folder).
+func fsReader(fsys fs.FS) func(string) ([]byte, error) { return wholeReader(fsOpener(fsys)) }
+
+// wholeReader reads files opened by open whole, refusing those too large to send.
+func wholeReader(open func(string) (io.ReadCloser, error)) func(string) ([]byte, error) {
+	return func(name string) ([]byte, error) {
+		f, err := open(name)
+		if err != nil {
+			return nil, err
 		}
 		defer f.Close()
 		return readLimited(name, f)
@@ -183,7 +215,8 @@ func readLimited(name string, r io.Reader) ([]byte, error) {
 	case err != nil:
 		return nil, &fileError{msg: fmt.Sprintf("%q cannot be read (%v)", name, err), err: err}
 	case len(b) > maxBodyFileBytes:
-		return nil, fmt.Errorf("%q is larger than the maximum body of %d MiB", name, maxBodyFileBytes>>20)
+		// Its own fix: advice on where to put the file would not help (see fileProblem).
+		return nil, &fileError{msg: fmt.Sprintf("%q is larger than %d MiB, the most rpcstress reads for a body, a lines file or a CA certificate: use a smaller file", name, maxBodyFileBytes>>20), fixed: true}
 	}
 	return b, nil
 }

@@ -3,7 +3,6 @@ package profiles
 import (
 	"bytes"
 	"encoding/json"
-	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -236,13 +235,18 @@ func uniqueNames(mix []mixEntry) {
 			taken[e.req.Name] = true
 		}
 	}
+	// next is, per base name, the first suffix not yet probed: every lower one is taken (names
+	// are never freed), so n requests of one method cost n probes, not n²/2 (a generated
+	// profile of 10,000 eth_getBalance calls took 13 s to load).
+	next := map[string]int{}
 	for i := range mix {
 		if mix[i].named {
 			continue
 		}
 		base, name := mix[i].req.Name, mix[i].req.Name
-		for k := 2; taken[name]; k++ {
-			name = fmt.Sprintf("%s#%d", base, k)
+		for k := max(next[base], 2); taken[name]; k++ {
+			name = base + "#" + strconv.Itoa(k)
+			next[base] = k + 1
 		}
 		mix[i].req.Name = name
 		taken[name] = true

@@ -13,7 +13,7 @@ import (
 // maxTargetShapes bounds the distinct requests a target file may hold. Targets that differ
 // only in their bodies share one entry of the mix (see targetMix); each distinct method, path,
 // header set and JSON-RPC method is an entry with its own numbers.
-const maxTargetShapes = 1000
+const maxTargetShapes = engine.MaxRequestRows
 
 // targets reads the targets key: a vegeta target file whose targets join the request mix.
 // Without a url in the profile, the targets' host becomes the URL.
@@ -38,106 +38,191 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 		c.addf("targets", `is empty: name a vegeta target file, e.g. targets = "targets.txt"`)
 		return nil
 	}
-	data, err := src.readBody(name)
+	f, err := src.openFile(name)
 	if err != nil {
 		c.addErr("targets", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
 		return nil
 	}
+	defer f.Close()
 	file := src.displayPath(name)
-	ts, errs := parseTargets(data, format, bodyFileReader(name, src.readBody))
+	_, hasURL := doc["url"]
+	m := c.newTargetMixer(file, cfg, !hasURL)
+	errs := parseTargets(f, format, bodyFileReader(name, src.readBody), m.add)
 	for _, e := range errs {
 		c.addAt(file, e.line, "targets", e.msg)
 	}
 	if len(errs) > 0 {
 		return nil
 	}
-	_, hasURL := doc["url"]
-	return c.targetMix(ts, file, cfg, !hasURL)
+	return m.finish()
 }
 
-// targetMix turns targets into entries of the mix. Targets that differ only in their body
-// share an entry: its weight is their number and its bodies are sent in file order, wrapping
-// (vegeta's round robin, per entry), so a file of 100 000 getBalance calls with different
-// accounts is one request, "getBalance", with one set of numbers. Every target must name the
-// run's host: the profile's url, or when it has none (urlFromTargets) the first target's.
-func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFromTargets bool) []mixEntry {
-	var (
-		out       []mixEntry
-		bodies    [][][]byte // per entry
-		index     = map[string]int{}
-		base      string // scheme://host:port every target must name
-		baseLine  int
-		bad       bool
-		explained bool
-	)
+// targetMixer turns targets into entries of the mix as they are read. Targets that differ
+// only in their body share an entry: its weight is their number and its bodies are sent in
+// file order, wrapping (vegeta's round robin, per entry), so a file of 100 000 getBalance
+// calls with different accounts is one request, "getBalance", with one set of numbers. Every
+// target must name the run's host: the profile's url, or when it has none (urlFromTargets)
+// the first target's.
+type targetMixer struct {
+	c              *checker
+	file           string
+	cfg            *engine.Config
+	urlFromTargets bool
+	base           string // scheme://host:port every target must name
+	baseLine       int
+	bad, explained bool
+	stop           bool // nothing more to learn: the url is invalid, or too many requests
+	problems       int
+	out            []mixEntry
+	bodies         [][][]byte // per entry
+	varied         []bool     // per entry: not all its bodies are the same
+	index          map[string]int
+	arena          bodyArena
+	// The last url seen and what it gave: targets mostly share one, and parsing it for each
+	// of a million targets was most of the loading time.
+	lastURL string
+	lastU   *url.URL
+	lastKey string
+}
+
+func (c *checker) newTargetMixer(file string, cfg *engine.Config, urlFromTargets bool) *targetMixer {
+	m := &targetMixer{c: c, file: file, cfg: cfg, urlFromTargets: urlFromTargets, index: map[string]int{}}
 	if !urlFromTargets {
-		base = hostKey(cfg.URL)
-		if base == "" { // the url is invalid and reported; host checks would only add noise
-			return nil
-		}
+		m.base = hostKey(cfg.URL)
+		// An invalid url is reported already; host checks would only add noise.
+		m.stop = m.base == ""
 	}
-	for _, t := range ts {
-		if err := checkURL(t.url); err != nil {
-			c.addAt(file, t.line, "targets", "url "+err.Error())
-			bad = true
-			continue
-		}
-		u, _ := url.Parse(strings.TrimSpace(t.url))
-		switch key := hostKey(u.String()); {
-		case base == "":
-			base, baseLine = key, t.line
-			cfg.URL = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
-		case key == base:
-		case explained:
-			c.addAt(file, t.line, "targets", "another target for "+DisplayURL(key))
-			bad = true
-			continue
-		case urlFromTargets:
-			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(base)+" (line "+strconv.Itoa(baseLine)+
-				"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
-			bad, explained = true, true
-			continue
-		default:
-			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(base)+
-				": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
-			bad, explained = true, true
-			continue
-		}
-		req, rpc, ok := c.targetRequest(t, u, file)
-		if !ok {
-			bad = true
-			continue
-		}
-		key := targetKey(req)
-		if i, ok := index[key]; ok {
-			bodies[i] = append(bodies[i], t.body)
-			continue
-		}
-		if len(out) == maxTargetShapes {
-			c.addAt(file, t.line, "targets", "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
-			return nil
-		}
-		index[key] = len(out)
-		bodies = append(bodies, [][]byte{t.body})
-		out = append(out, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + file + ":" + strconv.Itoa(t.line)}})
+	return m
+}
+
+// fail records a problem at a line of the target file; it reports false once there are enough
+// of them (a file of a million targets for another host would list a million).
+func (m *targetMixer) fail(line int, msg string) bool {
+	m.c.addAt(m.file, line, "targets", msg)
+	m.bad = true
+	m.problems++
+	return m.problems < maxTargetErrors
+}
+
+// add puts one target into the mix; false means stop reading.
+func (m *targetMixer) add(t target) bool {
+	if m.stop {
+		return false
 	}
-	if bad {
+	u, key, err := m.parseURL(t.url)
+	if err != nil {
+		return m.fail(t.line, "url "+err.Error())
+	}
+	switch {
+	case m.base == "":
+		m.base, m.baseLine = key, t.line
+		m.cfg.URL = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
+	case key == m.base:
+	case m.explained:
+		return m.fail(t.line, "another target for "+DisplayURL(key))
+	case m.urlFromTargets:
+		m.explained = true
+		return m.fail(t.line, "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(m.base)+" (line "+strconv.Itoa(m.baseLine)+
+			"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
+	default:
+		m.explained = true
+		return m.fail(t.line, "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(m.base)+
+			": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
+	}
+	req, rpc, ok := m.c.targetRequest(t, u, m.file)
+	if !ok {
+		m.bad = true
+		m.problems++
+		return m.problems < maxTargetErrors
+	}
+	k := targetKey(req)
+	i, seen := m.index[k]
+	if !seen {
+		if len(m.out) == maxTargetShapes {
+			m.fail(t.line, "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
+			m.stop = true
+			return false
+		}
+		i = len(m.out)
+		m.index[k] = i
+		m.out = append(m.out, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + m.file + ":" + strconv.Itoa(t.line)}})
+		m.bodies = append(m.bodies, nil)
+		m.varied = append(m.varied, false)
+	}
+	m.bodies[i] = append(m.bodies[i], m.keep(i, t))
+	return true
+}
+
+// keep is the body of t as the mix keeps it: the entry's previous body when they are equal
+// (a file that repeats one call holds it once), an @file's as it is (read once), else a copy
+// in the arena (a heap object per body would cost a million objects to allocate and scan).
+func (m *targetMixer) keep(i int, t target) []byte {
+	bs := m.bodies[i]
+	if len(bs) > 0 {
+		if last := bs[len(bs)-1]; bytes.Equal(last, t.body) {
+			return last
+		}
+		m.varied[i] = true
+	}
+	if t.kept || len(t.body) == 0 {
+		return t.body
+	}
+	return m.arena.copy(t.body)
+}
+
+// parseURL checks a target's url and gives it parsed with its host key, reusing the last
+// answer for the same url.
+func (m *targetMixer) parseURL(raw string) (*url.URL, string, error) {
+	if raw == m.lastURL && m.lastU != nil {
+		return m.lastU, m.lastKey, nil
+	}
+	if err := checkURL(raw); err != nil {
+		return nil, "", err
+	}
+	u, _ := url.Parse(strings.TrimSpace(raw))
+	m.lastURL, m.lastU, m.lastKey = raw, u, hostKey(u.String())
+	return u, m.lastKey, nil
+}
+
+// finish is the mix, or nil when a target was wrong (the problems say which).
+func (m *targetMixer) finish() []mixEntry {
+	if m.bad || m.stop {
 		return nil
 	}
-	for i := range out {
-		out[i].req.Weight = min(len(bodies[i]), maxWeight)
-		out[i].req.Body = bodies[i][0]
+	for i := range m.out {
+		m.out[i].req.Weight = min(len(m.bodies[i]), maxWeight)
+		m.out[i].req.Body = m.bodies[i][0]
 		// Answers are matched to the calls by id: those of the first body, or of each body
 		// as it is sent when they differ (each body's own ids).
-		out[i].req.RPC = engine.ParseRPCCalls(bodies[i][0])
-		if !allEqual(bodies[i]) {
-			out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(bodies[i], true)}}}
-			if out[i].req.RPC != nil {
-				out[i].req.RPC.PerSend = true
+		m.out[i].req.RPC = engine.ParseRPCCalls(m.bodies[i][0])
+		if m.varied[i] {
+			m.out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(m.bodies[i], true)}}}
+			if m.out[i].req.RPC != nil {
+				m.out[i].req.RPC.PerSend = true
 			}
 		}
 	}
-	return out
+	return m.out
+}
+
+// bodyArena keeps the bodies of a target file in blocks of a MiB rather than one heap object
+// each: a million small bodies cost their bytes, not a million objects to allocate and scan.
+type bodyArena struct{ block []byte }
+
+const arenaBlock = 1 << 20
+
+// copy keeps a copy of b; bodies over a quarter block get their own allocation, so a block
+// wastes at most that at its end.
+func (a *bodyArena) copy(b []byte) []byte {
+	if len(b) > arenaBlock/4 {
+		return bytes.Clone(b)
+	}
+	if cap(a.block)-len(a.block) < len(b) {
+		a.block = make([]byte, 0, arenaBlock)
+	}
+	start := len(a.block)
+	a.block = append(a.block, b...)
+	return a.block[start:len(a.block):len(a.block)]
 }
 
 // targetRequest makes the request of one target (its body is set by targetMix) and finds its
@@ -211,13 +296,4 @@ func hostKey(raw string) string {
 		host = "[" + host + "]"
 	}
 	return scheme + "://" + host + ":" + port
-}
-
-func allEqual(bs [][]byte) bool {
-	for _, b := range bs[1:] {
-		if !bytes.Equal(b, bs[0]) {
-			return false
-		}
-	}
-	return true
 }

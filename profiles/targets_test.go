@@ -181,27 +181,25 @@ func FuzzTargets(f *testing.F) {
 	files := fstest.MapFS{"b.json": {Data: []byte(`[{"method":"a"},{"method":"b"}]`)}}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		read := fsReader(files)
-		ts, errs := parseTargets(data, "", bodyFileReader("t.txt", read))
+		c := &checker{file: "p.toml", lines: lineIndex{}}
+		cfg := &engine.Config{}
+		m := c.newTargetMixer("t.txt", cfg, true)
+		errs := parseTargets(bytes.NewReader(data), "", bodyFileReader("t.txt", read), m.add)
 		lines := bytes.Count(data, []byte("\n")) + 1
 		for _, e := range errs {
 			if e.msg == "" || e.line < 1 || e.line > lines {
 				t.Fatalf("problem %+v (file has %d lines)", e, lines)
 			}
 		}
-		if len(errs) > 0 {
-			return
-		}
-		c := &checker{file: "p.toml", lines: lineIndex{}}
-		cfg := &engine.Config{}
-		mix := c.targetMix(ts, "t.txt", cfg, true)
 		for _, p := range c.problems {
 			if p.Msg == "" || p.Line < 1 || p.Line > lines {
 				t.Fatalf("problem %+v (file has %d lines)", p, lines)
 			}
 		}
-		if len(c.problems) > 0 {
+		if len(errs) > 0 || len(c.problems) > 0 {
 			return
 		}
+		mix := m.finish()
 		if len(mix) == 0 || checkURL(cfg.URL) != nil {
 			t.Fatalf("no problems, but mix %d url %q", len(mix), cfg.URL)
 		}

@@ -1,0 +1,183 @@
+package engine
+
+import (
+	"runtime"
+	"strconv"
+	"testing"
+	"time"
+)
+
+// heapAlloc is the live heap after a collection.
+func heapAlloc() uint64 {
+	var ms runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&ms)
+	return ms.HeapAlloc
+}
+
+// manyRequests is a config whose mix holds n requests named r0, r1 ….
+func manyRequests(n int) *Config {
+	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour})
+	cfg.Requests = make([]Request, n)
+	for i := range cfg.Requests {
+		cfg.Requests[i] = Request{Name: "r" + strconv.Itoa(i), Body: []byte("{}"), Weight: 1, Items: 1}
+	}
+	return cfg
+}
+
+// ingestPerRequest gives the aggregator k answers of every request of its mix, with latencies
+// spread from 1 ms to about a second, in batches as workers send them.
+func ingestPerRequest(a *Aggregator, k int) {
+	b := a.getBatch()
+	for i := range a.cfg.Requests {
+		for j := range k {
+			lat := int64(time.Millisecond) << (j % 10)
+			b.Samples = append(b.Samples, Sample{Request: uint16(i), Sent: 1000, Done: lat, Status: 200})
+			if len(b.Samples) == batchSize {
+				a.ingest(b)
+				b = a.getBatch()
+			}
+		}
+	}
+	a.ingest(b)
+}
+
+// TestPerRequestMemory: what the aggregator keeps per request of the mix follows what that
+// request's answers fill, not a fixed 60 KiB of dense histograms per request and stage (a
+// generated profile of 10,000 requests held 300 MB of them after 3 s). The bound is wide: a
+// few KiB are expected; dense histograms take over 100 KiB.
+func TestPerRequestMemory(t *testing.T) {
+	const n, perRequestMax = 500, 16 << 10
+	cfg := manyRequests(n)
+	counters := NewCounters(1)
+	counters.InitRequests(n)
+	start := time.Now()
+	a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+	before := heapAlloc()
+	ingestPerRequest(a, 20)
+	after := heapAlloc()
+	if got := a.total.completed; got != n*20 {
+		t.Fatalf("%d answers counted, want %d", got, n*20)
+	}
+	if per := int64(after-before) / n; per > perRequestMax {
+		t.Errorf("%d bytes kept per request of the mix, want at most %d", per, perRequestMax)
+	}
+	runtime.KeepAlive(a)
+}
+
+// TestPackedRequestHistogramsEncodeAsDense: per-request histograms are packed now; a snapshot
+// holds them exactly as the dense ones were written (schema v1), and they give the same
+// percentiles.
+func TestPackedRequestHistogramsEncodeAsDense(t *testing.T) {
+	packed, dense := newPackedLatencyHist(2), newLatencyHist(2)
+	for i := range 5000 {
+		ns := int64(i*i%7919+1) * 997 * 1000
+		packed.record(ns)
+		dense.record(ns)
+	}
+	p, err := packed.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	d, err := dense.encode()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p != d {
+		t.Errorf("packed encoding differs from the dense one:\n%s\n%s", p, d)
+	}
+	if packed.percentiles() != dense.percentiles() {
+		t.Errorf("percentiles %+v, dense %+v", packed.percentiles(), dense.percentiles())
+	}
+}
+
+// TestRequestRowsBounded: the first MaxRequestRows requests of a mix get rows of their own, the
+// rest share one row, and every answer and send is counted in exactly one row; the snapshot
+// holds histograms for those rows only.
+func TestRequestRowsBounded(t *testing.T) {
+	const extra = 300
+	n := MaxRequestRows + extra
+	cfg := manyRequests(n)
+	cfg.Requests[0].Name = OtherRequests // a request may have the row's name: the row gives way
+	counters := NewCounters(1)
+	counters.InitRequests(n)
+	for i := range n {
+		counters.Stage(0).Scheduled.Add(2)
+		counters.Stage(0).Sent.Add(2)
+		counters.RequestSent(0, i)
+		counters.RequestSent(0, i)
+	}
+	start := time.Now()
+	a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+	ingestPerRequest(a, 2)
+
+	by := a.byRequest(-1)
+	if len(by) != MaxRequestRows+1 {
+		t.Fatalf("%d rows, want %d: one per request up to %d, then one shared", len(by), MaxRequestRows+1, MaxRequestRows)
+	}
+	other, ok := by[OtherRequests+"#2"]
+	if !ok || other.Completed != 2*extra || other.Sent != 2*extra || other.Inflight != 0 {
+		t.Errorf("the shared row %+v (present %v), want %d answers and sends", other, ok, 2*extra)
+	}
+	if r := by[cfg.Requests[MaxRequestRows-1].Name]; r.Completed != 2 || r.Sent != 2 {
+		t.Errorf("the last request with a row of its own: %d answers, %d sent, want 2 and 2", r.Completed, r.Sent)
+	}
+	var completed int64
+	for _, s := range by {
+		completed += s.Completed
+	}
+	if completed != a.total.completed {
+		t.Errorf("rows add up to %d answers, the run has %d", completed, a.total.completed)
+	}
+	if st := a.byRequest(0); len(st) != len(by) {
+		t.Errorf("stage 1 has %d rows, the run %d", len(st), len(by))
+	}
+	var h Histograms
+	if err := a.encodeHistograms(&h); err != nil {
+		t.Fatal(err)
+	}
+	if len(h.ByRequest) != len(by) {
+		t.Errorf("%d per-request histograms in the snapshot, want %d", len(h.ByRequest), len(by))
+	}
+}
+
+// mallocs is how many allocations f made (AllocsPerRun would run it once before counting).
+func mallocs(f func()) float64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return float64(after.Mallocs - before.Mallocs)
+}
+
+// TestSaveEncodesOnlyWhatChanged: a save encodes only the per-request histograms that got
+// answers since the last one; the others are kept from then (an encoding costs a quarter of a
+// millisecond, and a thousand requests over several stages spent seconds at every save).
+// Counted in allocations: a save of many unchanged requests costs about what a save of one
+// costs, plus the snapshot's own map entries.
+func TestSaveEncodesOnlyWhatChanged(t *testing.T) {
+	save := func(n int) (first, again float64) {
+		cfg := manyRequests(n)
+		counters := NewCounters(1)
+		counters.InitRequests(n)
+		start := time.Now()
+		a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+		ingestPerRequest(a, 3)
+		encode := func() {
+			var h Histograms
+			if err := a.encodeHistograms(&h); err != nil || len(h.ByRequest) != n {
+				t.Fatalf("%d per-request histograms (error %v), want %d", len(h.ByRequest), err, n)
+			}
+		}
+		return mallocs(encode), mallocs(encode)
+	}
+	const n = 200
+	oneFirst, oneAgain := save(1)
+	manyFirst, manyAgain := save(n)
+	if perRequest := (manyFirst - oneFirst) / (n - 1); perRequest < 20 {
+		t.Fatalf("the first save took %.0f allocations per request: is encoding that cheap now? (then drop this test)", perRequest)
+	}
+	if perRequest := (manyAgain - oneAgain) / (n - 1); perRequest > 10 {
+		t.Errorf("a save with nothing new took %.0f allocations per request, want a few: the histograms were encoded again", perRequest)
+	}
+}

@@ -1,0 +1,110 @@
+package engine
+
+import "strconv"
+
+// MaxRequestRows is how many requests of a mix get numbers of their own (Summary.ByRequest);
+// the requests after them share one more row, named OtherRequests. Per-request numbers are
+// there so that one slow or rate-limited method does not hide in the totals, which a person
+// reads row by row; each row costs memory, work at every published view, a dozen histogram
+// encodings at every save (a quarter of a millisecond each) and snapshot size, so a generated
+// profile of 10,000 requests spent seconds per save on rows nobody reads. It is also the most
+// distinct requests a target file may hold.
+const MaxRequestRows = 1000
+
+// OtherRequests names the row shared by the requests beyond MaxRequestRows (with "#2" … added
+// should a request of the mix already have the name).
+const OtherRequests = "(other requests)"
+
+// requestRows maps the requests of a mix to rows of per-request numbers: request i to row i,
+// and every request from MaxRequestRows on to the last row, OtherRequests.
+type requestRows struct {
+	names []string // per row
+	n     int      // requests in the mix
+}
+
+func newRequestRows(reqs []Request) requestRows {
+	r := requestRows{n: len(reqs)}
+	taken := map[string]bool{}
+	for i := range min(len(reqs), MaxRequestRows) {
+		name := requestName(reqs, i)
+		r.names = append(r.names, name)
+		taken[name] = true
+	}
+	if len(reqs) > MaxRequestRows {
+		name := OtherRequests
+		for k := 2; taken[name]; k++ {
+			name = OtherRequests + "#" + strconv.Itoa(k)
+		}
+		r.names = append(r.names, name)
+	}
+	return r
+}
+
+// of is the row request req counts in.
+func (r requestRows) of(req int) int { return min(max(req, 0), len(r.names)-1) }
+
+// requests are the requests of the mix that count in row.
+func (r requestRows) requests(row int) (from, to int) {
+	if row == MaxRequestRows {
+		return row, r.n
+	}
+	return row, row + 1
+}
+
+// requestName is the label of request i: its name, else "request N".
+func requestName(reqs []Request, i int) string {
+	if reqs[i].Name != "" {
+		return reqs[i].Name
+	}
+	return "request " + strconv.Itoa(i+1)
+}
+
+// requestAccs are the accumulators of the row request req counts in, for the run and for the
+// stage.
+func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
+	row := a.rows.of(req)
+	stage = min(max(stage, 0), len(a.stages)-1)
+	if a.reqTotal == nil {
+		a.reqTotal = make([]*spanAcc, len(a.rows.names))
+		a.reqStages = make([][]*spanAcc, len(a.stages))
+	}
+	if a.reqTotal[row] == nil {
+		a.reqTotal[row] = newRequestAcc()
+	}
+	if a.reqStages[stage] == nil {
+		a.reqStages[stage] = make([]*spanAcc, len(a.rows.names))
+	}
+	if a.reqStages[stage][row] == nil {
+		a.reqStages[stage][row] = newRequestAcc()
+	}
+	return a.reqTotal[row], a.reqStages[stage][row]
+}
+
+// byRequest derives the per-request summaries of a stage (stage < 0: the whole run).
+func (a *Aggregator) byRequest(stage int) map[string]Summary {
+	accs := a.reqTotal
+	if stage >= 0 {
+		if stage >= len(a.reqStages) {
+			return nil
+		}
+		accs = a.reqStages[stage]
+	}
+	if len(accs) == 0 {
+		return nil
+	}
+	out := map[string]Summary{}
+	for row, acc := range accs {
+		if acc == nil {
+			continue
+		}
+		var sent, calls int64
+		from, to := a.rows.requests(row)
+		for req := from; req < to; req++ {
+			n := a.counters.RequestSentIn(stage, req)
+			sent += n
+			calls += n * int64(a.cfg.Requests[req].RPC.Calls())
+		}
+		out[a.rows.names[row]] = acc.summary(sent, sent, 0, calls)
+	}
+	return out
+}
