@@ -124,7 +124,7 @@ func (a *Aggregator) Run() {
 			now := time.Since(a.start)
 			a.advance(now, false)
 			if now-lastStages >= time.Second {
-				a.refreshStages()
+				a.refreshStages(now)
 				lastStages = now
 			}
 			a.latest.Store(a.view(false))
@@ -142,7 +142,7 @@ func (a *Aggregator) Run() {
 			a.endReason = reason
 			a.endedAt = time.Since(a.start)
 			a.advance(a.endedAt, true)
-			a.refreshStages()
+			a.refreshStages(a.endedAt)
 			a.latest.Store(a.view(true))
 			close(a.finished)
 			return
@@ -313,19 +313,34 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 	}
 }
 
-// refreshStages recomputes every stage's summary; done once a second, not every frame, because
-// percentiles cost a pass over each histogram.
-func (a *Aggregator) refreshStages() {
+// refreshStages recomputes every stage's summary as of now; done once a second, not every frame,
+// because percentiles cost a pass over each histogram.
+func (a *Aggregator) refreshStages(now time.Duration) {
 	view := make([]StageStats, len(a.stages))
-	for i, acc := range a.stages {
-		sc := a.counters.Stage(i)
-		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())}
-		view[i].Summary.ByRequest = a.byRequest(i)
+	for i := range a.stages {
+		view[i] = StageStats{Index: i, Summary: a.stageSummary(i, now)}
+		// Each request's rate in the stage is over the stage's active time too.
+		sum, active := &view[i].Summary, a.counters.StageActive(i, now)
+		sum.ByRequest = a.byRequest(i)
+		for name, r := range sum.ByRequest {
+			r.setDuration(active)
+			sum.ByRequest[name] = r
+		}
 		if i < len(a.cfg.Plan.Stages) {
 			view[i].Spec = a.cfg.Plan.Stages[i]
 		}
 	}
 	a.stageView = view
+}
+
+// stageSummary is stage i's numbers as of now (without the per-request ones). Its duration is
+// the time the stage was active, and its rate is over that time: a stage left and revisited with
+// next/previous is not charged for the stages run in between.
+func (a *Aggregator) stageSummary(i int, now time.Duration) Summary {
+	sc := a.counters.Stage(i)
+	s := a.stageAcc(i).summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
+	s.setDuration(a.counters.StageActive(i, now))
+	return s
 }
 
 // view builds an immutable Stats. Rows and stage views are shared: they are never modified once
@@ -355,10 +370,8 @@ func (a *Aggregator) view(done bool) *Stats {
 	}
 	a.addConnections(&st.Total)
 	st.Total.ByRequest = a.byRequest(-1)
-	sc := a.counters.Stage(ps.Stage)
-	cur := a.stageAcc(ps.Stage)
-	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load())
-	st.Histogram = cur.buckets.view()
+	st.Current = a.stageSummary(ps.Stage, st.Elapsed)
+	st.Histogram = a.stageAcc(ps.Stage).buckets.view()
 	n := len(a.timeline)
 	from := n - statsWindow
 	if from < 0 {

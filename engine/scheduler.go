@@ -235,6 +235,8 @@ func (s *Scheduler) finish(reason string) {
 		if reason != "" {
 			s.stopReason.CompareAndSwap(nil, &reason)
 		}
+		// Nothing is sent any more, so no stage is active (a no-op when Run closed it already).
+		s.counters.clock.leave(time.Duration(s.now()))
 		close(s.done)
 	})
 }
@@ -275,14 +277,15 @@ func stageLabel(i, n int, st Stage) string {
 // Run walks the plan until it ends, Stop is called or ctx is cancelled, then closes the backlog.
 // Requests still waiting in the backlog at a stop are counted dropped by the workers.
 func (s *Scheduler) Run(ctx context.Context) {
-	r := schedRun{s: s, stages: s.cfg.Plan.Stages}
+	r := schedRun{s: s, stages: s.cfg.Plan.Stages, ended: -1}
 	defer close(s.jobs)
 	defer s.finish("")
+	defer func() { r.close(s.now()) }()
 	r.enterStage(0, 0)
 	timer := newWaker()
 	defer timer.Stop()
 	for {
-		if r.step() {
+		if r.step(s.now()) {
 			return
 		}
 		wait := ceilTick(r.nextWake()) - s.now()
@@ -297,7 +300,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 		case <-s.done:
 			return
 		case c := <-s.ctl:
-			if r.apply(c) {
+			if r.apply(c, s.now()) {
 				return
 			}
 		case <-timer.C():
