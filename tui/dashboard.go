@@ -209,6 +209,11 @@ func (d *Dashboard) setSize(width, height int) {
 // prints the report on the normal screen), and a lost terminal has nobody to press a key.
 func (d *Dashboard) runDone(msg RunDoneMsg) tea.Cmd {
 	d.done = &msg
+	// The frame clock stops here, and the view it pulled last is up to a frame old: in-flight
+	// requests drained and the last seconds closed after it. The engine's final view is
+	// published before the run is reported done, so the last frame shows the final numbers,
+	// the same as the summary under it.
+	d.setStats(d.opts.Stats())
 	d.inputOpen = false
 	d.input.Blur()
 	d.c.message, d.c.messageBad = "", false
