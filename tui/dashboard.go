@@ -200,7 +200,7 @@ func (d *Dashboard) setStats(st *engine.Stats) {
 func (d *Dashboard) setSize(width, height int) {
 	d.width, d.height = max(width, 1), max(height, 1)
 	d.help.SetWidth(d.width)
-	d.input.SetWidth(max(d.width-lenRunes(d.input.Prompt)-1, 1))
+	d.input.SetWidth(max(d.width-cellWidth(d.input.Prompt)-1, 1))
 	d.dirty = true
 }
 

@@ -86,7 +86,7 @@ func checkFits(t *testing.T, screen string, width, height int) {
 		t.Errorf("%d lines on a %d-line terminal", len(lines), height)
 	}
 	for i, l := range lines {
-		if n := lenRunes(l); n > width {
+		if n := cellWidth(l); n > width {
 			t.Errorf("line %d is %d cells on a %d-cell terminal: %q", i+1, n, width, l)
 		}
 	}

@@ -45,14 +45,14 @@ func (p *errorsPane) line() string {
 		text = strings.Join(parts, " · ")
 	}
 	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
-		used := labelWidth + lenRunes(strings.Join(ansiFree(tot.Errors), " · ")) + 3
+		used := labelWidth + cellWidth(strings.Join(ansiFree(tot.Errors), " · ")) + 3
 		first := codes[0]
 		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
 		if len(codes) > 1 {
 			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
 		}
 		if msg := oneLine(p.c.st.RPCMessage[first]); msg != "" {
-			if room := p.width - used - lenRunes(rpc) - 1; room >= 10 {
+			if room := p.width - used - cellWidth(rpc) - 1; room >= 10 {
 				rpc += " " + s.Muted.Render(truncate(msg, room))
 			}
 		}

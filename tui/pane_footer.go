@@ -68,7 +68,7 @@ func (p *footerPane) drainLine() string {
 	if p.quitting {
 		keys = "q/ctrl+c again: leave now"
 	}
-	if line := what + " — " + keys; lenRunes(line) > p.width {
+	if line := what + " — " + keys; cellWidth(line) > p.width {
 		return truncate(line, p.width) // cut before styling: styles are escape sequences
 	}
 	return s.Good.Render(what) + s.Muted.Render(" — "+keys)
@@ -82,9 +82,9 @@ func (p *footerPane) shortHelp(bindings []key.Binding) string {
 		if !b.Enabled() {
 			continue
 		}
-		w := lenRunes(b.Help().Key) + 1 + lenRunes(b.Help().Desc)
+		w := cellWidth(b.Help().Key) + 1 + cellWidth(b.Help().Desc)
 		if used > 0 {
-			w += lenRunes(p.help.ShortSeparator)
+			w += cellWidth(p.help.ShortSeparator)
 		}
 		if used+w > p.width {
 			break

@@ -50,7 +50,7 @@ func (p *headerPane) titleLine() string {
 	// The target is the part that gives way on a narrow terminal: it is the longest, and the
 	// user knows it already.
 	head, mode := "rpcstress "+name, modeText(st.Mode)
-	room := p.width - lipgloss.Width(right) - 1 - lenRunes(head) - lenRunes(mode) - 4
+	room := p.width - lipgloss.Width(right) - 1 - cellWidth(head) - cellWidth(mode) - 4
 	left := s.Title.Render(head)
 	if room >= 8 {
 		left += "  " + s.Muted.Render(truncate(st.Target, room))
@@ -75,15 +75,15 @@ func (p *headerPane) stageLine() string {
 		label += " " + spec.Name
 	}
 	left := s.Label.Render(label)
-	used := lenRunes(label)
+	used := cellWidth(label)
 	if st.Mode != engine.ModeClosed {
 		rate := "target " + plan.TargetRate.String()
 		left += "  " + rate
-		used += 2 + lenRunes(rate)
+		used += 2 + cellWidth(rate)
 	}
 	pct, hasPct := stageProgress(st, plan, spec, hasSpec)
 	tail := stageLeft(plan, p.c.state, spec, hasSpec)
-	barWidth := p.width - used - 2 - lenRunes(tail) - 2
+	barWidth := p.width - used - 2 - cellWidth(tail) - 2
 	if !hasPct || barWidth < 10 {
 		return left + "  " + s.Muted.Render(tail)
 	}

@@ -142,7 +142,7 @@ func (p *latencyPane) bucketRows(buckets []engine.Bucket) []string {
 	ranges := make([]string, len(buckets))
 	for i, b := range buckets {
 		ranges[i] = bucketRange(b)
-		rangeWidth = max(rangeWidth, lenRunes(ranges[i]))
+		rangeWidth = max(rangeWidth, cellWidth(ranges[i]))
 	}
 	barWidth := p.width - 2 - rangeWidth - 1 - numWidth - numWidth - 1
 	rows := make([]string, len(buckets))

@@ -39,11 +39,11 @@ func (p *requestsPane) View() string {
 	// Numbers keep their usual column while the names keep minName; in a narrower box (the
 	// wide layout at 120 columns) the number columns give up a space first.
 	const minName = 10
-	colWidth := min(numWidth, max((p.width-minName)/len(requestColumns), lenRunes("limited")))
+	colWidth := min(numWidth, max((p.width-minName)/len(requestColumns), cellWidth("limited")))
 	nameWidth := max(p.width-len(requestColumns)*colWidth, minName)
 	head := s.Label.Render(padRight("request", nameWidth))
 	for _, c := range requestColumns {
-		if lenRunes(c) >= colWidth {
+		if cellWidth(c) >= colWidth {
 			c = c[:3] // "limited" → "lim": a header must keep a space before it
 		}
 		head += s.Label.Render(padLeft(c, colWidth))

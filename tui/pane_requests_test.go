@@ -83,8 +83,8 @@ func TestRequestsPaneRows(t *testing.T) {
 				t.Errorf("the name is not cut to its column:\n%s", v)
 			}
 			for i, l := range strings.Split(v, "\n") {
-				if lenRunes(l) > 76 {
-					t.Errorf("line %d is %d wide: %q", i+1, lenRunes(l), l)
+				if cellWidth(l) > 76 {
+					t.Errorf("line %d is %d wide: %q", i+1, cellWidth(l), l)
 				}
 			}
 			if strings.Count(v, "\n")+1 > tt.height {

@@ -45,7 +45,7 @@ func (p *statusPane) View() string {
 	head := p.c.label("status", labelWidth) + p.c.styles.Label.Render(
 		padLeft("count", numWidth)+padLeft("%", numWidth)+padLeft("/s", numWidth))
 	if !p.wide {
-		head = spread(head, p.limitedSpark(p.width-lenRunes(head)-2), p.width)
+		head = spread(head, p.limitedSpark(p.width-cellWidth(head)-2), p.width)
 	}
 	lines = append(lines, head)
 	for _, code := range p.shownCodes() {
@@ -107,7 +107,7 @@ func limitedShare(r *engine.Row) float64 {
 func (p *statusPane) limitedSpark(width int) string {
 	st, s := p.c.st, p.c.styles
 	now := formatShare(limitedShare(&st.Last))
-	chartWidth := min(width-lenRunes("limited ")-1-lenRunes(now), 60)
+	chartWidth := min(width-cellWidth("limited ")-1-cellWidth(now), 60)
 	if chartWidth < 6 {
 		return ""
 	}
