@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -44,9 +45,17 @@ type Aggregator struct {
 	rpcMsg    map[string]string
 	headers   map[string]string
 	dropped   int64 // total dropped at the last row close
+	sentUpTo  int64 // total sent at the last row close
 	stageView []StageStats
 	endReason string
 	endedAt   time.Duration
+
+	// lagIn is how late the scheduler sent at worst during a second (nil: never late); the
+	// Runner wires it to the scheduler's lag book.
+	lagIn  func(second int) time.Duration
+	tester TesterLoad    // the tester's health in the last closed second
+	cpuAt  time.Duration // the process's CPU time at the last measure, and when (since start)
+	wallAt time.Duration
 }
 
 // NewAggregator makes an aggregator for a run that started at start. plan reports the
@@ -65,6 +74,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		total:    newSpanAcc(),
 		rpcMsg:   map[string]string{},
 		headers:  map[string]string{},
+		tester:   TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
 	}
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
@@ -269,7 +279,7 @@ func (a *Aggregator) openUpTo(t int) {
 			s = newSecond()
 		}
 		s.reset(a.nextSec, ps.Stage, float64(ps.TargetRate))
-		_, _, s.dropMark = a.counters.Totals()
+		_, s.sentMark, s.dropMark = a.counters.Totals()
 		a.open = append(a.open, s)
 		a.nextSec++
 	}
@@ -301,16 +311,41 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		// The second's drops are those counted while it ran: up to when the next second opened
 		// (within a publish interval of its start), not up to now, rowGrace later, which would
 		// file half a second of the next second's drops under this one.
-		upTo := dropped
+		upTo, sentUpTo := dropped, sent
 		if len(a.open) > 1 {
-			upTo = a.open[1].dropMark
+			upTo, sentUpTo = a.open[1].dropMark, a.open[1].sentMark
 		}
-		row := s.row(sent-a.total.completed, upTo-a.dropped, ps.Saturated, span)
-		a.dropped = upTo
+		row := s.row(sent-a.total.completed, sentUpTo-a.sentUpTo, upTo-a.dropped, span)
+		a.dropped, a.sentUpTo = upTo, sentUpTo
+		a.tester.Lag = 0
+		if a.lagIn != nil {
+			a.tester.Lag = a.lagIn(s.t)
+		}
+		row.Saturated = testerBehind(a.tester.Lag, row.Latency.P99)
+		a.tester.Behind = row.Saturated
+		a.measureCPU(now)
 		a.timeline = append(a.timeline, row)
 		a.open = a.open[1:]
 		a.spare = append(a.spare, s)
 	}
+}
+
+// measureCPU updates the cores the process used since the last measure, at least a second
+// before (shorter spans would read the scheduler's jitter, not the load).
+func (a *Aggregator) measureCPU(now time.Duration) {
+	a.tester.Cores = runtime.GOMAXPROCS(0)
+	if now-a.wallAt < time.Second/2 && a.wallAt > 0 {
+		return
+	}
+	cpu, ok := processCPU()
+	if !ok {
+		a.tester.CPU = -1
+		return
+	}
+	if a.wallAt > 0 {
+		a.tester.CPU = (cpu - a.cpuAt).Seconds() / (now - a.wallAt).Seconds()
+	}
+	a.cpuAt, a.wallAt = cpu, now
 }
 
 // refreshStages recomputes every stage's summary as of now; done once a second, not every frame,
@@ -348,6 +383,7 @@ func (a *Aggregator) stageSummary(i int, now time.Duration) Summary {
 func (a *Aggregator) view(done bool) *Stats {
 	scheduled, sent, dropped := a.counters.Totals()
 	ps := a.plan()
+	ps.Saturated = a.tester.Behind
 	if done {
 		ps.State = StateDone
 	}
@@ -364,6 +400,7 @@ func (a *Aggregator) view(done bool) *Stats {
 		Headers:    copyMap(a.headers),
 		Done:       done,
 		EndReason:  a.endReason,
+		Tester:     a.tester,
 	}
 	if done {
 		st.Elapsed = a.endedAt

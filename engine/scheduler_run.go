@@ -88,8 +88,10 @@ func (r *schedRun) emit(now, limit int64) bool {
 			r.s.finish("")
 			return true
 		}
-		if k == 0 && now-due > int64(saturationLag) {
-			r.s.satUntil.Store(now + int64(time.Second))
+		if k == 0 && now-due > sendTick {
+			// Later than the tick grain: the scheduler woke late (a busy CPU, a pause of the
+			// process). Everything due since went out late, by up to this much.
+			r.s.lags.record(int(now/int64(time.Second)), time.Duration(now-due))
 		}
 		sc.Scheduled.Add(1)
 		r.scheduled++
