@@ -17,13 +17,14 @@ type errorsPane struct {
 
 func (p *errorsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
-// Lines is one line in the compact layout; with room, a title and a line per class and code.
-func (p *errorsPane) Lines() int {
+// Lines is one line in the compact layout; with room, a title and a line per class and code
+// (ten at most), the least being the title and the first of each kind.
+func (p *errorsPane) Lines() (least, most int) {
 	if !p.wide {
-		return 1
+		return 1, 1
 	}
 	tot := &p.c.st.Total
-	return 1 + max(len(tot.Errors), 1) + max(len(tot.RPCErrors), 1)
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1), 10)
 }
 
 func (p *errorsPane) View() string {
@@ -58,7 +59,8 @@ func (p *errorsPane) line() string {
 		}
 		text += "   " + rpc
 	}
-	return p.c.label("errors", labelWidth) + text
+	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
+	return truncate(p.c.label("errors", labelWidth)+text, p.width)
 }
 
 // ansiFree lists "class n" for each transport error class, unstyled, to measure the line.
@@ -116,6 +118,15 @@ type eventsPane struct {
 }
 
 func (p *eventsPane) SetSize(width, height int) { p.width, p.height = width, height }
+
+// Lines is the least worth showing (the latest event) and the most the pane uses (them all).
+func (p *eventsPane) Lines() (least, most int) {
+	top := 0
+	if p.wide {
+		top = 1
+	}
+	return top + 1, top + max(len(p.c.st.Events), 1)
+}
 
 func (p *eventsPane) View() string {
 	if p.height <= 0 {
