@@ -161,3 +161,32 @@ func TestRowLatencyFullSet(t *testing.T) {
 		t.Errorf("p95 %v p99.9 %v for 1..1000 ms, want about 950 and 999", row.P95, row.P999)
 	}
 }
+
+// TestAggregatorTimelineSent: a row's sent rate is what went out during its second, like its
+// drops, and the run's last partial second is scaled to a rate like its rps, so the dashboard's
+// sent/s never reads below the ok/s of the same second.
+func TestAggregatorTimelineSent(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	send := func(n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Sent.Add(n) }
+	a.advance(100*time.Millisecond, false)
+	send(100)
+	a.advance(1100*time.Millisecond, false) // opens second 1
+	send(50)
+	a.advance(1600*time.Millisecond, false) // closes row 0
+	send(30)
+	a.advance(2100*time.Millisecond, false) // opens second 2
+	send(45)
+	a.advance(2900*time.Millisecond, true) // the run ends 0.9 s into second 2
+	want := []float64{100, 80, 50}
+	if len(a.timeline) != len(want) {
+		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
+	}
+	for i, w := range want {
+		if got := a.timeline[i].Sent; got != w {
+			t.Errorf("row %d: sent %v/s, want %v/s", i, got, w)
+		}
+	}
+}

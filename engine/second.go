@@ -58,9 +58,9 @@ func (s *second) add(smp *Sample) {
 func (s *second) row(inflight, sent, dropped int64, span time.Duration) Row {
 	// A final sliver of a second (the drain) holds a few stragglers; scaling them to a rate would
 	// show a burst that never happened, so only a partial second of some length is scaled.
-	rps := float64(s.completed)
+	rps, sentRate := float64(s.completed), float64(sent)
 	if span >= time.Second/2 && span < time.Second {
-		rps = roundMs(rps / span.Seconds())
+		rps, sentRate = roundMs(rps/span.Seconds()), roundMs(sentRate/span.Seconds())
 	}
 	return Row{
 		T:          s.t,
@@ -75,7 +75,7 @@ func (s *second) row(inflight, sent, dropped int64, span time.Duration) Row {
 		Failed:     s.outcomes[OutcomeFailed],
 		Inflight:   inflight,
 		Dropped:    dropped,
-		Sent:       sent,
+		Sent:       sentRate,
 		Latency:    rowLatencyOf(s.latency),
 		BytesIn:    s.bytesIn,
 	}

@@ -85,9 +85,10 @@ type Row struct {
 	Latency    RowLatency       `json:"latency_ms"`
 	BytesIn    int64            `json:"bytes_in"`
 	Saturated  bool             `json:"saturated,omitempty"`
-	// Sent is how many requests went out during the second, for the dashboard's "sent/s" beside
-	// what came back. Live only: the snapshot's rows keep their v1 fields (rps is the answers).
-	Sent int64 `json:"-"`
+	// Sent is the requests that went out during the second, per second (a partial last second
+	// scaled like RPS), for the dashboard's "sent/s" beside what came back. Live only: the
+	// snapshot's rows keep their v1 fields (rps is the answers).
+	Sent float64 `json:"-"`
 }
 
 // Event is something that happened to the run: a stage change, a control action, a save.

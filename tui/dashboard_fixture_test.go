@@ -28,7 +28,7 @@ func testStats() *engine.Stats {
 			r.Latency = engine.RowLatency{P50: 4.12, P90: 7.83, P95: 10.7, P99: 29.3, P999: 62.6, Max: 89.4}
 		}
 		r.RPS = float64(r.OK + r.Limited + r.Failed)
-		r.Sent = int64(r.TargetRate) + wobble/2 // what went out, whatever came back
+		r.Sent = r.TargetRate + float64(wobble/2) // what went out, whatever came back
 		r.Inflight = 3
 		timeline = append(timeline, r)
 	}

@@ -90,7 +90,7 @@ func (p *throughputPane) rateParts() []string {
 		// No second has closed yet: "0.0/s" would read as a target that answers nothing.
 		parts = append(parts, "sent -", "ok - "+s.Muted.Render("(first second)"))
 	} else {
-		parts = append(parts, "sent "+formatRPS(float64(st.Last.Sent))+"/s",
+		parts = append(parts, "sent "+formatRPS(st.Last.Sent)+"/s",
 			"ok "+s.Value.Render(formatRPS(okRate(&st.Last))+"/s"))
 	}
 	parts = append(parts, "inflight "+formatInt(st.Total.Inflight))
