@@ -77,6 +77,7 @@ func TestDashboardGolden(t *testing.T) {
 			}
 			screen := stripANSI(final.View().Content)
 			checkFits(t, screen, sz.w, sz.h)
+			checkBoxesClose(t, fmt.Sprintf("%dx%d", sz.w, sz.h), screen)
 			teatest.RequireEqualOutput(t, []byte(screen))
 		})
 	}

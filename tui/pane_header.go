@@ -59,7 +59,7 @@ func (p *headerPane) titleLine() string {
 		room -= 2 + cellWidth(mode)
 	}
 	left := s.Title.Render(head)
-	if room-2 >= 8 {
+	if room-2 >= 12 { // a target cut shorter than that says nothing
 		left += "  " + s.Muted.Render(truncate(st.Target, room-2))
 	}
 	return spread(left+tail, right, p.width)
