@@ -61,9 +61,11 @@ func (d *Dashboard) render() string {
 	}
 	footer := d.footer.View()
 	bodyHeight := max(d.height-headerLines-lipgloss.Height(footer), 0)
-	body := d.compactBody(bodyHeight)
+	var body string
 	if wide {
 		body = d.wideBody(bodyHeight)
+	} else {
+		body = d.compactBody(bodyHeight)
 	}
 	frame := strings.Join(clip(strings.Split(d.header.View()+"\n"+body+"\n"+footer, "\n"), d.height), "\n")
 	// From 60 columns up every pane fits its width (the tests hold it to that, at every size),

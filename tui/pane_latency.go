@@ -46,7 +46,7 @@ func (p *latencyPane) Lines() (least, most int) {
 	}
 	most = least
 	if p.showBars() {
-		most += 1 + len(p.barRows())
+		most += 1 + p.barCount()
 	}
 	if p.bars != nil && *p.bars {
 		least = most // asked for with l: the bars come before the panes shown only with room
@@ -124,6 +124,18 @@ func latencyCells(has bool, values ...float64) []string {
 		}
 	}
 	return cells
+}
+
+// barCount is how many rows barRows draws, without drawing them (the layout asks every frame).
+func (p *latencyPane) barCount() int {
+	st := p.c.st
+	switch {
+	case len(st.Histogram) > 0:
+		return len(st.Histogram)
+	case st.Current.Completed == 0:
+		return 1
+	}
+	return len(latencyColumns)
 }
 
 // barRows draws the stage's latency: the engine's buckets when it publishes them, otherwise its
