@@ -295,7 +295,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 		case <-s.done:
 			return
 		case c := <-s.ctl:
-			if r.apply(c, s.now()) {
+			if r.control(c, s.now()) {
 				return
 			}
 		case <-timer.C():

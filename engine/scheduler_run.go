@@ -132,6 +132,15 @@ func (r *schedRun) nextWake() int64 {
 	return next
 }
 
+// control carries out a control request that arrived at now: first everything due before it,
+// under the plan as it was (the wake for those sends may not have come yet: a busy CPU, or a
+// request just after a send), then the request. Applied first, a stage change or a stop would
+// drop those sends without a trace and cut the old stage's rate short. A send due at now
+// itself is the new plan's, as at a timed stage change. True means the schedule ends.
+func (r *schedRun) control(c control, now int64) bool {
+	return r.step(now-1) || r.apply(c, now)
+}
+
 // apply carries out one control request at now; true means the schedule ends.
 func (r *schedRun) apply(c control, now int64) bool {
 	ev := r.s.events

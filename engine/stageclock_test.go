@@ -23,14 +23,17 @@ func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*sched
 	r.enterStage(0, 0)
 	for _, a := range acts {
 		now := int64(a.at)
-		if r.step(now) {
-			t.Fatalf("the plan ended before %s", a.at)
-		}
 		c := control{kind: a.kind, on: true}
-		if a.kind == "unhold" {
+		switch a.kind {
+		case "tick":
+			if r.step(now) {
+				t.Fatalf("the plan ended before %s", a.at)
+			}
+			continue
+		case "unhold":
 			c = control{kind: "hold", on: false}
 		}
-		if a.kind != "tick" && r.apply(c, now) {
+		if r.control(c, now) {
 			t.Fatalf("%s at %s ended the schedule", a.kind, a.at)
 		}
 	}
@@ -133,5 +136,20 @@ func TestNextKeepsHold(t *testing.T) {
 				t.Errorf("a held jump is not recorded as still held: %q", details)
 			}
 		})
+	}
+}
+
+// TestControlSendsWhatWasDue: a control request handles first the sends due before it under the
+// plan as it was, even when the scheduler has not woken for them (a busy CPU): the stage left
+// keeps its full rate, and none is dropped without a trace.
+func TestControlSendsWhatWasDue(t *testing.T) {
+	sec := time.Second
+	two := []Stage{{Rate: 100, Duration: time.Hour}, {Rate: 200, Duration: time.Hour}}
+	// No tick between the acts: every send comes from a control request's own catch-up.
+	_, c := replay(t, two, []act{{1 * sec, "next"}, {1500 * time.Millisecond, "prev"}, {2 * sec, "pause"}}, 3*sec)
+	for i, want := range []int64{150, 100} { // 100/s for 1 s + 0.5 s; 200/s for 0.5 s
+		if got := c.Stage(i).Scheduled.Load(); got != want {
+			t.Errorf("stage %d: %d scheduled, want %d", i+1, got, want)
+		}
 	}
 }
