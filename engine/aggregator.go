@@ -46,6 +46,7 @@ type Aggregator struct {
 	headers   map[string]string
 	dropped   int64 // total dropped at the last row close
 	sentUpTo  int64 // total sent at the last row close
+	lastWhole int   // the last row that covers at least half a second: Stats.Last (-1: none)
 	stageView []StageStats
 	endReason string
 	endedAt   time.Duration
@@ -66,15 +67,16 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 	}
 	a := &Aggregator{
 		cfg: cfg, counters: counters, events: events, plan: plan, start: start, every: every,
-		in:       make(chan *Batch, 1024),
-		free:     make(chan *Batch, 1024),
-		finish:   make(chan string, 1),
-		snapReq:  make(chan snapshotReq),
-		finished: make(chan struct{}),
-		total:    newSpanAcc(),
-		rpcMsg:   map[string]string{},
-		headers:  map[string]string{},
-		tester:   TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
+		in:        make(chan *Batch, 1024),
+		free:      make(chan *Batch, 1024),
+		finish:    make(chan string, 1),
+		snapReq:   make(chan snapshotReq),
+		finished:  make(chan struct{}),
+		total:     newSpanAcc(),
+		rpcMsg:    map[string]string{},
+		headers:   map[string]string{},
+		tester:    TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
+		lastWhole: -1,
 	}
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
@@ -294,6 +296,11 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		a.tester.Behind = row.Saturated
 		a.measureCPU(now)
 		a.timeline = append(a.timeline, row)
+		if span >= time.Second/2 {
+			// The run's final sliver (the drain's last stragglers) is no "last second" to show:
+			// "sent 0/s  ok 2/s" beside a run of 300/s.
+			a.lastWhole = len(a.timeline) - 1
+		}
 		a.open = a.open[1:]
 		a.spare = append(a.spare, s)
 	}

@@ -190,3 +190,24 @@ func TestAggregatorTimelineSent(t *testing.T) {
 		}
 	}
 }
+
+// TestAggregatorLastIsAWholeSecond: the published last second is a complete one; the run's final
+// sliver (0.3 s of the drain's stragglers) is in the timeline but is not shown as the last
+// second's rate ("sent 0.0/s  ok 2.0/s" on the final frame of a 300/s run).
+func TestAggregatorLastIsAWholeSecond(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 2 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	b := a.getBatch()
+	for i := range 250 {
+		done := int64(i) * int64(10*time.Millisecond) // 100 a second through 2.5 s
+		b.Samples = append(b.Samples, Sample{Intended: done, Sent: done, Done: done + 1, Status: 200})
+	}
+	a.ingest(b)
+	a.advance(2300*time.Millisecond, true)
+	st := a.view(true)
+	if n := len(st.Timeline); n != 3 || st.Last.T != 1 || st.Last.RPS != 100 {
+		t.Errorf("timeline of %d rows, last shown t=%d rps %v; want 3 rows and the last shown t=1 at 100/s", n, st.Last.T, st.Last.RPS)
+	}
+}

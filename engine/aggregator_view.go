@@ -96,6 +96,9 @@ func (a *Aggregator) view(done bool) *Stats {
 	st.Timeline = a.timeline[from:n:n]
 	if n > 0 {
 		st.Last = a.timeline[n-1]
+		if a.lastWhole >= 0 {
+			st.Last = a.timeline[a.lastWhole]
+		}
 	}
 	return st
 }
