@@ -80,7 +80,7 @@ func TestTmuxDashboard(t *testing.T) {
 	s := newTmux(t, 80, 24)
 	s.waitFor(10*time.Second, "READY$")
 	s.keys(fmt.Sprintf("cd %s && %s --demo --out %s; echo EXIT=$?", dir, bin, out), "Enter")
-	mid := s.waitFor(20*time.Second, "target 250/s", "p99", "429", "achieved")
+	mid := s.waitFor(20*time.Second, "target 250/s", "p99", "429", "sent ", "ok ")
 	t.Logf("80x24 mid-run:\n%s", mid)
 	s.keys("Up")
 	s.waitFor(10*time.Second, "target 275/s")

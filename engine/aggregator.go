@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"runtime"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -47,9 +48,18 @@ type Aggregator struct {
 	rpcMsg    map[string]string
 	headers   map[string]string
 	dropped   int64 // total dropped at the last row close
+	sentUpTo  int64 // total sent at the last row close
+	lastWhole int   // the last row that covers at least half a second: Stats.Last (-1: none)
 	stageView []StageStats
 	endReason string
 	endedAt   time.Duration
+
+	// lagIn is how late the scheduler sent at worst during a second (nil: never late); the
+	// Runner wires it to the scheduler's lag book.
+	lagIn  func(second int) time.Duration
+	tester TesterLoad    // the tester's health in the last closed second
+	cpuAt  time.Duration // the process's CPU time at the last measure, and when (since start)
+	wallAt time.Duration
 }
 
 // NewAggregator makes an aggregator for a run that started at start. plan reports the
@@ -60,15 +70,17 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 	}
 	a := &Aggregator{
 		cfg: cfg, counters: counters, events: events, plan: plan, start: start, every: every,
-		in:       make(chan *Batch, 1024),
-		free:     make(chan *Batch, 1024),
-		finish:   make(chan string, 1),
-		snapReq:  make(chan snapshotReq),
-		finished: make(chan struct{}),
-		total:    newSpanAcc(),
-		rows:     newRequestRows(cfg.Requests),
-		rpcMsg:   map[string]string{},
-		headers:  map[string]string{},
+		in:        make(chan *Batch, 1024),
+		free:      make(chan *Batch, 1024),
+		finish:    make(chan string, 1),
+		snapReq:   make(chan snapshotReq),
+		finished:  make(chan struct{}),
+		total:     newSpanAcc(),
+		rows:      newRequestRows(cfg.Requests),
+		rpcMsg:    map[string]string{},
+		headers:   map[string]string{},
+		tester:    TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
+		lastWhole: -1,
 	}
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
@@ -128,7 +140,7 @@ func (a *Aggregator) Run() {
 			now := time.Since(a.start)
 			a.advance(now, false)
 			if now-lastStages >= time.Second {
-				a.refreshStages()
+				a.refreshStages(now)
 				lastStages = now
 			}
 			a.latest.Store(a.view(false))
@@ -146,7 +158,7 @@ func (a *Aggregator) Run() {
 			a.endReason = reason
 			a.endedAt = time.Since(a.start)
 			a.advance(a.endedAt, true)
-			a.refreshStages()
+			a.refreshStages(a.endedAt)
 			a.latest.Store(a.view(true))
 			close(a.finished)
 			return
@@ -242,7 +254,7 @@ func (a *Aggregator) openUpTo(t int) {
 			s = newSecond()
 		}
 		s.reset(a.nextSec, ps.Stage, float64(ps.TargetRate))
-		_, _, s.dropMark = a.counters.Totals()
+		_, s.sentMark, s.dropMark = a.counters.Totals()
 		a.open = append(a.open, s)
 		a.nextSec++
 	}
@@ -274,90 +286,26 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		// The second's drops are those counted while it ran: up to when the next second opened
 		// (within a publish interval of its start), not up to now, rowGrace later, which would
 		// file half a second of the next second's drops under this one.
-		upTo := dropped
+		upTo, sentUpTo := dropped, sent
 		if len(a.open) > 1 {
-			upTo = a.open[1].dropMark
+			upTo, sentUpTo = a.open[1].dropMark, a.open[1].sentMark
 		}
-		row := s.row(sent-a.total.completed, upTo-a.dropped, ps.Saturated, span)
-		a.dropped = upTo
+		row := s.row(sent-a.total.completed, sentUpTo-a.sentUpTo, upTo-a.dropped, span)
+		a.dropped, a.sentUpTo = upTo, sentUpTo
+		a.tester.Lag = 0
+		if a.lagIn != nil {
+			a.tester.Lag = a.lagIn(s.t)
+		}
+		row.Saturated = testerBehind(a.tester.Lag, row.Latency.P99)
+		a.tester.Behind = row.Saturated
+		a.measureCPU(now)
 		a.timeline = append(a.timeline, row)
+		if span >= time.Second/2 {
+			// The run's final sliver (the drain's last stragglers) is no "last second" to show:
+			// "sent 0/s  ok 2/s" beside a run of 300/s.
+			a.lastWhole = len(a.timeline) - 1
+		}
 		a.open = a.open[1:]
 		a.spare = append(a.spare, s)
 	}
-}
-
-// refreshStages recomputes every stage's summary; done once a second, not every frame, because
-// percentiles cost a pass over each histogram.
-func (a *Aggregator) refreshStages() {
-	view := make([]StageStats, len(a.stages))
-	for i, acc := range a.stages {
-		sc := a.counters.Stage(i)
-		view[i] = StageStats{Index: i, Summary: acc.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load(), a.callsSent(i))}
-		view[i].Summary.ByRequest = a.byRequest(i)
-		if i < len(a.cfg.Plan.Stages) {
-			view[i].Spec = a.cfg.Plan.Stages[i]
-		}
-	}
-	a.stageView = view
-}
-
-// view builds an immutable Stats. Rows and stage views are shared: they are never modified once
-// made (a closed row is final), and slices are cut to their length so appends cannot reach them.
-func (a *Aggregator) view(done bool) *Stats {
-	scheduled, sent, dropped := a.counters.Totals()
-	ps := a.plan()
-	if done {
-		ps.State = StateDone
-	}
-	st := &Stats{
-		Name:       a.cfg.Name,
-		Target:     a.cfg.DisplayURL,
-		Mode:       a.cfg.Mode,
-		Elapsed:    time.Since(a.start),
-		Plan:       ps,
-		Total:      a.total.summary(scheduled, sent, dropped, a.callsSent(-1)),
-		Stages:     a.stageView,
-		Events:     a.events.List(),
-		RPCMessage: copyMap(a.rpcMsg),
-		Headers:    copyMap(a.headers),
-		Done:       done,
-		EndReason:  a.endReason,
-	}
-	if done {
-		st.Elapsed = a.endedAt
-	}
-	a.addConnections(&st.Total)
-	st.Total.ByRequest = a.byRequest(-1)
-	sc := a.counters.Stage(ps.Stage)
-	cur := a.stageAcc(ps.Stage)
-	st.Current = cur.summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load(), a.callsSent(ps.Stage))
-	st.Histogram = cur.buckets.view()
-	n := len(a.timeline)
-	from := n - statsWindow
-	if from < 0 {
-		from = 0
-	}
-	st.Timeline = a.timeline[from:n:n]
-	if n > 0 {
-		st.Last = a.timeline[n-1]
-	}
-	return st
-}
-
-// addConnections fills the connection-setup figures, measured apart from request latency.
-func (a *Aggregator) addConnections(s *Summary) {
-	dials := a.counters.Dials.Load()
-	s.Connections.Dialed = dials
-	if dials > 0 {
-		s.Connections.DialMean = roundMs(float64(a.counters.DialNanos.Load()) / float64(dials) / 1e6)
-		s.Connections.DialMax = roundMs(float64(a.counters.DialMax.Load()) / 1e6)
-	}
-}
-
-func copyMap(m map[string]string) map[string]string {
-	out := make(map[string]string, len(m))
-	for k, v := range m {
-		out[k] = v
-	}
-	return out
 }

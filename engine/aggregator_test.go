@@ -164,3 +164,53 @@ func TestRowLatencyFullSet(t *testing.T) {
 		t.Errorf("p95 %v p99.9 %v for 1..1000 ms, want about 950 and 999", row.P95, row.P999)
 	}
 }
+
+// TestAggregatorTimelineSent: a row's sent rate is what went out during its second, like its
+// drops, and the run's last partial second is scaled to a rate like its rps, so the dashboard's
+// sent/s never reads below the ok/s of the same second.
+func TestAggregatorTimelineSent(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	send := func(n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Sent.Add(n) }
+	a.advance(100*time.Millisecond, false)
+	send(100)
+	a.advance(1100*time.Millisecond, false) // opens second 1
+	send(50)
+	a.advance(1600*time.Millisecond, false) // closes row 0
+	send(30)
+	a.advance(2100*time.Millisecond, false) // opens second 2
+	send(45)
+	a.advance(2900*time.Millisecond, true) // the run ends 0.9 s into second 2
+	want := []float64{100, 80, 50}
+	if len(a.timeline) != len(want) {
+		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
+	}
+	for i, w := range want {
+		if got := a.timeline[i].Sent; got != w {
+			t.Errorf("row %d: sent %v/s, want %v/s", i, got, w)
+		}
+	}
+}
+
+// TestAggregatorLastIsAWholeSecond: the published last second is a complete one; the run's final
+// sliver (0.3 s of the drain's stragglers) is in the timeline but is not shown as the last
+// second's rate ("sent 0.0/s  ok 2.0/s" on the final frame of a 300/s run).
+func TestAggregatorLastIsAWholeSecond(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 2 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	b := a.getBatch()
+	for i := range 250 {
+		done := int64(i) * int64(10*time.Millisecond) // 100 a second through 2.5 s
+		b.Samples = append(b.Samples, Sample{Intended: done, Sent: done, Done: done + 1, Status: 200})
+	}
+	a.ingest(b)
+	a.advance(2300*time.Millisecond, true)
+	st := a.view(true)
+	if n := len(st.Timeline); n != 3 || st.Last.T != 1 || st.Last.RPS != 100 {
+		t.Errorf("timeline of %d rows, last shown t=%d rps %v; want 3 rows and the last shown t=1 at 100/s", n, st.Last.T, st.Last.RPS)
+	}
+}

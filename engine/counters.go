@@ -1,6 +1,9 @@
 package engine
 
-import "sync/atomic"
+import (
+	"sync/atomic"
+	"time"
+)
 
 // StageCounters are the per-stage counts kept outside the aggregator, because they change where
 // no sample exists yet: a request is scheduled, then sent or dropped.
@@ -12,8 +15,10 @@ type StageCounters struct {
 
 // Counters are the lock-free counts shared by the scheduler, the workers and the aggregator.
 // Completed is not here: the aggregator derives it from samples, and in-flight = sent − completed.
+// The stages' active time is kept here too (behind a mutex: it changes only at stage changes).
 type Counters struct {
 	stages    []StageCounters
+	clock     *stageClock
 	reqSent   []atomic.Int64 // sent per (stage, request): stage*requests + request
 	requests  int
 	Dials     atomic.Int64 // new connections dialed
@@ -26,8 +31,12 @@ func NewCounters(n int) *Counters {
 	if n < 1 {
 		n = 1
 	}
-	return &Counters{stages: make([]StageCounters, n)}
+	return &Counters{stages: make([]StageCounters, n), clock: newStageClock(n)}
 }
+
+// StageActive is how long stage i has been active (the current stage, not paused) by now, time
+// since the run's start: the sum of its spans when next/previous stage revisited it.
+func (c *Counters) StageActive(i int, now time.Duration) time.Duration { return c.clock.active(i, now) }
 
 // Stage returns stage i's counters; out-of-range indexes clamp to the last stage.
 func (c *Counters) Stage(i int) *StageCounters {

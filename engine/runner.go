@@ -63,6 +63,7 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	r.client = client
 	r.sched = NewScheduler(cfg, r.counters, r.events, start)
 	r.agg = NewAggregator(cfg, r.counters, r.events, r.planState, start, opt.PublishEvery)
+	r.agg.lagIn = r.sched.lags.worst
 	return r, nil
 }
 

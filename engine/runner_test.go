@@ -121,3 +121,34 @@ func TestRunnerClosedLoop(t *testing.T) {
 		t.Errorf("completed %d, node %d, want 2000", snap.Totals.Completed, node.Stats().Requests)
 	}
 }
+
+// TestRunnerRevisitedStageRate: a stage left with n and revisited with b is charged only for the
+// time it was active, so its rate is the rate it ran at. Stage 1 (200/s) runs 0.3 s, stage 2
+// (50/s) 0.3 s, stage 1 again 0.3 s: stage 1's books read about 0.6 s at 200/s, not 0.9 s at
+// 133/s (from its first send to its last answer, stage 2's time counted in).
+func TestRunnerRevisitedStageRate(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{})
+	cfg := balanceConfig(url, engine.Stage{Rate: 200, Duration: time.Minute}, engine.Stage{Rate: 50, Duration: time.Minute})
+	r, err := engine.NewRunner(cfg, engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctl := r.Controller()
+	go func() {
+		for _, step := range []func(){ctl.NextStage, ctl.PrevStage, func() { ctl.Stop("quit") }} {
+			time.Sleep(300 * time.Millisecond)
+			step()
+		}
+	}()
+	snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, want := range []float64{200, 50} {
+		s := snap.Stages[i].Summary
+		// Wide bounds: the sleeps above are not exact, the rates are.
+		if s.RPS < 0.85*want || s.RPS > 1.15*want {
+			t.Errorf("stage %d: rps %.1f over %.3f s (%d answers), want about %.0f", i+1, s.RPS, s.DurationS, s.Completed, want)
+		}
+	}
+}

@@ -14,10 +14,6 @@ type job struct {
 	stage    uint16
 }
 
-// saturationLag is how late the scheduler may wake before we say the generator itself cannot keep
-// up. Go timers here are ~1 ms coarse, so a few ms of lag is normal; 10 ms is not.
-const saturationLag = 10 * time.Millisecond
-
 // maxEmitPerPass bounds one catch-up loop so control messages are still served when the schedule
 // is far behind (after a long stall of the process, say).
 const maxEmitPerPass = 4096
@@ -73,7 +69,7 @@ type Scheduler struct {
 	leaveOnce   sync.Once
 	stopReason  atomic.Pointer[string]
 	state       atomic.Pointer[PlanState]
-	satUntil    atomic.Int64 // ns since start until which "saturated" is shown
+	lags        lagBook      // how late sends went out, per second (the "tester behind" flag)
 	claimed     atomic.Int64 // closed mode: requests claimed against MaxRequests
 	maxRequests int64        // this instance's share of Config.MaxRequests
 	stage       atomic.Int32 // current stage, read by closed-mode workers
@@ -130,7 +126,6 @@ func (s *Scheduler) Done() <-chan struct{} { return s.done }
 func (s *Scheduler) State() PlanState {
 	st := *s.state.Load()
 	now := int64(time.Since(s.start))
-	st.Saturated = s.satUntil.Load() > now
 	if end := s.stageEnd.Load(); st.State == StateRunning && end != noEnd {
 		st.StageLeft = max(time.Duration(end-now), 0)
 	}
@@ -235,6 +230,8 @@ func (s *Scheduler) finish(reason string) {
 		if reason != "" {
 			s.stopReason.CompareAndSwap(nil, &reason)
 		}
+		// Nothing is sent any more, so no stage is active (a no-op when Run closed it already).
+		s.counters.clock.leave(time.Duration(s.now()))
 		close(s.done)
 	})
 }
@@ -275,14 +272,15 @@ func stageLabel(i, n int, st Stage) string {
 // Run walks the plan until it ends, Stop is called or ctx is cancelled, then closes the backlog.
 // Requests still waiting in the backlog at a stop are counted dropped by the workers.
 func (s *Scheduler) Run(ctx context.Context) {
-	r := schedRun{s: s, stages: s.cfg.Plan.Stages}
+	r := schedRun{s: s, stages: s.cfg.Plan.Stages, ended: -1}
 	defer close(s.jobs)
 	defer s.finish("")
+	defer func() { r.close(s.now()) }()
 	r.enterStage(0, 0)
 	timer := newWaker()
 	defer timer.Stop()
 	for {
-		if r.step() {
+		if r.step(s.now()) {
 			return
 		}
 		wait := ceilTick(r.nextWake()) - s.now()
@@ -297,7 +295,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 		case <-s.done:
 			return
 		case c := <-s.ctl:
-			if r.apply(c) {
+			if r.control(c, s.now()) {
 				return
 			}
 		case <-timer.C():

@@ -20,6 +20,7 @@ type schedRun struct {
 	held       bool
 	heldAt     int64
 	scheduled  int64 // all stages, for MaxRequests
+	ended      int64 // when the plan ran out (its last stage's planned end); -1 before
 }
 
 const noEnd = math.MaxInt64
@@ -38,16 +39,21 @@ func (r *schedRun) enterStage(i int, at int64) {
 	r.seg = r.s.newSegment(at, r.s.shareOf(st.Rate))
 	r.s.stage.Store(int32(i))
 	r.s.events.Add("stage", stageLabel(i, len(r.stages), st))
+	// A pause or a hold outlives a jump to another stage (next/previous): the new stage is
+	// paused or held from its start, so only its own paused or held time moves its end.
+	r.pausedAt, r.heldAt = at, at
+	if !r.paused {
+		r.s.counters.clock.enter(i, time.Duration(at))
+	}
 	r.publish(at)
 }
 
-// step sends everything that is due and moves through stages whose time is up. It reports true
+// step sends everything due by now and moves through stages whose time is up. It reports true
 // when the schedule has ended.
-func (r *schedRun) step() bool {
+func (r *schedRun) step(now int64) bool {
 	if r.paused {
 		return false
 	}
-	now := r.s.now()
 	for {
 		limit := now
 		if !r.held && r.stageEnd <= now {
@@ -60,6 +66,7 @@ func (r *schedRun) step() bool {
 			return false
 		}
 		if r.stage+1 >= len(r.stages) {
+			r.ended = r.stageEnd
 			return true
 		}
 		r.enterStage(r.stage+1, r.stageEnd)
@@ -81,8 +88,10 @@ func (r *schedRun) emit(now, limit int64) bool {
 			r.s.finish("")
 			return true
 		}
-		if k == 0 && now-due > int64(saturationLag) {
-			r.s.satUntil.Store(now + int64(time.Second))
+		if k == 0 && now-due > sendTick {
+			// Later than the tick grain: the scheduler woke late (a busy CPU, a pause of the
+			// process). Everything due since went out late, by up to this much.
+			r.s.lags.record(int(now/int64(time.Second)), time.Duration(now-due))
 		}
 		sc.Scheduled.Add(1)
 		r.scheduled++
@@ -94,6 +103,15 @@ func (r *schedRun) emit(now, limit int64) bool {
 		r.seg.n++
 	}
 	return false
+}
+
+// close ends the last stage's active time when the schedule ends: at its planned end when the
+// plan ran out, else at now (a stop, the request count, a cancel).
+func (r *schedRun) close(now int64) {
+	if r.ended >= 0 {
+		now = r.ended
+	}
+	r.s.counters.clock.leave(time.Duration(now))
 }
 
 // nextWake is when step has work next: the next send or the stage's end.
@@ -114,9 +132,17 @@ func (r *schedRun) nextWake() int64 {
 	return next
 }
 
-// apply carries out one control request; true means the schedule ends.
-func (r *schedRun) apply(c control) bool {
-	now := r.s.now()
+// control carries out a control request that arrived at now: first everything due before it,
+// under the plan as it was (the wake for those sends may not have come yet: a busy CPU, or a
+// request just after a send), then the request. Applied first, a stage change or a stop would
+// drop those sends without a trace and cut the old stage's rate short. A send due at now
+// itself is the new plan's, as at a timed stage change. True means the schedule ends.
+func (r *schedRun) control(c control, now int64) bool {
+	return r.step(now-1) || r.apply(c, now)
+}
+
+// apply carries out one control request at now; true means the schedule ends.
+func (r *schedRun) apply(c control, now int64) bool {
 	ev := r.s.events
 	switch c.kind {
 	case "rate":
@@ -126,6 +152,7 @@ func (r *schedRun) apply(c control) bool {
 	case "pause":
 		if !r.paused {
 			r.paused, r.pausedAt = true, now
+			r.s.counters.clock.leave(time.Duration(now))
 			ev.Add("pause", "sending paused")
 		}
 	case "resume":
@@ -133,6 +160,7 @@ func (r *schedRun) apply(c control) bool {
 			r.paused = false
 			r.extend(now - r.pausedAt)
 			r.seg = r.s.newSegment(now, r.seg.rate)
+			r.s.counters.clock.enter(r.stage, time.Duration(now))
 			ev.Add("resume", "sending resumed")
 		}
 	case "hold":
@@ -146,16 +174,14 @@ func (r *schedRun) apply(c control) bool {
 		}
 	case "next":
 		if r.stage+1 < len(r.stages) {
-			ev.Add("next", "manual next stage")
-			r.resetModes(now)
+			ev.Add("next", "manual next stage"+r.modeNote())
 			r.enterStage(r.stage+1, now)
 		} else {
 			ev.Add("next", "already at the last stage")
 		}
 	case "prev":
 		if r.stage > 0 {
-			ev.Add("prev", "manual previous stage")
-			r.resetModes(now)
+			ev.Add("prev", "manual previous stage"+r.modeNote())
 			r.enterStage(r.stage-1, now)
 		} else {
 			ev.Add("prev", "already at the first stage")
@@ -175,9 +201,18 @@ func (r *schedRun) extend(d int64) {
 	}
 }
 
-// resetModes clears pause and hold when the user jumps to another stage.
-func (r *schedRun) resetModes(now int64) {
-	r.paused, r.held = false, false
+// modeNote says, in a next/previous event, that the jump keeps the run paused or held: the user
+// moved the plan, not the mode (h and space still undo those).
+func (r *schedRun) modeNote() string {
+	switch {
+	case r.paused && r.held:
+		return " (still paused and held)"
+	case r.paused:
+		return " (still paused)"
+	case r.held:
+		return " (still held)"
+	}
+	return ""
 }
 
 func (r *schedRun) publish(now int64) {

@@ -14,6 +14,7 @@ type second struct {
 	target    float64
 	latest    int64 // the latest intended time among its samples, whose stage names the row
 	dropMark  int64 // the run's dropped total when the second was opened (about when it began)
+	sentMark  int64 // the run's sent total then
 	status    statusCounts
 	errs      [errClassCount]int64
 	rpc       map[int32]int64
@@ -54,12 +55,12 @@ func (s *second) add(smp *Sample) {
 
 // row turns the second into its timeline Row. span is the length of the second that the run
 // covered (a full second except the run's last, partial one), so rps stays a per-second rate.
-func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration) Row {
+func (s *second) row(inflight, sent, dropped int64, span time.Duration) Row {
 	// A final sliver of a second (the drain) holds a few stragglers; scaling them to a rate would
 	// show a burst that never happened, so only a partial second of some length is scaled.
-	rps := float64(s.completed)
+	rps, sentRate := float64(s.completed), float64(sent)
 	if span >= time.Second/2 && span < time.Second {
-		rps = roundMs(rps / span.Seconds())
+		rps, sentRate = roundMs(rps/span.Seconds()), roundMs(sentRate/span.Seconds())
 	}
 	return Row{
 		T:          s.t,
@@ -74,9 +75,9 @@ func (s *second) row(inflight, dropped int64, saturated bool, span time.Duration
 		Failed:     s.outcomes[OutcomeFailed],
 		Inflight:   inflight,
 		Dropped:    dropped,
+		Sent:       sentRate,
 		Latency:    rowLatencyOf(s.latency),
 		BytesIn:    s.bytesIn,
-		Saturated:  saturated,
 
 		CallsOK:      s.calls.outcomes[OutcomeOK],
 		CallsLimited: s.calls.outcomes[OutcomeLimited],

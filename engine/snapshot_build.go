@@ -52,7 +52,7 @@ func (a *Aggregator) SnapshotNow(meta SnapshotMeta) (*Snapshot, error) {
 // serveSnapshot answers a SnapshotNow request on the Run goroutine.
 func (a *Aggregator) serveSnapshot(req snapshotReq) {
 	now := time.Since(a.start)
-	a.refreshStages()
+	a.refreshStages(now)
 	st := a.view(false)
 	snap, err := a.build(req.meta, st, now, EndRunning)
 	req.reply <- snapshotReply{snap, err}

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"strconv"
+	"time"
 )
 
 // spanAcc accumulates the completed requests of one span (a stage or the whole run). It only
@@ -106,10 +107,19 @@ func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
 		}
 	}
 	if a.first >= 0 && a.last > a.first {
-		s.DurationS = roundMs(float64(a.last-a.first) / 1e9)
-		s.RPS = roundMs(float64(a.completed) / (float64(a.last-a.first) / 1e9))
+		s.setDuration(time.Duration(a.last - a.first))
 	}
 	return s
+}
+
+// setDuration sets the span's length and its rate, answers completed over that time. A summary
+// measured over another time than its first send to its last answer (a stage: the time it was
+// active) is set here too, so the rate always follows the duration shown beside it.
+func (s *Summary) setDuration(d time.Duration) {
+	s.DurationS, s.RPS = roundMs(d.Seconds()), 0
+	if d > 0 {
+		s.RPS = roundMs(float64(s.Completed) / d.Seconds())
+	}
 }
 
 func errMap(counts *[errClassCount]int64) map[string]int64 {

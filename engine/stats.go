@@ -127,6 +127,10 @@ type Row struct {
 	CallsOK      int64 `json:"calls_ok,omitempty"`
 	CallsLimited int64 `json:"calls_limited,omitempty"`
 	CallsFailed  int64 `json:"calls_failed,omitempty"`
+	// Sent is the requests that went out during the second, per second (a partial last second
+	// scaled like RPS), for the dashboard's "sent/s" beside what came back. Live only: the
+	// snapshot's rows keep their v1 fields (rps is the answers).
+	Sent float64 `json:"-"`
 }
 
 // Event is something that happened to the run: a stage change, a control action, a save.
@@ -157,7 +161,7 @@ type PlanState struct {
 	StageLeft  time.Duration // time left in the current stage; 0 when open-ended or held
 	DrainLeft  time.Duration // while draining: how long the wait for answers in flight may last
 	TargetRate Rate          // the rate being sent now (after live changes), per this instance
-	Saturated  bool          // the generator fell behind its own schedule recently
+	Saturated  bool          // the tester sent late in the last complete second (Row.Saturated)
 }
 
 // StageStats is one stage's spec and numbers.
@@ -191,6 +195,7 @@ type Stats struct {
 	RPCMessage map[string]string // JSON-RPC error code -> a message seen with it
 	Headers    map[string]string // rate-limit headers, last value seen
 	Histogram  []Bucket          // latency buckets of the current stage
+	Tester     TesterLoad        // the tester's own health in the last complete second
 	Done       bool              // the run ended; Total is final
 	EndReason  string
 }

@@ -2,9 +2,9 @@ package tui
 
 import (
 	"strings"
-	"unicode/utf8"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
 )
@@ -36,23 +36,26 @@ func (c *common) label(text string, width int) string {
 	return c.styles.Label.Render(padRight(text, width))
 }
 
-// padRight pads s with spaces to width runes (never cuts it).
+// padRight pads s with spaces to width cells (never cuts it).
 func padRight(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
+	if n := cellWidth(s); n < width {
 		return s + strings.Repeat(" ", width-n)
 	}
 	return s
 }
 
-// padLeft right-aligns s in width runes.
+// padLeft right-aligns s in width cells.
 func padLeft(s string, width int) string {
-	if n := utf8.RuneCountInString(s); n < width {
+	if n := cellWidth(s); n < width {
 		return strings.Repeat(" ", width-n) + s
 	}
 	return s
 }
 
-func lenRunes(s string) int { return utf8.RuneCountInString(s) }
+// cellWidth is how many terminal cells s takes: a CJK character or an emoji takes two, an
+// escape sequence (a style) none. Widths are always measured so, never in runes or bytes: an
+// error message from a target in Japanese must not push a pane past its border.
+func cellWidth(s string) int { return ansi.StringWidth(s) }
 
 // spread puts left and right on one line of width cells, right-aligned; when they do not fit,
 // right is dropped (it is always the less important part).

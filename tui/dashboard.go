@@ -200,7 +200,7 @@ func (d *Dashboard) setStats(st *engine.Stats) {
 func (d *Dashboard) setSize(width, height int) {
 	d.width, d.height = max(width, 1), max(height, 1)
 	d.help.SetWidth(d.width)
-	d.input.SetWidth(max(d.width-lenRunes(d.input.Prompt)-1, 1))
+	d.input.SetWidth(max(d.width-cellWidth(d.input.Prompt)-1, 1))
 	d.dirty = true
 }
 
@@ -209,6 +209,11 @@ func (d *Dashboard) setSize(width, height int) {
 // prints the report on the normal screen), and a lost terminal has nobody to press a key.
 func (d *Dashboard) runDone(msg RunDoneMsg) tea.Cmd {
 	d.done = &msg
+	// The frame clock stops here, and the view it pulled last is up to a frame old: in-flight
+	// requests drained and the last seconds closed after it. The engine's final view is
+	// published before the run is reported done, so the last frame shows the final numbers,
+	// the same as the summary under it.
+	d.setStats(d.opts.Stats())
 	d.inputOpen = false
 	d.input.Blur()
 	d.c.message, d.c.messageBad = "", false

@@ -28,6 +28,7 @@ func testStats() *engine.Stats {
 			r.Latency = engine.RowLatency{P50: 4.12, P90: 7.83, P95: 10.7, P99: 29.3, P999: 62.6, Max: 89.4}
 		}
 		r.RPS = float64(r.OK + r.Limited + r.Failed)
+		r.Sent = r.TargetRate + float64(wobble/2) // what went out, whatever came back
 		r.Inflight = 3
 		timeline = append(timeline, r)
 	}
@@ -92,6 +93,8 @@ func testStats() *engine.Stats {
 			{T: 59.3, Kind: "resume", Detail: "resumed"},
 			{T: 61.0, Kind: "save", Detail: "runs/getBalance-20250301-100105.json"},
 		},
+		// The tester woke late in the last second while the machine was busy with others.
+		Tester:     engine.TesterLoad{Lag: 23400 * time.Microsecond, Behind: true, CPU: 0.31, Cores: 2},
 		RPCMessage: map[string]string{"-32602": "Invalid params: invalid type: string \"x\", expected u64"},
 		// The engine's 1-2-5 buckets of the current stage; they add up to Current.Completed.
 		Histogram: []engine.Bucket{

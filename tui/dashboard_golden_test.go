@@ -33,7 +33,7 @@ func colourIn(out []byte) string {
 }
 
 // TestDashboardGolden runs the dashboard in a real Bubble Tea program (teatest) over fixed stats
-// at the two sizes the issue names, and compares the screen with testdata golden files
+// at the sizes the issues name, and compares the screen with testdata golden files
 // (go test ./tui/ -update rewrites them).
 //
 // The golden is the final frame as a terminal shows it (the model's view, escape sequences
@@ -46,8 +46,12 @@ func TestDashboardGolden(t *testing.T) {
 		w, h int
 		wait string // text that shows the program has drawn at this size
 	}{
+		{60, 18, "rate-limited"},
 		{80, 24, "rate-limited"},
-		{160, 48, "Throughput"}, // the wide layout's box title
+		{100, 30, "rate-limited"},
+		{130, 40, "Throughput"}, // the wide layout's box title
+		{150, 45, "Throughput"},
+		{200, 50, "Throughput"},
 	}
 	for _, sz := range sizes {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
@@ -73,6 +77,7 @@ func TestDashboardGolden(t *testing.T) {
 			}
 			screen := stripANSI(final.View().Content)
 			checkFits(t, screen, sz.w, sz.h)
+			checkBoxesClose(t, fmt.Sprintf("%dx%d", sz.w, sz.h), screen)
 			teatest.RequireEqualOutput(t, []byte(screen))
 		})
 	}
@@ -86,7 +91,7 @@ func checkFits(t *testing.T, screen string, width, height int) {
 		t.Errorf("%d lines on a %d-line terminal", len(lines), height)
 	}
 	for i, l := range lines {
-		if n := lenRunes(l); n > width {
+		if n := cellWidth(l); n > width {
 			t.Errorf("line %d is %d cells on a %d-cell terminal: %q", i+1, n, width, l)
 		}
 	}
@@ -98,10 +103,12 @@ func TestDashboardEssentialsAt80x24(t *testing.T) {
 	v := view(d)
 	for _, want := range []string{
 		"getBalance", "http://127.0.0.1:8899", "stage 2/3", "34s left", "RUNNING", "1m5s", // header
-		"target 200/s", "achieved 199.0 rps", "TESTER SATURATED", "dropped 12", // throughput
+		"target 200/s", "sent 200.0/s", "ok 122.0/s", "inflight 3", "dropped 12", // throughput
+		"TESTER 23.4 ms LATE", "free the CPU others hold", // the tester's own health
 		"p50", "p90", "p99", // latency
 		"200", "429", "rate-limited", "limited", "timeout 4", "-32602", // codes and errors
 		"events", "save: runs/getBalance", // events
+		"▶   2", "400/s", "getSlot", "1749", // stages and requests, in the rows to spare
 		"q quit", "? more keys", // keys
 	} {
 		if !strings.Contains(v, want) {

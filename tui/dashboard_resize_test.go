@@ -153,8 +153,8 @@ func BenchmarkDashboardFrame(b *testing.B) {
 	}
 }
 
-// TestDashboardFirstSecond: before the first second closes there is no achieved rate to show;
-// the rate line says so instead of a "0.0 rps" that would read as a dead target.
+// TestDashboardFirstSecond: before the first second closes there is no rate to show; the rate
+// line says so instead of an "ok 0.0/s" that would read as a dead target.
 func TestDashboardFirstSecond(t *testing.T) {
 	for _, tt := range []struct {
 		name     string
@@ -162,8 +162,8 @@ func TestDashboardFirstSecond(t *testing.T) {
 		want     string
 		not      string
 	}{
-		{"first second", false, "achieved - (first second)", "achieved 0.0"},
-		{"later", true, "achieved ", "first second"},
+		{"first second", false, "sent -  ok - (first second)", "ok 0.0"},
+		{"later", true, "sent 200.0/s  ok 122.0/s", "first second"},
 	} {
 		t.Run(tt.name, func(t *testing.T) {
 			st := testStats()

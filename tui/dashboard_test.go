@@ -372,3 +372,30 @@ func TestDashboardViewOptions(t *testing.T) {
 		t.Error("an inline dashboard asked for the alternate screen")
 	}
 }
+
+// TestDashboardFinalFrameIsFinal: the run ends between two frames (the drain completes the
+// last requests, the engine publishes its final view), and the last frame shows those final
+// numbers beside the summary, not the previous frame's (issue 14: status 29,940 beside
+// 30,000 completed, inflight 60).
+func TestDashboardFinalFrameIsFinal(t *testing.T) {
+	live := testStats()
+	final := testStats()
+	final.Done, final.Plan.State = true, engine.StateDone
+	final.Total.Status = map[string]int64{"200": 5893, "429": 1104, "503": 3}
+	final.Total.Completed, final.Total.Inflight = 7000, 0
+	cur := live
+	d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats { return cur }, Control: &fakeController{}})
+	d.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
+	d.Update(tickMsg{})
+	cur = final // published by the engine after the last frame, before the run is reported done
+	d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/x.json"})
+	v := view(d)
+	for _, want := range []string{"5893", "1104", "inflight 0"} {
+		if !strings.Contains(v, want) {
+			t.Errorf("the last frame lacks the final %q:\n%s", want, v)
+		}
+	}
+	if strings.Contains(v, "5890") || strings.Contains(v, "inflight 3") {
+		t.Errorf("the last frame still shows the live numbers:\n%s", v)
+	}
+}

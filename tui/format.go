@@ -6,7 +6,8 @@ import (
 	"strconv"
 	"strings"
 	"time"
-	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 // formatSig writes v with sig significant digits but never more than maxDec decimals, so a column
@@ -159,16 +160,13 @@ func sortedByCount(m map[string]int64) []string {
 	return keys
 }
 
-// truncate shortens s to at most n runes, marking the cut with "…".
+// truncate shortens s to at most n terminal cells, marking the cut with "…". A wide character
+// is never split: the cut may leave one cell less.
 func truncate(s string, n int) string {
 	if n <= 0 {
 		return ""
 	}
-	if utf8.RuneCountInString(s) <= n {
-		return s
-	}
-	r := []rune(s)
-	return string(r[:n-1]) + "…"
+	return ansi.Truncate(s, n, "…")
 }
 
 // oneLine folds line breaks and tabs into spaces: messages come from the target and must not

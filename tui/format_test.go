@@ -118,15 +118,41 @@ func TestTruncate(t *testing.T) {
 		n    int
 		want string
 	}{
-		{"short", 10, "short"},    // fits
-		{"exactly", 7, "exactly"}, // fits exactly
-		{"too long", 5, "too …"},  // cut with a mark
-		{"Σ status", 3, "Σ …"},    // counts runes, not bytes
-		{"anything", 0, ""},       // no room
+		{"short", 10, "short"},              // fits
+		{"exactly", 7, "exactly"},           // fits exactly
+		{"too long", 5, "too …"},            // cut with a mark
+		{"Σ status", 3, "Σ …"},              // counts cells, not bytes
+		{"anything", 0, ""},                 // no room
+		{"無効なパラメータ", 7, "無効な…"},             // CJK takes two cells a character
+		{"無効なパラメータ", 6, "無効…"},              // a wide character is never split: one cell less
+		{"🔥🔥🔥 hot", 6, "🔥🔥…"},               // an emoji takes two cells too
+		{"[1mbold[0m", 4, "[1mbold[0m"}, // a style takes none
 	}
 	for _, tt := range tests {
-		if got := truncate(tt.in, tt.n); got != tt.want {
+		got := truncate(tt.in, tt.n)
+		if got != tt.want {
 			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+		}
+		if w := cellWidth(got); w > tt.n {
+			t.Errorf("truncate(%q, %d) is %d cells wide", tt.in, tt.n, w)
+		}
+	}
+}
+
+func TestPadCells(t *testing.T) {
+	tests := []struct {
+		got, want string
+	}{
+		{padLeft("42", 5), "   42"},              // right-aligned
+		{padRight("42", 5), "42   "},             // left-aligned
+		{padLeft("エラー", 8), "  エラー"},             // three wide characters are six cells
+		{padRight("🔥", 4), "🔥  "},                // an emoji is two
+		{padLeft("too long", 3), "too long"},     // never cut
+		{padRight("[1mb[0m", 2), "[1mb[0m "}, // styles take no room
+	}
+	for i, tt := range tests {
+		if tt.got != tt.want {
+			t.Errorf("case %d: %q, want %q", i, tt.got, tt.want)
 		}
 	}
 }

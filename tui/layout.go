@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"sort"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -22,14 +23,26 @@ const (
 	wideCodes    = 8
 )
 
-// section is one pane placed in a column: how many lines it wants and how it draws itself.
+// pane is what the layout needs of a pane: its size, how many lines it needs at least and can
+// use at most at its width, and its view at the size it was given.
+type pane interface {
+	SetSize(width, height int)
+	Lines() (least, most int)
+	View() string
+}
+
+// section is one pane placed in a column.
 type section struct {
 	id   int // which box, in the wide layout's render cache
-	want int
-	grow bool // takes what the others leave
-	gap  bool // a blank line above it, when there is room
-	size func(width, height int)
-	view func() string
+	pane pane
+	// rank orders who gets rows first: every section gets its least by rank, then its most by
+	// rank. Rank 0 is the core: in the compact layout it is shown even cut short.
+	rank int
+	grow bool // takes what the others leave (its most does not count)
+	gap  bool // compact layout: a blank line above it, when everything fits
+	// whole: what it can use beyond its least comes whole or not at all (the latency bars:
+	// half a histogram would read as one), so rows it could not fill go to the others.
+	whole bool
 }
 
 // render draws the whole frame for the current size.
@@ -40,6 +53,7 @@ func (d *Dashboard) render() string {
 	d.header.SetSize(d.width, headerLines)
 	wide := d.width >= wideWidth && d.height >= wideHeight
 	d.throughput.wide, d.latency.wide, d.status.wide, d.errors.wide, d.events.wide = wide, wide, wide, wide, wide
+	d.stages.wide, d.requests.wide = wide, wide
 	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
 	if wide {
 		d.status.maxCodes = wideCodes
@@ -47,54 +61,52 @@ func (d *Dashboard) render() string {
 	}
 	footer := d.footer.View()
 	bodyHeight := max(d.height-headerLines-lipgloss.Height(footer), 0)
-	body := d.compactBody(bodyHeight)
+	var body string
 	if wide {
 		body = d.wideBody(bodyHeight)
+	} else {
+		body = d.compactBody(bodyHeight)
 	}
 	frame := strings.Join(clip(strings.Split(d.header.View()+"\n"+body+"\n"+footer, "\n"), d.height), "\n")
-	// From 80 columns up every pane fits its width (the tests hold it to that), so the frame
-	// is not measured again: at 200x60 that would cost more than drawing it. Below, lines are
-	// cut here. (Bubble Tea v2 would clip them too, drawing into a buffer the terminal's size;
-	// the height is cut above because an inline frame taller than the terminal would scroll.)
-	if d.width < minWidth {
+	// From 60 columns up every pane fits its width (the tests hold it to that, at every size),
+	// so the frame is not measured again: at 200x60 that would cost more than drawing it.
+	// Below, lines are cut here. (Bubble Tea v2 would clip them too, drawing into a buffer the
+	// terminal's size; the height is cut above because an inline frame taller than the
+	// terminal would scroll.)
+	if d.width < narrowest {
 		frame = lipgloss.NewStyle().MaxWidth(d.width).Render(frame)
 	}
 	return frame
 }
 
-// compactBody stacks the panes in one column, most important first: each gets what it wants
-// while there is room, blank lines between them only when everything fits, and the events
+// narrowest is the narrowest terminal every pane is laid out to fit by itself.
+const narrowest = 60
+
+// compactBody stacks the panes in one column, most important first. The core (rate, latency,
+// status codes, errors) always shows; the events, the stages and the requests of a mix take
+// the rows to spare, blank lines go between panes only when everything fits, and the events
 // list takes what is left.
 func (d *Dashboard) compactBody(height int) string {
 	secs := []section{
-		{want: d.throughput.Lines(), gap: true, size: d.throughput.SetSize, view: d.throughput.View},
-		{want: d.latency.Lines(), gap: true, size: d.latency.SetSize, view: d.latency.View},
-		{want: d.status.Lines(), gap: true, size: d.status.SetSize, view: d.status.View},
-		{want: d.errors.Lines(), size: d.errors.SetSize, view: d.errors.View},
-		{want: 2, grow: true, gap: true, size: d.events.SetSize, view: d.events.View},
+		{pane: &d.throughput, gap: true},
+		{pane: &d.latency, gap: true, whole: true},
+		{pane: &d.status, gap: true},
+		{pane: &d.errors},
+		{pane: &d.stages, rank: 2, gap: true},
+		{pane: &d.requests, rank: 3, gap: true},
+		{pane: &d.events, rank: 1, grow: true, gap: true},
 	}
-	need := 0
-	for _, s := range secs {
-		need += s.want
-		if s.gap {
-			need++
-		}
-	}
-	gaps := need <= height
+	heights, gaps := allot(d.width, height, 0, secs)
 	var lines []string
-	for _, s := range secs {
+	for i, s := range secs {
+		if heights[i] <= 0 {
+			continue
+		}
 		if s.gap && gaps {
 			lines = append(lines, "")
 		}
-		h := min(s.want, height-len(lines))
-		if s.grow {
-			h = height - len(lines)
-		}
-		if h <= 0 {
-			break
-		}
-		s.size(d.width, h)
-		lines = append(lines, strings.Split(s.view(), "\n")...)
+		s.pane.SetSize(d.width, heights[i])
+		lines = append(lines, clip(strings.Split(s.pane.View(), "\n"), heights[i])...)
 	}
 	for len(lines) < height {
 		lines = append(lines, "")
@@ -102,26 +114,82 @@ func (d *Dashboard) compactBody(height int) string {
 	return strings.Join(clip(lines, height), "\n")
 }
 
-// wideBody puts the panes in two columns of boxes: rate and latency on the left, status codes,
-// errors, the requests of the mix (when it has two or more) and events on the right. The stage
-// list and the events list grow into the room.
+// allot shares height rows of a column width cells wide among sections, each shown with frame
+// rows around it (a box's borders; 0 for none): every section its least by rank while it fits
+// (a box that does not fit whole is left out, so none loses its bottom border), then its most
+// by rank, then the growing one the rest. gaps reports whether there is room for a blank line
+// above each section that asks for one (only when every section got its most).
+func allot(width, height, frame int, secs []section) (heights []int, gaps bool) {
+	heights = make([]int, len(secs))
+	order := make([]int, len(secs))
+	for i := range secs {
+		order[i] = i
+		secs[i].pane.SetSize(width, 0)
+	}
+	sort.SliceStable(order, func(a, b int) bool { return secs[order[a]].rank < secs[order[b]].rank })
+	left := height
+	for _, i := range order {
+		least, _ := secs[i].pane.Lines()
+		switch {
+		case least <= 0:
+			// Nothing to show (the requests of a mix of one).
+		case least+frame <= left:
+			heights[i] = least
+			left -= least + frame
+		case secs[i].rank == 0 && frame == 0 && left > 0:
+			heights[i], left = left, 0
+		}
+	}
+	full, wantGaps := true, 0
+	for _, i := range order {
+		if heights[i] == 0 || secs[i].grow {
+			continue
+		}
+		_, most := secs[i].pane.Lines()
+		more := min(most-heights[i], left)
+		if secs[i].whole && more < most-heights[i] {
+			more = 0
+		}
+		if more > 0 {
+			heights[i] += more
+			left -= more
+		}
+		full = full && heights[i] >= most
+	}
+	for i, s := range secs {
+		if heights[i] > 0 && s.gap {
+			wantGaps++
+		}
+	}
+	if gaps = full && frame == 0 && left >= wantGaps; gaps {
+		left -= wantGaps
+	}
+	for i, s := range secs {
+		if s.grow && heights[i] > 0 {
+			heights[i] += left
+			left = 0
+		}
+	}
+	return heights, gaps
+}
+
+// wideBody puts the panes in two columns of boxes: rate, latency and the stages on the left,
+// status codes, errors, the requests of the mix (when it has two or more) and events on the
+// right. The stage list and the events list grow into the room.
 func (d *Dashboard) wideBody(height int) string {
 	height-- // a blank line under the header
 	leftW := d.width / 2
 	left := d.boxes(leftW, height, []section{
-		{id: boxThroughput, want: d.throughput.Lines(), size: d.throughput.SetSize, view: d.throughput.View},
-		{id: boxLatency, want: d.latency.Lines(), size: d.latency.SetSize, view: d.latency.View},
-		{id: boxStages, grow: true, size: d.stages.SetSize, view: d.stages.View},
+		{id: boxThroughput, pane: &d.throughput},
+		{id: boxLatency, pane: &d.latency, whole: true},
+		{id: boxStages, pane: &d.stages, rank: 1, grow: true},
 	})
-	rightPanes := []section{
-		{id: boxStatus, want: d.status.Lines(), size: d.status.SetSize, view: d.status.View},
-		{id: boxErrors, want: min(d.errors.Lines(), 10), size: d.errors.SetSize, view: d.errors.View},
-	}
-	if n := d.requests.Lines(); n > 0 {
-		rightPanes = append(rightPanes, section{id: boxRequests, want: n, size: d.requests.SetSize, view: d.requests.View})
-	}
-	rightPanes = append(rightPanes, section{id: boxEvents, grow: true, size: d.events.SetSize, view: d.events.View})
-	right := d.boxes(d.width-leftW, height, rightPanes)
+	right := d.boxes(d.width-leftW, height, []section{
+		{id: boxStatus, pane: &d.status},
+		{id: boxErrors, pane: &d.errors, rank: 1},
+		{id: boxRequests, pane: &d.requests, rank: 2},
+		{id: boxEvents, pane: &d.events, rank: 3, grow: true},
+	})
 	// Each column is exactly its width on every line, so the two join line by line: no need
 	// to measure them again (lipgloss.JoinHorizontal would).
 	blank := strings.Repeat(" ", leftW)
@@ -161,40 +229,26 @@ type cachedBox struct {
 
 // boxes stacks panes in bordered boxes, a column width × height cells, and returns its lines.
 // Content sizes come from the box style's frame, so a different border or padding needs no
-// other change. Fixed boxes get what they want; the growing one gets the rest.
-func (d *Dashboard) boxes(width, height int, panes []section) []string {
+// other change.
+func (d *Dashboard) boxes(width, height int, secs []section) []string {
 	box := d.styles.Box
 	fx, fy := box.GetFrameSize()
-	heights := make([]int, len(panes))
-	rest := height
-	for i, p := range panes {
-		if !p.grow {
-			heights[i] = p.want
-			rest -= p.want + fy
-		}
-	}
-	for i, p := range panes {
-		if p.grow {
-			heights[i] = max(rest-fy, 1)
-		}
-	}
+	heights, _ := allot(width-fx, height, fy, secs)
 	var out []string
-	left := height
-	for i, p := range panes {
-		h := min(heights[i], left-fy)
+	for i, s := range secs {
+		h := heights[i]
 		if h <= 0 {
 			continue
 		}
-		p.size(width-fx, h)
-		content := p.view()
-		c, ok := d.boxCache[p.id]
+		s.pane.SetSize(width-fx, h)
+		content := strings.Join(clip(strings.Split(s.pane.View(), "\n"), h), "\n")
+		c, ok := d.boxCache[s.id]
 		if !ok || c.content != content || c.width != width || c.height != h {
 			rendered := box.Width(width).Height(h + fy).MaxHeight(h + fy).Render(content)
 			c = cachedBox{content: content, width: width, height: h, lines: strings.Split(rendered, "\n")}
-			d.boxCache[p.id] = c
+			d.boxCache[s.id] = c
 		}
 		out = append(out, c.lines...)
-		left -= h + fy
 	}
 	return out
 }

@@ -19,13 +19,14 @@ type errorsPane struct {
 
 func (p *errorsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
-// Lines is one line in the compact layout; with room, a title and a line per class and code.
-func (p *errorsPane) Lines() int {
+// Lines is one line in the compact layout; with room, a title and a line per class and code
+// (ten at most), the least being the title and the first of each kind.
+func (p *errorsPane) Lines() (least, most int) {
 	if !p.wide {
-		return 1
+		return 1, 1
 	}
 	tot := &p.c.st.Total
-	return 1 + max(len(tot.Errors), 1) + max(len(tot.RPCErrors), 1) + len(faultRows(tot.Calls.Faults))
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(faultRows(tot.Calls.Faults)), 10)
 }
 
 func (p *errorsPane) View() string {
@@ -56,9 +57,9 @@ func (p *errorsPane) line() string {
 		}
 	}
 	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
-		used := labelWidth + lenRunes(strings.Join(ansiFree(tot.Errors), " · ")) + 3
+		used := labelWidth + cellWidth(strings.Join(ansiFree(tot.Errors), " · ")) + 3
 		if faults != "" {
-			used += 3 + lenRunes(faults)
+			used += 3 + cellWidth(faults)
 		}
 		first := codes[0]
 		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
@@ -66,16 +67,17 @@ func (p *errorsPane) line() string {
 			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
 		}
 		if msg := oneLine(p.c.st.RPCMessage[first]); msg != "" {
-			if room := p.width - used - lenRunes(rpc) - 1; room >= 10 {
+			if room := p.width - used - cellWidth(rpc) - 1; room >= 10 {
 				rpc += " " + s.Muted.Render(truncate(msg, room))
 			}
 		}
 		text += "   " + rpc
 	}
-	if faults != "" && labelWidth+lipgloss.Width(text)+3+lenRunes(faults) <= p.width {
+	if faults != "" && labelWidth+lipgloss.Width(text)+3+cellWidth(faults) <= p.width {
 		text += "   " + s.Bad.Render(faults)
 	}
-	return p.c.label("errors", labelWidth) + text
+	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
+	return truncate(p.c.label("errors", labelWidth)+text, p.width)
 }
 
 // ansiFree lists "class n" for each transport error class, unstyled, to measure the line.
@@ -125,7 +127,7 @@ func (p *errorsPane) table() []string {
 	rows := faultRows(tot.Calls.Faults)
 	kindWidth := numWidth
 	for _, r := range rows {
-		kindWidth = max(kindWidth, lenRunes(r[0])+1)
+		kindWidth = max(kindWidth, cellWidth(r[0])+1)
 	}
 	for i, r := range rows {
 		label := ""
@@ -149,6 +151,15 @@ type eventsPane struct {
 }
 
 func (p *eventsPane) SetSize(width, height int) { p.width, p.height = width, height }
+
+// Lines is the least worth showing (the latest event) and the most the pane uses (them all).
+func (p *eventsPane) Lines() (least, most int) {
+	top := 0
+	if p.wide {
+		top = 1
+	}
+	return top + 1, top + max(len(p.c.st.Events), 1)
+}
 
 func (p *eventsPane) View() string {
 	if p.height <= 0 {

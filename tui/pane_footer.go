@@ -68,28 +68,39 @@ func (p *footerPane) drainLine() string {
 	if p.quitting {
 		keys = "q/ctrl+c again: leave now"
 	}
-	if line := what + " — " + keys; lenRunes(line) > p.width {
+	if line := what + " — " + keys; cellWidth(line) > p.width {
 		return truncate(line, p.width) // cut before styling: styles are escape sequences
 	}
 	return s.Good.Render(what) + s.Muted.Render(" — "+keys)
 }
 
-// shortHelp is the one-line help with the bindings that fit whole; the rest is behind "?".
+// shortHelp is the one-line help with the bindings that fit whole, in their order; the rest is
+// behind "?". Quit and help are always among them: on a narrow terminal the keys cut are the
+// ones "?" lists, never the way out or the way to the others.
 func (p *footerPane) shortHelp(bindings []key.Binding) string {
+	keys := p.c.keys
+	must := func(b key.Binding) bool {
+		return b.Help() == keys.Quit.Help() || b.Help() == keys.Help.Help()
+	}
+	sep := cellWidth(p.help.ShortSeparator)
+	width := func(b key.Binding) int { return cellWidth(b.Help().Key) + 1 + cellWidth(b.Help().Desc) + sep }
+	used := -sep // the first binding has no separator before it
+	for _, b := range bindings {
+		if b.Enabled() && must(b) {
+			used += width(b)
+		}
+	}
 	var fit []key.Binding
-	used := 0
 	for _, b := range bindings {
 		if !b.Enabled() {
 			continue
 		}
-		w := lenRunes(b.Help().Key) + 1 + lenRunes(b.Help().Desc)
-		if used > 0 {
-			w += lenRunes(p.help.ShortSeparator)
+		if !must(b) {
+			if used+width(b) > p.width {
+				continue
+			}
+			used += width(b)
 		}
-		if used+w > p.width {
-			break
-		}
-		used += w
 		fit = append(fit, b)
 	}
 	return p.help.ShortHelpView(fit)
@@ -136,6 +147,11 @@ func (p *footerPane) endReason() string {
 // wrapParts joins parts with sep into lines of at most width cells, breaking only between
 // parts (a part longer than a line is cut).
 func wrapParts(parts []string, sep string, width int) []string {
+	return wrapIndented(parts, sep, 0, width)
+}
+
+// wrapIndented is wrapParts with the lines after the first starting with indent spaces.
+func wrapIndented(parts []string, sep string, indent, width int) []string {
 	var lines []string
 	cur := ""
 	for _, part := range parts {
@@ -146,7 +162,7 @@ func wrapParts(parts []string, sep string, width int) []string {
 			cur += sep + part
 		default:
 			lines = append(lines, truncate(cur+strings.TrimRight(sep, " "), width))
-			cur = part
+			cur = strings.Repeat(" ", indent) + part
 		}
 	}
 	if cur != "" {

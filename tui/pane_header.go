@@ -47,16 +47,22 @@ func (p *headerPane) titleLine() string {
 	state := string(p.c.state)
 	right := s.state(state).Render(strings.ToUpper(state)) + " " + s.Muted.Render("elapsed") + " " +
 		formatElapsed(st.Elapsed)
-	// The target is the part that gives way on a narrow terminal: it is the longest, and the
-	// user knows it already.
+	// On a narrow terminal the target gives way first (it is the longest, and the user knows
+	// it already), then the mode, then the name is cut: the state and the clock always show.
 	head, mode := "rpcstress "+name, modeText(st.Mode)
-	room := p.width - lipgloss.Width(right) - 1 - lenRunes(head) - lenRunes(mode) - 4
-	left := s.Title.Render(head)
-	if room >= 8 {
-		left += "  " + s.Muted.Render(truncate(st.Target, room))
+	room := p.width - lipgloss.Width(right) - 2
+	head = truncate(head, max(room, 1))
+	room -= cellWidth(head)
+	tail := ""
+	if room >= 2+cellWidth(mode) {
+		tail = "  " + s.Muted.Render(mode)
+		room -= 2 + cellWidth(mode)
 	}
-	left += "  " + s.Muted.Render(mode)
-	return spread(left, right, p.width)
+	left := s.Title.Render(head)
+	if room-2 >= 12 { // a target cut shorter than that says nothing
+		left += "  " + s.Muted.Render(truncate(st.Target, room-2))
+	}
+	return spread(left+tail, right, p.width)
 }
 
 // stageLine: "stage 2/3 200/s ██████░░░░ 42%  35s left" with the stage's spec when known.
@@ -75,17 +81,17 @@ func (p *headerPane) stageLine() string {
 		label += " " + spec.Name
 	}
 	left := s.Label.Render(label)
-	used := lenRunes(label)
+	used := cellWidth(label)
 	if st.Mode != engine.ModeClosed {
 		rate := "target " + plan.TargetRate.String()
 		left += "  " + rate
-		used += 2 + lenRunes(rate)
+		used += 2 + cellWidth(rate)
 	}
 	pct, hasPct := stageProgress(st, plan, spec, hasSpec)
 	tail := stageLeft(plan, p.c.state, spec, hasSpec)
-	barWidth := p.width - used - 2 - lenRunes(tail) - 2
+	barWidth := p.width - used - 2 - cellWidth(tail) - 2
 	if !hasPct || barWidth < 10 {
-		return left + "  " + s.Muted.Render(tail)
+		return truncate(left+"  "+s.Muted.Render(tail), p.width) // a long stage name is cut
 	}
 	// ViewAs draws the bar at exactly this fraction, with no animation frames to drive.
 	p.bar.SetWidth(min(barWidth, 60))

@@ -38,16 +38,20 @@ func (p *latencyPane) showBars() bool {
 	return p.wide
 }
 
-// Lines is the height of the whole pane: the table, and the bars when shown.
-func (p *latencyPane) Lines() int {
-	n := len(p.tableRows())
+// Lines is the least the pane needs (its table) and the most it uses (the bars too, when shown).
+func (p *latencyPane) Lines() (least, most int) {
+	least = len(p.tableRows())
 	if p.wide {
-		n++
+		least++
 	}
+	most = least
 	if p.showBars() {
-		n += 1 + len(p.barRows())
+		most += 1 + p.barCount()
 	}
-	return n
+	if p.bars != nil && *p.bars {
+		least = most // asked for with l: the bars come before the panes shown only with room
+	}
+	return least, most
 }
 
 func (p *latencyPane) View() string {
@@ -57,7 +61,8 @@ func (p *latencyPane) View() string {
 		lines = append(lines, s.Section.Render("Latency (ms, from intended send)"))
 	}
 	lines = append(lines, p.tableRows()...)
-	if p.showBars() {
+	// The bars come whole or not at all: half a histogram would read as one.
+	if _, most := p.Lines(); p.showBars() && most <= p.height {
 		title := "stage latency by percentile (ms)"
 		if len(p.c.st.Histogram) > 0 {
 			title = "stage latency histogram (ms)"
@@ -69,44 +74,68 @@ func (p *latencyPane) View() string {
 }
 
 // tableRows is the percentile table: a header, the last second, the stage, and with room the
-// whole run and the stage's successful answers alone (fast 429s make a node look fast).
+// whole run and the stage's successful answers alone (fast 429s make a node look fast). Its
+// columns keep the dashboard's grid when there is room and close up in a narrow box.
 func (p *latencyPane) tableRows() []string {
 	st := p.c.st
-	head := p.c.label("latency", labelWidth)
-	for _, c := range latencyColumns {
-		head += p.c.styles.Label.Render(padLeft(c, numWidth))
-	}
 	last := st.Last.Latency
-	rows := []string{
-		head,
-		p.row("last 1s", st.Last.RPS > 0, last.P50, last.P90, last.P95, last.P99, last.P999, last.Max),
-		p.percentiles("stage", &st.Current.Latency, st.Current.Completed > 0),
+	type row struct {
+		label string
+		cells []string
+	}
+	rows := []row{
+		{"last 1s", latencyCells(st.Last.RPS > 0, last.P50, last.P90, last.P95, last.P99, last.P999, last.Max)},
+		{"stage", percentileCells(&st.Current.Latency, st.Current.Completed > 0)},
 	}
 	if p.wide {
-		rows = append(rows, p.percentiles("run", &st.Total.Latency, st.Total.Completed > 0))
+		rows = append(rows, row{"run", percentileCells(&st.Total.Latency, st.Total.Completed > 0)})
 		if ok, has := st.Current.LatencyByOutcome["ok"]; has && st.Current.OK > 0 {
-			rows = append(rows, p.percentiles("stage ok", &ok, true))
+			rows = append(rows, row{"stage ok", percentileCells(&ok, true)})
 		}
 	}
-	return rows
+	// In a narrow pane p95 gives way first, then p99.9, p90 and max; p50 and p99 stay.
+	drops := []int{0, 3, 1, 0, 2, 4}
+	cols := make([]column, len(latencyColumns))
+	for i, c := range latencyColumns {
+		cols[i] = column{head: c, drop: drops[i]}
+		for _, r := range rows {
+			cols[i].cells = append(cols[i].cells, r.cells[i])
+		}
+	}
+	widths := fitColumns(cols, p.width-labelWidth)
+	out := []string{p.c.label("latency", labelWidth) + p.c.styles.Label.Render(gridRow(latencyColumns, widths))}
+	for _, r := range rows {
+		out = append(out, p.c.label("  "+r.label, labelWidth)+gridRow(r.cells, widths))
+	}
+	return out
 }
 
-func (p *latencyPane) percentiles(label string, l *engine.Percentiles, has bool) string {
-	return p.row(label, has, l.P50, l.P90, l.P95, l.P99, l.P999, l.Max)
+func percentileCells(l *engine.Percentiles, has bool) []string {
+	return latencyCells(has, l.P50, l.P90, l.P95, l.P99, l.P999, l.Max)
 }
 
-// row writes one line of the table; a negative value is a figure the row does not have.
-func (p *latencyPane) row(label string, has bool, values ...float64) string {
-	b := strings.Builder{}
-	b.WriteString(p.c.label("  "+label, labelWidth))
-	for _, v := range values {
-		cell := "-"
+// latencyCells writes a row's figures; a negative value is a figure the row does not have.
+func latencyCells(has bool, values ...float64) []string {
+	cells := make([]string, len(values))
+	for i, v := range values {
+		cells[i] = "-"
 		if has && v >= 0 {
-			cell = formatMs(v)
+			cells[i] = formatMs(v)
 		}
-		b.WriteString(padLeft(cell, numWidth))
 	}
-	return b.String()
+	return cells
+}
+
+// barCount is how many rows barRows draws, without drawing them (the layout asks every frame).
+func (p *latencyPane) barCount() int {
+	st := p.c.st
+	switch {
+	case len(st.Histogram) > 0:
+		return len(st.Histogram)
+	case st.Current.Completed == 0:
+		return 1
+	}
+	return len(latencyColumns)
 }
 
 // barRows draws the stage's latency: the engine's buckets when it publishes them, otherwise its
@@ -142,7 +171,7 @@ func (p *latencyPane) bucketRows(buckets []engine.Bucket) []string {
 	ranges := make([]string, len(buckets))
 	for i, b := range buckets {
 		ranges[i] = bucketRange(b)
-		rangeWidth = max(rangeWidth, lenRunes(ranges[i]))
+		rangeWidth = max(rangeWidth, cellWidth(ranges[i]))
 	}
 	barWidth := p.width - 2 - rangeWidth - 1 - numWidth - numWidth - 1
 	rows := make([]string, len(buckets))

@@ -5,87 +5,108 @@ import (
 )
 
 // requestsPane shows the run's numbers per request of the mix: one slow or rate-limited method
-// hides in the totals (seed 001 mixes getBalance and getBlocks). Shown in the wide layout only,
-// and only for a mix of two or more: for one, the totals are that request.
+// hides in the totals (seed 001 mixes getBalance and getBlocks). Shown only for a mix of two or
+// more (for one, the totals are that request): boxed in the wide layout, and in the compact one
+// when rows are to spare.
 type requestsPane struct {
 	c             *common
 	width, height int
+	wide          bool
 }
 
 // maxRequestRows is how many requests the pane lists at most, the busiest first; the rest are
 // counted on one more line.
 const maxRequestRows = 6
 
-var requestColumns = []string{"count", "share", "p50", "p99", "limited", "failed"}
+// requestColumns are the columns after the name, with how readily each gives way.
+var requestColumns = []struct {
+	head string
+	drop int
+}{{"count", 3}, {"share", 0}, {"p50", 1}, {"p99", 0}, {"limited", 4}, {"failed", 2}}
 
-// callColumns is requestColumns for a run of JSON-RPC calls: the calls failed (of a batch,
-// many per request) come last.
-var callColumns = append(append([]string(nil), requestColumns...), "c.fail")
-
-// shortColumn is a column's header where its full name would touch the column before.
-var shortColumn = map[string]string{"count": "n", "share": "%", "limited": "lim", "failed": "fail", "c.fail": "cfail"}
+// minName is the narrowest the name column gets before number columns are left out.
+const minName = 10
 
 func (p *requestsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
-// Lines is the pane's height: none for a mix of one, else a title, a head and the rows.
-func (p *requestsPane) Lines() int {
+// Lines is the pane's height, least and most: none for a mix of one, else a title (wide), a
+// head and the rows (the least: two of them).
+func (p *requestsPane) Lines() (least, most int) {
 	n := len(p.c.st.Total.ByRequest)
 	if n < 2 {
-		return 0
+		return 0, 0
+	}
+	top := 1
+	if p.wide {
+		top++
 	}
 	rows := min(n, maxRequestRows)
 	if n > maxRequestRows {
 		rows++
 	}
-	return 2 + rows
+	return top + 2, top + rows
 }
 
 func (p *requestsPane) View() string {
 	s := p.c.styles
 	tot := &p.c.st.Total
-	columns, minCol := requestColumns, lenRunes("limited")
-	if tot.Calls.Sent > 0 {
-		columns, minCol = callColumns, lenRunes("c.fail") // one column more in the same box
+	var lines []string
+	if p.wide {
+		lines = append(lines, s.Section.Render("Requests")+s.Muted.Render("  (run; latency in ms)"))
 	}
-	// Numbers keep their usual column while the names keep minName; in a narrower box (the
-	// wide layout at 120 columns) the number columns give up a space first.
-	const minName = 10
-	colWidth := min(numWidth, max((p.width-minName)/len(columns), minCol))
-	nameWidth := max(p.width-len(columns)*colWidth, minName)
-	head := s.Label.Render(padRight("request", nameWidth))
-	for _, c := range columns {
-		if lenRunes(c) >= colWidth {
-			c = shortColumn[c] // "limited" → "lim": a header must keep a space before it
-		}
-		head += s.Label.Render(padLeft(c, colWidth))
-	}
-	lines := []string{s.Section.Render("Requests") + s.Muted.Render("  (run; latency in ms)"), head}
 	names := requestsByCount(tot.ByRequest)
 	// When the rows do not all fit, the last one says how many are left out.
-	room := max(p.height-len(lines), 0)
+	room := max(p.height-len(lines)-1, 0)
 	shown := min(len(names), maxRequestRows, room)
 	if shown < len(names) && shown > 0 {
 		shown--
 	}
-	for _, name := range names[:shown] {
+	cols := make([]column, len(requestColumns), len(requestColumns)+1)
+	for i, c := range requestColumns {
+		cols[i] = column{head: c.head, drop: c.drop}
+	}
+	// A run of JSON-RPC calls adds the calls failed (of a batch, many per request), the
+	// first column to give way after "share".
+	withCalls := tot.Calls.Sent > 0
+	if withCalls {
+		cols = append(cols, column{head: "c.fail", drop: 5})
+	}
+	rows := make([][]string, shown)
+	for i, name := range names[:shown] {
 		r := tot.ByRequest[name]
-		cells := []string{formatInt(r.Completed), formatPct(r.Completed, tot.Completed), "-", "-",
+		rows[i] = []string{formatInt(r.Completed), formatPct(r.Completed, tot.Completed), "-", "-",
 			formatPct(r.Limited, r.Completed), formatInt(r.Failed)}
 		if r.Completed > 0 {
-			cells[2], cells[3] = formatMs(r.Latency.P50), formatMs(r.Latency.P99)
+			rows[i][2], rows[i][3] = formatMs(r.Latency.P50), formatMs(r.Latency.P99)
 		}
-		if len(columns) > len(requestColumns) {
-			cells = append(cells, formatInt(r.Calls.Failed))
+		if withCalls {
+			rows[i] = append(rows[i], formatInt(r.Calls.Failed))
 		}
-		var b strings.Builder
-		b.WriteString(padRight(truncate(name, nameWidth-1), nameWidth))
-		for _, c := range cells {
-			b.WriteString(padLeft(c, colWidth))
+		for j := range cols {
+			cols[j].cells = append(cols[j].cells, rows[i][j])
 		}
-		lines = append(lines, b.String())
+	}
+	// The names get their whole width when the numbers fit beside it, closed up if need be;
+	// else the names keep minName and the number columns shrink, then the least needed go.
+	widths := fitColumns(cols, p.width-minName)
+	longest := 0
+	for _, name := range names[:shown] {
+		longest = max(longest, cellWidth(name))
+	}
+	if whole := fitColumns(cols, p.width-max(longest+1, minName)); dropped(whole) == dropped(widths) {
+		widths = whole
+	}
+	nameWidth := max(p.width-sum(widths), minName)
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.head
+	}
+	lines = append(lines, s.Label.Render(padRight("request", nameWidth)+gridRow(heads, widths)))
+	for i, name := range names[:shown] {
+		lines = append(lines, padRight(truncate(name, nameWidth-1), nameWidth)+gridRow(rows[i], widths))
 	}
 	if left := len(names) - shown; left > 0 && room > 0 {
-		lines = append(lines, s.Muted.Render("+"+formatInt(int64(left))+" more (rpcstress report lists them all)"))
+		lines = append(lines, s.Muted.Render(truncate("+"+formatInt(int64(left))+" more (rpcstress report lists them all)", p.width)))
 	}
 	return strings.Join(clip(lines, p.height), "\n")
 }

@@ -77,7 +77,7 @@ func (p *searchPane) titleLine() string {
 	}
 	right := badge.Render(strings.ToUpper(state)) + " " + s.Muted.Render("elapsed") + " " + formatElapsed(elapsed)
 	head := "rpcstress find-limit " + p.name
-	room := p.width - lenRunes(head) - lipgloss.Width(right) - 4
+	room := p.width - cellWidth(head) - lipgloss.Width(right) - 4
 	left := s.Title.Render(head)
 	if room >= 8 {
 		left += "  " + s.Muted.Render(truncate(p.target, room))
@@ -152,7 +152,7 @@ func (p *searchPane) currentLines() []string {
 		head = fmt.Sprintf("limiter burst probe at %s", searchRate(c.Rate))
 	}
 	clock := fmt.Sprintf(" %s/%s", formatElapsed(min(el, total)), formatElapsed(total))
-	barWidth := max(p.width-lenRunes(head)-lenRunes(phase)-lenRunes(clock)-3, 5)
+	barWidth := max(p.width-cellWidth(head)-cellWidth(phase)-cellWidth(clock)-3, 5)
 	p.bar.SetWidth(barWidth)
 	frac := 0.0
 	if total > 0 {
@@ -209,7 +209,7 @@ func (p *searchPane) tableLines(room int) []string {
 		verdict := probeVerdict(pr)
 		cells := fmt.Sprintf(searchRowFormat, strconv.Itoa(pr.N), pr.Step, searchRate(pr.Rate), formatRPS(pr.Goodput),
 			formatMs(pr.LatencyMs), searchPct(pr.LimitedPct), searchPct(pr.FailedPct), "")
-		verdict = truncate(verdict, max(p.width-lenRunes(cells), 4))
+		verdict = truncate(verdict, max(p.width-cellWidth(cells), 4))
 		switch {
 		case pr.Superseded:
 			verdict = s.Muted.Render(verdict)

@@ -7,39 +7,86 @@ import (
 )
 
 // stagesPane lists the plan's stages with what each achieved: during a limit sweep the line
-// where the limited share jumps is the answer. Shown in the wide layout only.
+// where the limited share jumps is the answer. Boxed with a title in the wide layout; in the
+// compact one it is shown when rows are to spare.
 type stagesPane struct {
 	c             *common
 	width, height int
+	wide          bool
 }
 
-var stageColumns = []string{"rate", "planned", "ran", "rps", "p50", "p99", "limited", "failed"}
+// stageColumns are the stage table's columns after the stage number, with how readily each
+// gives way on a narrow terminal (see column.drop).
+var stageColumns = []struct {
+	head string
+	drop int
+}{{"rate", 0}, {"planned", 1}, {"ran", 4}, {"rps", 0}, {"p50", 2}, {"p99", 0}, {"limited", 5}, {"failed", 3}}
 
 func (p *stagesPane) SetSize(width, height int) { p.width, p.height = width, height }
 
+// Lines is the least worth showing (the head and the current stage) and all the pane can use.
+func (p *stagesPane) Lines() (least, most int) {
+	top := 1 // the column heads
+	if p.wide {
+		top++ // the title
+	}
+	return top + 1, top + max(len(p.c.st.Stages), 1)
+}
+
+// leadWidth is the width of the stage number column: the label column in the compact layout,
+// so the numbers line up with the panes above.
+func (p *stagesPane) leadWidth() int {
+	if p.wide {
+		return 6
+	}
+	return labelWidth
+}
+
 func (p *stagesPane) View() string {
 	st, s := p.c.st, p.c.styles
-	head := p.c.styles.Label.Render("     #")
-	for _, c := range stageColumns {
-		head += s.Label.Render(padLeft(c, numWidth))
+	var lines []string
+	if p.wide {
+		lines = append(lines, s.Section.Render("Stages")+s.Muted.Render("  (latency in ms)"))
 	}
-	lines := []string{s.Section.Render("Stages") + s.Muted.Render("  (latency in ms)"), head}
+	// Keep the current stage in view in a long plan: start so that it sits in the window.
+	rows := max(p.height-len(lines)-1, 1)
+	from := min(max(p.c.plan.Stage-rows/2, 0), max(len(st.Stages)-rows, 0))
+	shown := st.Stages[from:min(from+rows, len(st.Stages))]
+	cols := make([]column, len(stageColumns))
+	for i, c := range stageColumns {
+		cols[i] = column{head: c.head, drop: c.drop}
+	}
+	cells := make([][]string, len(shown))
+	for i := range shown {
+		cells[i] = p.cells(&shown[i])
+		for j := range cols {
+			cols[j].cells = append(cols[j].cells, cells[i][j])
+		}
+	}
+	lead := p.leadWidth()
+	widths := fitColumns(cols, p.width-lead)
+	heads := make([]string, len(cols))
+	for i, c := range cols {
+		heads[i] = c.head
+	}
+	headLead := padLeft("#", lead)
+	if !p.wide {
+		headLead = padRight("stage", lead)
+	}
+	lines = append(lines, s.Label.Render(headLead+gridRow(heads, widths)))
 	if len(st.Stages) == 0 {
 		lines = append(lines, s.Muted.Render("  no stages reported yet"))
 	}
-	// Keep the current stage in view in a long plan: start so that it sits in the window.
-	rows := max(p.height-len(lines), 1)
-	from := min(max(p.c.plan.Stage-rows/2, 0), max(len(st.Stages)-rows, 0))
-	for i := from; i < len(st.Stages) && len(lines) < p.height; i++ {
-		lines = append(lines, p.row(&st.Stages[i]))
+	for i := range shown {
+		lines = append(lines, p.row(&shown[i], cells[i], widths))
 	}
 	return strings.Join(clip(lines, p.height), "\n")
 }
 
-// row writes one stage. The current stage reads the live stage summary (fresher than the
-// per-second stage list) and is marked with ▶ in bold, not by colour alone.
-func (p *stagesPane) row(ss *engine.StageStats) string {
-	st, s := p.c.st, p.c.styles
+// cells are one stage's figures. The current stage reads the live stage summary (fresher than
+// the per-second stage list).
+func (p *stagesPane) cells(ss *engine.StageStats) []string {
+	st := p.c.st
 	current := ss.Index == p.c.plan.Stage
 	sum := &ss.Summary
 	if current {
@@ -55,7 +102,7 @@ func (p *stagesPane) row(ss *engine.StageStats) string {
 	}
 	cells := []string{rate, planned, "-", "-", "-", "-", "-", "-"}
 	if sum.Completed > 0 || current {
-		cells[2] = formatSeconds(float64(int64(sum.DurationS)))
+		cells[2] = formatStageTime(sum.DurationS)
 		cells[3] = formatRPS(sum.RPS)
 		if sum.Completed > 0 {
 			cells[4], cells[5] = formatMs(sum.Latency.P50), formatMs(sum.Latency.P99)
@@ -63,17 +110,28 @@ func (p *stagesPane) row(ss *engine.StageStats) string {
 		}
 		cells[7] = formatInt(sum.Failed)
 	}
+	return cells
+}
+
+// row writes one stage; the current one is marked with ▶ in bold, not by colour alone.
+func (p *stagesPane) row(ss *engine.StageStats, cells []string, widths []int) string {
+	current := ss.Index == p.c.plan.Stage
 	mark := "   "
 	if current {
 		mark = " ▶ "
 	}
-	b := strings.Builder{}
-	b.WriteString(mark + padLeft(formatInt(int64(ss.Index+1)), 3))
-	for _, c := range cells {
-		b.WriteString(padLeft(c, numWidth))
-	}
+	line := padRight(mark+padLeft(formatInt(int64(ss.Index+1)), 3), p.leadWidth()) + gridRow(cells, widths)
 	if current {
-		return s.Label.Render(b.String())
+		return p.c.styles.Label.Render(line)
 	}
-	return b.String()
+	return line
+}
+
+// formatStageTime writes the time a stage was active: tenths of a second while it is short (a
+// stage visited for 1.8 s reads 1.8s, not 1s), whole seconds beyond a minute.
+func formatStageTime(s float64) string {
+	if s < 60 {
+		return formatSeconds(float64(int64(s*10)) / 10)
+	}
+	return formatSeconds(float64(int64(s)))
 }

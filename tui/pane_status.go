@@ -23,17 +23,18 @@ const limitedChartRows = 3
 
 func (p *statusPane) SetSize(width, height int) { p.width, p.height = width, height }
 
-// Lines is the height the pane needs for its codes (up to maxCodes) and chart.
-func (p *statusPane) Lines() int {
+// Lines is the least the pane needs (its head and two codes, the chart's top and bottom in the
+// wide layout) and the most it uses (its codes up to maxCodes, and the full chart).
+func (p *statusPane) Lines() (least, most int) {
 	codes := len(p.c.st.Total.Status)
 	if _, ok := p.c.st.Total.Status["429"]; !ok {
 		codes++
 	}
-	n := 1 + min(codes, p.maxCodes)
+	least, most = 1+min(codes, 2), 1+min(codes, p.maxCodes)
 	if p.wide {
-		n += 1 + limitedChartRows
+		least, most = least+1+2, most+1+limitedChartRows
 	}
-	return n
+	return least, most
 }
 
 func (p *statusPane) View() string {
@@ -45,10 +46,16 @@ func (p *statusPane) View() string {
 	head := p.c.label("status", labelWidth) + p.c.styles.Label.Render(
 		padLeft("count", numWidth)+padLeft("%", numWidth)+padLeft("/s", numWidth))
 	if !p.wide {
-		head = spread(head, p.limitedSpark(p.width-lenRunes(head)-2), p.width)
+		head = spread(head, p.limitedSpark(p.width-cellWidth(head)-2), p.width)
 	}
 	lines = append(lines, head)
-	for _, code := range p.shownCodes() {
+	// In the wide layout the chart keeps two rows (its top and its bottom with the share now);
+	// the codes take the rest.
+	room := p.height - len(lines)
+	if p.wide {
+		room -= 2
+	}
+	for _, code := range p.shownCodes(room) {
 		lines = append(lines, p.codeRow(code))
 	}
 	if p.wide {
@@ -60,13 +67,13 @@ func (p *statusPane) View() string {
 // shownCodes are the codes that fit, the commonest first chosen, then in numeric order. 429 is
 // always there, at zero until the limiter answers: it is the code this tool is about, and its
 // row should not appear out of nowhere in the middle of a run.
-func (p *statusPane) shownCodes() []string {
+func (p *statusPane) shownCodes(room int) []string {
 	codes := sortedByCount(p.c.st.Total.Status)
 	if _, ok := p.c.st.Total.Status["429"]; !ok {
 		codes = append([]string{"429"}, codes...)
 	}
 	if p.maxCodes > 0 {
-		codes = codes[:min(len(codes), p.maxCodes, max(p.height-1, 1))]
+		codes = codes[:min(len(codes), p.maxCodes, max(room, 1))]
 	}
 	sort.Slice(codes, func(i, j int) bool {
 		a, _ := strconv.Atoi(codes[i])
@@ -107,7 +114,7 @@ func limitedShare(r *engine.Row) float64 {
 func (p *statusPane) limitedSpark(width int) string {
 	st, s := p.c.st, p.c.styles
 	now := formatShare(limitedShare(&st.Last))
-	chartWidth := min(width-lenRunes("limited ")-1-lenRunes(now), 60)
+	chartWidth := min(width-cellWidth("limited ")-1-cellWidth(now), 60)
 	if chartWidth < 6 {
 		return ""
 	}

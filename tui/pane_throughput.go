@@ -10,8 +10,9 @@ import (
 // labelWidth is the width of the row labels on the left of the compact panes.
 const labelWidth = 10
 
-// throughputPane shows the target rate against what was achieved in the last second, the
-// generator's health (saturation, dropped requests), and a chart of requests per second.
+// throughputPane shows the target rate against what was sent and what came back ok in the last
+// second, the generator's health (saturation, dropped requests), a loud line when most answers
+// failed, and a chart of requests per second.
 type throughputPane struct {
 	c             *common
 	width, height int
@@ -21,58 +22,131 @@ type throughputPane struct {
 
 func (p *throughputPane) SetSize(width, height int) { p.width, p.height = width, height }
 
-// Lines is the height the pane needs with its chart.
-func (p *throughputPane) Lines() int {
-	n := 1 + max(p.chartRows, 1)
-	if p.c.plan.Saturated {
-		n++
-	}
-	if p.wide {
-		n++
-	}
-	return n
+// Lines is the least the pane needs (its figures and a one-row chart) and the most it uses
+// (its full chart), at its width.
+func (p *throughputPane) Lines() (least, most int) {
+	n := len(p.head())
+	return n + 1, n + max(p.chartRows, 1)
 }
 
 func (p *throughputPane) View() string {
-	st, s := p.c.st, p.c.styles
+	lines := p.head()
+	chartRows := max(p.height-len(lines), 1)
+	lines = append(lines, p.chart(p.c.st.Timeline, chartRows)...)
+	return strings.Join(clip(lines, p.height), "\n")
+}
+
+// head is everything above the chart: the title, the rate figures (wrapped to the width, never
+// cut), and the alarms.
+func (p *throughputPane) head() []string {
+	s := p.c.styles
 	var lines []string
 	if p.wide {
 		lines = append(lines, s.Section.Render("Throughput"))
 	}
-	lines = append(lines, p.rateLine())
-	if p.c.plan.Saturated {
-		lines = append(lines, strings.Repeat(" ", labelWidth)+
-			s.Warn.Render("! TESTER SATURATED: the generator is behind its own schedule"))
+	lines = append(lines, wrapIndented(p.rateParts(), "  ", labelWidth, p.width)...)
+	if alarm := p.failingLine(); alarm != "" {
+		lines = append(lines, alarm)
 	}
-	chartRows := max(p.height-len(lines), 1)
-	lines = append(lines, p.chart(st.Timeline, chartRows)...)
-	return strings.Join(clip(lines, p.height), "\n")
+	if t := &p.c.st.Tester; t.Behind {
+		lines = append(lines, wrapIndented(testerParts(t, s, p.width-labelWidth), " ", labelWidth, p.width)...)
+	}
+	return lines
 }
 
-// rateLine: "rate  target 200/s  achieved 198.0 rps (99%)  inflight 3  dropped 12".
-func (p *throughputPane) rateLine() string {
+// testerParts is the warning that the tester itself sent late in the last second, so that much
+// of the latency shown is its own: by how much, and what to do, which depends on whose the CPU
+// was.
+func testerParts(t *engine.TesterLoad, s *Styles, width int) []string {
+	parts := []string{strings.Repeat(" ", labelWidth-1), // the first line's indent, with the " " after it
+		s.Warn.Render("! TESTER " + formatMs(float64(t.Lag.Microseconds())/1000) + " ms LATE"), "(part of the latency):"}
+	used := fmt.Sprintf("it used %s of %d cores;", formatSig(t.CPU, 2, 2), t.Cores)
+	advice := "free the CPU others hold" // the tester was waiting for a CPU others held
+	switch {
+	case t.CPU < 0 || t.Cores <= 0:
+		return append(parts, "free the CPU or lower the rate")
+	case t.CPU >= 0.75*float64(t.Cores):
+		advice = "lower the rate or --shard" // the tester is the load: it needs more machine
+	}
+	// The figure and what to do read best on one line; split only when they do not fit one.
+	if cellWidth(used)+1+cellWidth(advice) <= width {
+		return append(parts, used+" "+advice)
+	}
+	return append(parts, used, advice)
+}
+
+// rateParts: "rate  target 200/s  sent 199.0/s  ok 122.0/s  inflight 3  dropped 12". Sent is
+// the tester's side, ok the target's: a dead target sends at the full rate and gets nothing
+// ok back, which "achieved 100 rps" of refused connections hid.
+func (p *throughputPane) rateParts() []string {
 	st, s := p.c.st, p.c.styles
-	target := p.c.plan.TargetRate.PerSecond()
 	parts := []string{p.c.label("rate", labelWidth-2)}
 	if st.Mode == engine.ModeClosed {
 		parts = append(parts, "closed loop: connections set the pace")
 	} else {
 		parts = append(parts, "target "+s.Value.Render(p.c.plan.TargetRate.String()))
 	}
-	achieved := "achieved " + s.Value.Render(formatRPS(st.Last.RPS)+" rps")
 	if len(st.Timeline) == 0 {
-		// No second has closed yet: "0.0 rps" would read as a target that answers nothing.
-		achieved = "achieved " + s.Muted.Render("- (first second)")
-	} else if target > 0 && st.Mode != engine.ModeClosed {
-		achieved += " (" + formatSig(100*st.Last.RPS/target, 3, 1) + "%)"
+		// No second has closed yet: "0.0/s" would read as a target that answers nothing.
+		parts = append(parts, "sent -", "ok - "+s.Muted.Render("(first second)"))
+	} else {
+		parts = append(parts, "sent "+formatRPS(st.Last.Sent)+"/s",
+			"ok "+s.Value.Render(formatRPS(okRate(&st.Last))+"/s"))
 	}
-	parts = append(parts, achieved, "inflight "+formatInt(st.Total.Inflight))
+	parts = append(parts, "inflight "+formatInt(st.Total.Inflight))
 	dropped := "dropped " + formatInt(st.Total.Dropped)
 	if st.Total.Dropped > 0 {
 		dropped = s.Warn.Render(dropped)
 	}
-	parts = append(parts, dropped)
-	return strings.Join(parts, "  ")
+	return append(parts, dropped)
+}
+
+// okRate is the successful answers of a second, per second (a partial last second's answers
+// are scaled like its rps).
+func okRate(r *engine.Row) float64 {
+	n := r.OK + r.Limited + r.Failed
+	if n == 0 {
+		return 0
+	}
+	return r.RPS * float64(r.OK) / float64(n)
+}
+
+// failingLine is the alarm shown when most of the last second's answers failed: a target that
+// is down, refusing or erroring must look it, not hide behind a full rate of fast failures.
+func (p *throughputPane) failingLine() string {
+	last := &p.c.st.Last
+	n := last.OK + last.Limited + last.Failed
+	if n == 0 || 2*last.Failed <= n {
+		return ""
+	}
+	text := fmt.Sprintf("! FAILING: %s of the last second failed", formatPct(last.Failed, n))
+	if cause, count := topCause(last); cause != "" {
+		text += fmt.Sprintf(" (%s %d)", cause, count)
+	}
+	return p.c.styles.Bad.Render(truncate(text, p.width))
+}
+
+// topCause names the commonest failure of a second: a transport error class, an HTTP status
+// that is neither 2xx nor 429, or a JSON-RPC error code.
+func topCause(r *engine.Row) (string, int64) {
+	cause, most := "", int64(0)
+	consider := func(name string, n int64) {
+		if n > most || n == most && name < cause {
+			cause, most = name, n
+		}
+	}
+	for class, n := range r.Errors {
+		consider(class, n)
+	}
+	for code, n := range r.Status {
+		if code[0] != '2' && code != "429" {
+			consider("HTTP "+code, n)
+		}
+	}
+	for code, n := range r.RPCErrors {
+		consider("rpc "+code, n)
+	}
+	return cause, most
 }
 
 // chart draws requests per second, one column a second, scaled so the highest of rate and

@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 	"time"
-	"unicode/utf8"
 )
 
 func TestWriteReportGolden(t *testing.T) {
@@ -89,7 +88,7 @@ func checkPlainAndNarrow(t *testing.T, text string) {
 		t.Error("output contains an ANSI escape")
 	}
 	for i, l := range strings.Split(text, "\n") {
-		if n := utf8.RuneCountInString(l); n > reportWidth {
+		if n := cellWidth(l); n > reportWidth {
 			t.Errorf("line %d is %d columns wide (max %d): %q", i+1, n, reportWidth, l)
 		}
 	}

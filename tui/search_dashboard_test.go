@@ -130,7 +130,7 @@ func TestSearchLinesAndReport(t *testing.T) {
 	}
 	checkGolden(t, "search_report", b.Bytes())
 	for _, l := range strings.Split(b.String(), "\n") {
-		if lenRunes(l) > reportWidth {
+		if cellWidth(l) > reportWidth {
 			t.Errorf("line over %d columns: %q", reportWidth, l)
 		}
 	}

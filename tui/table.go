@@ -2,7 +2,6 @@ package tui
 
 import (
 	"strings"
-	"unicode/utf8"
 )
 
 // reportWidth is the widest line a report writes: it must read in an 80–100 column terminal and
@@ -50,7 +49,7 @@ func (t *table) write(ew *errWriter, indent string, width int) {
 	widths := make([]int, len(t.right))
 	for _, row := range t.rows {
 		for i, c := range row {
-			widths[i] = max(widths[i], utf8.RuneCountInString(c))
+			widths[i] = max(widths[i], cellWidth(c))
 		}
 	}
 	gap := 2
@@ -77,7 +76,7 @@ func (t *table) write(ew *errWriter, indent string, width int) {
 				b.WriteString(strings.Repeat(" ", gap))
 			}
 			c = truncate(c, widths[i])
-			pad := strings.Repeat(" ", widths[i]-utf8.RuneCountInString(c))
+			pad := strings.Repeat(" ", widths[i]-cellWidth(c))
 			if t.right[i] {
 				b.WriteString(pad + c)
 			} else {
@@ -89,7 +88,7 @@ func (t *table) write(ew *errWriter, indent string, width int) {
 }
 
 func lineWidth(indent string, widths []int, gap int) int {
-	n := utf8.RuneCountInString(indent) + gap*(len(widths)-1)
+	n := cellWidth(indent) + gap*(len(widths)-1)
 	for _, w := range widths {
 		n += w
 	}

@@ -1,0 +1,155 @@
+package engine
+
+import (
+	"strings"
+	"testing"
+	"time"
+)
+
+// act is one control action at a time of a fake clock.
+type act struct {
+	at   time.Duration
+	kind string // a control kind ("next", "pause", "hold" …); "unhold" is hold off; "tick" only steps
+}
+
+// replay walks a scheduler's private state through acts on a fake clock (no goroutine, no
+// sleeping: time is an argument), then ends the schedule at end as Run does.
+func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*schedRun, *Counters) {
+	t.Helper()
+	cfg := testConfig(stages...)
+	c := NewCounters(len(stages))
+	s := NewScheduler(cfg, c, NewEventLog(time.Now()), time.Now())
+	r := &schedRun{s: s, stages: stages, ended: -1}
+	r.enterStage(0, 0)
+	for _, a := range acts {
+		now := int64(a.at)
+		c := control{kind: a.kind, on: true}
+		switch a.kind {
+		case "tick":
+			if r.step(now) {
+				t.Fatalf("the plan ended before %s", a.at)
+			}
+			continue
+		case "unhold":
+			c = control{kind: "hold", on: false}
+		}
+		if r.control(c, now) {
+			t.Fatalf("%s at %s ended the schedule", a.kind, a.at)
+		}
+	}
+	r.step(int64(end))  // the plan may run out by end
+	r.close(int64(end)) // as Run does when the schedule ends (a stop at end, or the plan's end)
+	return r, c
+}
+
+func TestStageActiveTime(t *testing.T) {
+	sec := time.Second
+	three := []Stage{{Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}}
+	tests := []struct {
+		name   string
+		stages []Stage
+		acts   []act
+		end    time.Duration
+		want   []time.Duration // active time per stage
+	}{
+		// The walk (n b n n): stage 2 is visited twice, 1 s each, not 3 s from its
+		// first send to its last answer.
+		{"revisited stage: its spans add up", three,
+			[]act{{1 * sec, "next"}, {2 * sec, "prev"}, {3 * sec, "next"}, {4 * sec, "next"}}, 5800 * time.Millisecond,
+			[]time.Duration{2 * sec, 2 * sec, 1800 * time.Millisecond}},
+		// Nothing is sent while paused, so a pause is not active time.
+		{"paused time is not active", three,
+			[]act{{2 * sec, "pause"}, {5 * sec, "resume"}}, 6 * sec,
+			[]time.Duration{3 * sec, 0, 0}},
+		// A held stage keeps sending: held time is active.
+		{"held time is active", three,
+			[]act{{1 * sec, "hold"}, {15 * sec, "unhold"}}, 16 * sec,
+			[]time.Duration{16 * sec, 0, 0}},
+		// Timed stage changes hand over at the planned end, and the plan's end closes the last
+		// stage at its planned end, not at a late wake.
+		{"a plan run to its end", []Stage{{Rate: 0, Duration: sec}, {Rate: 0, Duration: 2 * sec}},
+			nil, 3500 * time.Millisecond,
+			[]time.Duration{sec, 2 * sec}},
+		// A jump while paused lands paused: the new stage is not active until resumed.
+		{"next while paused", three,
+			[]act{{1 * sec, "pause"}, {2 * sec, "next"}, {4 * sec, "resume"}}, 5 * sec,
+			[]time.Duration{sec, sec, 0}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, c := replay(t, tt.stages, tt.acts, tt.end)
+			for i, want := range tt.want {
+				if got := c.StageActive(i, tt.end+time.Hour); got != want {
+					t.Errorf("stage %d active %s, want %s", i+1, got, want)
+				}
+			}
+		})
+	}
+}
+
+// TestNextKeepsHold: n and b move a held (or paused) plan to another stage and it stays held (or
+// paused); the event says so, and the new stage's end moves only by its own held time.
+func TestNextKeepsHold(t *testing.T) {
+	sec := time.Second
+	three := []Stage{{Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}}
+	tests := []struct {
+		name      string
+		acts      []act
+		state     State
+		stage     int
+		note      string        // in the next/prev event
+		stageLeft time.Duration // after the acts, at their last time
+	}{
+		// Held, then n: stage 2 is held, and its 10 s start counting only when released.
+		{"next while held", []act{{1 * sec, "hold"}, {3 * sec, "next"}, {6 * sec, "unhold"}, {7 * sec, "tick"}},
+			StateRunning, 1, "manual next stage (still held)", 9 * sec},
+		{"prev while held stays held", []act{{1 * sec, "next"}, {2 * sec, "hold"}, {3 * sec, "prev"}},
+			StateHeld, 0, "manual previous stage (still held)", 0},
+		// Paused, then n: still paused, and the new stage's end moves by its own paused time.
+		{"next while paused", []act{{1 * sec, "pause"}, {2 * sec, "next"}, {4 * sec, "resume"}, {5 * sec, "tick"}},
+			StateRunning, 1, "manual next stage (still paused)", 9 * sec},
+		// Not held: a plain jump, no note.
+		{"plain next", []act{{1 * sec, "next"}}, StateRunning, 1, "manual next stage", 10 * sec},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r, _ := replay(t, three, tt.acts, tt.acts[len(tt.acts)-1].at)
+			last := tt.acts[len(tt.acts)-1].at
+			r.publish(int64(last))
+			st := r.s.state.Load()
+			if st.State != tt.state || st.Stage != tt.stage {
+				t.Errorf("state %s stage %d, want %s stage %d", st.State, st.Stage+1, tt.state, tt.stage+1)
+			}
+			if st.StageLeft != tt.stageLeft {
+				t.Errorf("stage left %s, want %s", st.StageLeft, tt.stageLeft)
+			}
+			var details []string
+			for _, e := range r.s.events.List() {
+				if e.Kind == "next" || e.Kind == "prev" {
+					details = append(details, e.Detail)
+				}
+			}
+			if len(details) == 0 || details[len(details)-1] != tt.note {
+				t.Errorf("jump events %q, want the last %q", details, tt.note)
+			}
+			if tt.state == StateHeld && !strings.Contains(strings.Join(details, ";"), "still held") {
+				t.Errorf("a held jump is not recorded as still held: %q", details)
+			}
+		})
+	}
+}
+
+// TestControlSendsWhatWasDue: a control request handles first the sends due before it under the
+// plan as it was, even when the scheduler has not woken for them (a busy CPU): the stage left
+// keeps its full rate, and none is dropped without a trace.
+func TestControlSendsWhatWasDue(t *testing.T) {
+	sec := time.Second
+	two := []Stage{{Rate: 100, Duration: time.Hour}, {Rate: 200, Duration: time.Hour}}
+	// No tick between the acts: every send comes from a control request's own catch-up.
+	_, c := replay(t, two, []act{{1 * sec, "next"}, {1500 * time.Millisecond, "prev"}, {2 * sec, "pause"}}, 3*sec)
+	for i, want := range []int64{150, 100} { // 100/s for 1 s + 0.5 s; 200/s for 0.5 s
+		if got := c.Stage(i).Scheduled.Load(); got != want {
+			t.Errorf("stage %d: %d scheduled, want %d", i+1, got, want)
+		}
+	}
+}

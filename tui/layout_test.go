@@ -1,0 +1,260 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// layoutSizes are the sizes the issue names and the edges between layouts around them.
+var layoutSizes = [][2]int{
+	{60, 18}, {80, 24}, {100, 30}, {130, 40}, {150, 45}, {200, 50}, // the issue's
+	{61, 19}, {79, 23}, {119, 35}, {120, 36}, {121, 37}, {140, 60}, {250, 70}, // edges and extremes
+}
+
+// layoutViews are runs whose numbers stress the layout: long names, wide characters, many
+// stages and requests, a dead target, nothing yet.
+func layoutViews() map[string]func(*engine.Stats) {
+	return map[string]func(*engine.Stats){
+		"fixture": nil,
+		"dead target": func(st *engine.Stats) {
+			st.Last = engine.Row{T: 64, TargetRate: 100, RPS: 100, Sent: 100, Failed: 100,
+				Errors: map[string]int64{"refused": 100}, Status: map[string]int64{}}
+			st.Total.Errors = map[string]int64{"refused": 6400, "timeout": 3, "reset": 2, "eof": 1, "other": 1}
+		},
+		"first second": func(st *engine.Stats) { st.Timeline, st.Last = nil, engine.Row{} },
+		"many stages": func(st *engine.Stats) {
+			st.Stages = nil
+			for i := range 24 {
+				st.Stages = append(st.Stages, engine.StageStats{Index: i, Spec: engine.Stage{Rate: engine.Rate(15360 * (i + 1)), Duration: 90 * time.Minute},
+					Summary: engine.Summary{Completed: 123456789, DurationS: 5399.9, RPS: 15360.4, Failed: 1234567, Limited: 7,
+						Latency: engine.Percentiles{P50: 1234.5, P99: 98765.4}}})
+			}
+			st.Plan.Stage, st.Plan.StageCount = 11, 24
+		},
+		"many requests": func(st *engine.Stats) {
+			st.Total.ByRequest = map[string]engine.Summary{}
+			for i := range 9 {
+				st.Total.ByRequest[fmt.Sprintf("eth_getTransactionReceiptWithAVeryLongName#%d", i)] = engine.Summary{
+					Completed: 1234567890, Limited: 3, Failed: 123456789, Latency: engine.Percentiles{P50: 12345.6, P99: 99999.9}}
+			}
+		},
+		"wide characters": func(st *engine.Stats) {
+			st.Name = "負荷試験🔥" + strings.Repeat("名前", 30)
+			st.Target = "http://ノード.example/" + strings.Repeat("パス/", 30)
+			st.RPCMessage["-32602"] = strings.Repeat("無効なパラメータ🔥", 20)
+			st.Events = append(st.Events, engine.Event{T: 64, Kind: "note", Detail: strings.Repeat("イベント😀", 30)})
+			st.Stages[1].Spec.Name = strings.Repeat("段階", 40)
+			st.Total.ByRequest["取引を取得する長い名前のメソッド"] = st.Total.ByRequest["getSlot"]
+		},
+		"closed loop": func(st *engine.Stats) { st.Mode = engine.ModeClosed },
+		"tester is the load": func(st *engine.Stats) {
+			st.Tester = engine.TesterLoad{Lag: 1500 * time.Millisecond, Behind: true, CPU: 1.97, Cores: 2}
+		},
+		"calm": func(st *engine.Stats) {
+			st.Tester, st.Plan.Saturated = engine.TesterLoad{}, false
+			st.Total.Dropped = 0
+		},
+	}
+}
+
+// layoutStates are the dashboard's states, each reached as a user would.
+var layoutStates = []struct {
+	name string
+	keys []string
+	done bool
+}{
+	{name: "plain"},
+	{name: "latency bars", keys: []string{"l"}},
+	{name: "all keys", keys: []string{"?"}},
+	{name: "rate input", keys: []string{"=", "abc", "enter"}},
+	{name: "draining", keys: []string{"q"}},
+	{name: "done", done: true},
+}
+
+// TestDashboardLayoutEverySize: at every size and in every state, no line is wider than the
+// terminal, the frame is no taller, every box that opens closes (a box that loses its bottom
+// border was cut or wrapped), and every pane fits the room it was given, so nothing is cut at
+// the terminal's edge behind the layout's back. The words that must always show do.
+func TestDashboardLayoutEverySize(t *testing.T) {
+	for vname, edit := range layoutViews() {
+		for _, state := range layoutStates {
+			t.Run(vname+"/"+state.name, func(t *testing.T) {
+				d, _ := testDashboard(t, edit)
+				press(d, state.keys...)
+				if state.done {
+					d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/getBalance.json"})
+				}
+				for _, sz := range layoutSizes {
+					d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+					screen := view(d)
+					where := fmt.Sprintf("%dx%d", sz[0], sz[1])
+					checkFitsAt(t, where, screen, sz[0], sz[1])
+					checkBoxesClose(t, where, screen)
+					checkPanesFit(t, where, d)
+					if state.name == "plain" {
+						for _, want := range []string{"q quit", "? more keys", "inflight ", "dropped "} {
+							if !strings.Contains(screen, want) {
+								t.Errorf("%s lacks %q:\n%s", where, want, screen)
+							}
+						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// checkFitsAt is checkFits naming the size.
+func checkFitsAt(t *testing.T, where, screen string, width, height int) {
+	t.Helper()
+	lines := strings.Split(screen, "\n")
+	if len(lines) > height {
+		t.Errorf("%s: %d lines", where, len(lines))
+	}
+	for i, l := range lines {
+		if n := cellWidth(l); n > width {
+			t.Errorf("%s: line %d is %d cells: %q", where, i+1, n, l)
+		}
+	}
+}
+
+// checkBoxesClose fails when a box's top corner has no bottom corner under it, in the same
+// cell column (wide characters counted as two cells).
+func checkBoxesClose(t *testing.T, where, screen string) {
+	t.Helper()
+	open := map[int]int{} // cell column → line of the top corner
+	for i, line := range strings.Split(screen, "\n") {
+		col := 0
+		for _, r := range line {
+			switch r {
+			case '╭':
+				if at, ok := open[col]; ok {
+					t.Errorf("%s: the box opened on line %d at column %d never closes before another opens on line %d", where, at+1, col, i+1)
+				}
+				open[col] = i
+			case '╰':
+				if _, ok := open[col]; !ok {
+					t.Errorf("%s: line %d closes a box at column %d that never opened", where, i+1, col)
+				}
+				delete(open, col)
+			}
+			col += cellWidth(string(r))
+		}
+	}
+	for col, at := range open {
+		t.Errorf("%s: the box opened on line %d at column %d has no bottom border", where, at+1, col)
+	}
+}
+
+// checkPanesFit fails when a pane drew more than the room the layout gave it.
+func checkPanesFit(t *testing.T, where string, d *Dashboard) {
+	t.Helper()
+	panes := map[string]struct {
+		view          func() string
+		width, height int
+	}{
+		"throughput": {d.throughput.View, d.throughput.width, d.throughput.height},
+		"latency":    {d.latency.View, d.latency.width, d.latency.height},
+		"status":     {d.status.View, d.status.width, d.status.height},
+		"errors":     {d.errors.View, d.errors.width, d.errors.height},
+		"events":     {d.events.View, d.events.width, d.events.height},
+		"stages":     {d.stages.View, d.stages.width, d.stages.height},
+		"requests":   {d.requests.View, d.requests.width, d.requests.height},
+	}
+	for name, p := range panes {
+		if p.height <= 0 {
+			continue // not shown
+		}
+		lines := strings.Split(stripANSI(p.view()), "\n")
+		if len(lines) > p.height {
+			t.Errorf("%s: %s drew %d lines in %d", where, name, len(lines), p.height)
+		}
+		for i, l := range lines {
+			if n := cellWidth(l); n > p.width {
+				t.Errorf("%s: %s line %d is %d cells in %d: %q", where, name, i+1, n, p.width, l)
+			}
+		}
+	}
+}
+
+// TestDashboardDeadTarget: against a target that refuses every connection the rate line must
+// not read like success (issue 14: "achieved 100.0 rps (100%)"): it shows what was sent beside
+// what came back ok, and a loud line names the failure.
+func TestDashboardDeadTarget(t *testing.T) {
+	dead := layoutViews()["dead target"]
+	for _, sz := range [][2]int{{60, 18}, {80, 24}, {200, 50}} {
+		d, _ := testDashboard(t, dead)
+		d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+		v := view(d)
+		for _, want := range []string{"sent 100.0/s", "ok 0.0/s", "! FAILING: 100.0% of the last second failed (refused 100)"} {
+			if !strings.Contains(v, want) {
+				t.Errorf("%dx%d: a dead target's view lacks %q:\n%s", sz[0], sz[1], want, v)
+			}
+		}
+	}
+	tests := []struct {
+		name string
+		last engine.Row
+		want string // "" for no alarm
+	}{
+		// Half failed is not most.
+		{"half", engine.Row{RPS: 100, OK: 50, Failed: 50, Errors: map[string]int64{"timeout": 50}}, ""},
+		// Rate-limited answers are not failures: the status pane shows them.
+		{"limited", engine.Row{RPS: 100, OK: 10, Limited: 90}, ""},
+		// A 503 storm names the status.
+		{"503s", engine.Row{RPS: 100, OK: 10, Failed: 90, Status: map[string]int64{"200": 10, "503": 90}}, "90.0% of the last second failed (HTTP 503 90)"},
+		// JSON-RPC errors inside HTTP 200 name the code.
+		{"rpc errors", engine.Row{RPS: 10, Failed: 10, Status: map[string]int64{"200": 10}, RPCErrors: map[string]int64{"-32005": 10}}, "(rpc -32005 10)"},
+		// Nothing completed: nothing to judge (a silent target shows in the inflight count).
+		{"silent", engine.Row{}, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := testDashboard(t, func(st *engine.Stats) { st.Last = tt.last })
+			v := view(d)
+			if tt.want == "" && strings.Contains(v, "FAILING") || tt.want != "" && !strings.Contains(v, tt.want) {
+				t.Errorf("want %q:\n%s", tt.want, v)
+			}
+		})
+	}
+}
+
+// TestDashboardTesterWarning: the warning that the tester itself sent late says by how much
+// and what to do, which depends on whose the CPU was; none when it kept up.
+func TestDashboardTesterWarning(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name   string
+		tester engine.TesterLoad
+		want   []string // nil: no warning
+	}{
+		{"kept up", engine.TesterLoad{Lag: 3 * ms, CPU: 0.2, Cores: 2}, nil},
+		{"machine busy", engine.TesterLoad{Lag: 52 * ms, Behind: true, CPU: 0.12, Cores: 2},
+			[]string{"! TESTER 52.0 ms LATE (part of the latency)", "it used 0.12 of 2 cores; free the CPU others hold"}},
+		{"tester is the load", engine.TesterLoad{Lag: 230 * ms, Behind: true, CPU: 1.9, Cores: 2},
+			[]string{"! TESTER 230 ms LATE", "it used 1.9 of 2 cores; lower the rate or --shard"}},
+		{"CPU unknown", engine.TesterLoad{Lag: 15 * ms, Behind: true, CPU: -1, Cores: 2},
+			[]string{"! TESTER 15.0 ms LATE", "free the CPU or lower the rate"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d, _ := testDashboard(t, func(st *engine.Stats) { st.Tester = tt.tester })
+			d.Update(tea.WindowSizeMsg{Width: 100, Height: 30})
+			v := view(d)
+			if tt.want == nil && strings.Contains(v, "TESTER") {
+				t.Errorf("a warning for a tester that kept up:\n%s", v)
+			}
+			for _, want := range tt.want {
+				if !strings.Contains(v, want) {
+					t.Errorf("view lacks %q:\n%s", want, v)
+				}
+			}
+		})
+	}
+}
