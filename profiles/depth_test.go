@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"unicode/utf8"
 )
 
@@ -117,5 +118,21 @@ func TestJSONValueRefusesDeepValues(t *testing.T) {
 				t.Fatalf("got %v, want %s", err, want)
 			}
 		})
+	}
+}
+
+// A JSON target line or a body file nested a million levels deep is parsed by encoding/json,
+// which stops at 10,000 levels: the target is refused at its line, the body sent as written.
+func TestTargetsAndBodiesDeep(t *testing.T) {
+	deep := nest(1_000_000, "[", "", "]")
+	_, errs := parseTargets([]byte("\n"+`{"method":"POST","url":"http://127.0.0.1:1/","header":`+deep+"}\n"), "json", nil)
+	if len(errs) != 1 || errs[0].line != 2 || !strings.Contains(errs[0].msg, "not a JSON target") {
+		t.Errorf("deep JSON target: got %+v, want one problem at line 2: not a JSON target", errs)
+	}
+	files := fstest.MapFS{"deep.json": {Data: []byte(deep)}}
+	src := "url = \"http://127.0.0.1:1/\"\n[[request]]\nbody_file = \"deep.json\"\n[[stage]]\nrate = 1\n"
+	p, err := load(&source{name: "t.toml", readBody: fsReader(files)}, []byte(src))
+	if err != nil || len(p.Config.Requests) != 1 || string(p.Config.Requests[0].Body) != deep {
+		t.Errorf("deep body_file: got %v, want it loaded as written", err)
 	}
 }
