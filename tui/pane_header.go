@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // headerPane is the top of the dashboard: what runs against what, where the plan is, the run's
@@ -31,6 +32,9 @@ func newHeaderPane(c *common) headerPane {
 // headerLines is the header's height.
 const headerLines = 2
 
+// minNameCells is the least of a stage's name worth showing; with less room it is left out.
+const minNameCells = 4
+
 func (p *headerPane) SetSize(width, _ int) { p.width = width }
 
 func (p *headerPane) View() string {
@@ -40,7 +44,7 @@ func (p *headerPane) View() string {
 // titleLine: "rpcstress NAME  TARGET  open loop" … "RUNNING  1m5s".
 func (p *headerPane) titleLine() string {
 	st, s := p.c.st, p.c.styles
-	name := st.Name
+	name := safetext.Line(st.Name) // the profile's: from a file
 	if name == "" {
 		name = "(unnamed)"
 	}
@@ -53,7 +57,7 @@ func (p *headerPane) titleLine() string {
 	room := p.width - lipgloss.Width(right) - 1 - lenRunes(head) - lenRunes(mode) - 4
 	left := s.Title.Render(head)
 	if room >= 8 {
-		left += "  " + s.Muted.Render(truncate(st.Target, room))
+		left += "  " + s.Muted.Render(truncate(safetext.Line(st.Target), room))
 	}
 	left += "  " + s.Muted.Render(mode)
 	return spread(left, right, p.width)
@@ -71,18 +75,21 @@ func (p *headerPane) stageLine() string {
 		label = fmt.Sprintf("stage %d/%d", plan.Stage+1, count)
 	}
 	spec, hasSpec := stageSpec(st, plan.Stage)
-	if hasSpec && spec.Name != "" {
-		label += " " + spec.Name
-	}
-	left := s.Label.Render(label)
-	used := lenRunes(label)
+	rate := ""
 	if st.Mode != engine.ModeClosed {
-		rate := "target " + plan.TargetRate.String()
-		left += "  " + rate
-		used += 2 + lenRunes(rate)
+		rate = "  target " + plan.TargetRate.String()
 	}
-	pct, hasPct := stageProgress(st, plan, spec, hasSpec)
 	tail := stageLeft(plan, p.c.state, spec, hasSpec)
+	if hasSpec && spec.Name != "" {
+		// The name comes from the profile and may be long (or escaped to length): it gives
+		// way to the numbers.
+		if room := p.width - lenRunes(label) - 1 - lenRunes(rate) - 2 - lenRunes(tail); room >= minNameCells {
+			label += " " + truncate(safetext.Line(spec.Name), room)
+		}
+	}
+	left := s.Label.Render(label) + rate
+	used := lenRunes(label) + lenRunes(rate)
+	pct, hasPct := stageProgress(st, plan, spec, hasSpec)
 	barWidth := p.width - used - 2 - lenRunes(tail) - 2
 	if !hasPct || barWidth < 10 {
 		return left + "  " + s.Muted.Render(tail)

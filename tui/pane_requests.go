@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // requestsPane shows the run's numbers per request of the mix: one slow or rate-limited method
@@ -78,7 +80,7 @@ func (p *requestsPane) View() string {
 			cells = append(cells, formatInt(r.Calls.Failed))
 		}
 		var b strings.Builder
-		b.WriteString(padRight(truncate(name, nameWidth-1), nameWidth))
+		b.WriteString(padRight(truncate(safetext.Line(name), nameWidth-1), nameWidth))
 		for _, c := range cells {
 			b.WriteString(padLeft(c, colWidth))
 		}
