@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/term"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -102,7 +103,7 @@ func (c *cli) dashboard(ctx context.Context, runner *engine.Runner, meta engine.
 		res = <-done
 	}
 	if uiErr != nil && res.err == nil {
-		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the run was saved)\n", uiErr)
+		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %s (the run was saved)\n", safetext.Line(uiErr.Error()))
 	}
 	return res.snap, caught.get(), res.err
 }

@@ -19,6 +19,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -253,7 +254,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 		return c.fail(exitRunFailed, err)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(err.Error()))
 	}
 	reason := engine.EndCompleted
 	switch {
@@ -269,7 +270,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	if serr != nil {
 		return c.fail(exitRunFailed, fmt.Errorf("saving the search: %w", serr))
 	}
-	fmt.Fprintf(c.stdout, "snapshot: %s\n", out.target.Path)
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", safetext.Line(out.target.Path))
 	switch {
 	case sig != 0:
 		return exitSignalsBase + int(sig)
@@ -336,11 +337,11 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 	}
 	res := <-done
 	if uiErr != nil {
-		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %v (the search is still saved)\n", uiErr)
+		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %s (the search is still saved)\n", safetext.Line(uiErr.Error()))
 	}
 	if res.o != nil {
 		if err := tui.WriteSearch(c.stdout, &res.o.Result); err != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %v\n", err)
+			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %s\n", safetext.Line(err.Error()))
 		}
 	}
 	return res.o, userStopped && res.o != nil && res.o.Result.EndReason == search.EndStopped, res.err

@@ -20,6 +20,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/outfile"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -127,7 +128,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		return c.fail(exitUsage, err)
 	}
 	if note := out.note(); note != "" {
-		fmt.Fprintf(c.stderr, "rpcstress: %s\n", note)
+		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(note)) // it names the path
 	}
 	profileJSON, err := json.Marshal(p.Redacted())
 	if err != nil {
@@ -143,7 +144,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 		}
 		defer func() {
 			if err := stop(ctx); err != nil {
-				fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+				fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(err.Error()))
 			}
 		}()
 	}
@@ -155,13 +156,13 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
 		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %v\n", werr)
+			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %s\n", safetext.Line(werr.Error()))
 		}
 	}
 	if err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	fmt.Fprintf(c.stdout, "snapshot: %s\n", out.target.Path)
+	fmt.Fprintf(c.stdout, "snapshot: %s\n", safetext.Line(out.target.Path))
 	switch {
 	case caught != 0:
 		return exitSignalsBase + int(caught) // an interrupted run: its thresholds are only indicative
@@ -215,11 +216,11 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 	return every(interval, func() {
 		snap, err := r.SnapshotNow(meta)
 		if err != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %v\n", err)
+			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %s\n", safetext.Line(err.Error()))
 			return
 		}
 		if err := out.periodic(ctx, snap); err != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: periodic %v\n", err) // "periodic snapshot PATH: …"
+			fmt.Fprintf(c.stderr, "rpcstress: periodic %s\n", safetext.Line(err.Error())) // "periodic snapshot PATH: …"
 		}
 	})
 }
@@ -271,9 +272,10 @@ func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
 	}
 }
 
-// fail prints err for a person and returns code.
+// fail prints err for a person and returns code. Errors quote paths and file contents, so the
+// text is made safe to show (safetext); its line breaks stay (a profile's list of problems).
 func (c *cli) fail(code int, err error) int {
-	fmt.Fprintf(c.stderr, "rpcstress: %v\n", err)
+	fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Text(err.Error()))
 	return code
 }
 

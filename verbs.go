@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/outfile"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 )
@@ -24,7 +25,7 @@ func (c *cli) validate(args []string) int {
 		return c.failInput(err)
 	}
 	p.Describe(c.stdout)
-	fmt.Fprintf(c.stdout, "%s: ok\n", args[0])
+	fmt.Fprintf(c.stdout, "%s: ok\n", safetext.Line(args[0]))
 	return exitOK
 }
 
@@ -91,7 +92,7 @@ func (c *cli) report(ctx context.Context, args []string) int {
 	if err := target.Write(ctx, b.Bytes()); err != nil {
 		return c.fail(exitRunFailed, fmt.Errorf("writing the report to %s: %w", *out, err))
 	}
-	fmt.Fprintf(c.stderr, "report (%s): %s\n", *format, *out)
+	fmt.Fprintf(c.stderr, "report (%s): %s\n", safetext.Line(*format), safetext.Line(*out))
 	return exitOK
 }
 
@@ -156,7 +157,7 @@ func (c *cli) merge(ctx context.Context, args []string) int {
 	if err := engine.SaveSnapshot(ctx, target, m); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, *out)
+	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(*out))
 	return exitOK
 }
 

@@ -86,7 +86,7 @@ func (c *checker) calls(b *templateBuilder, tc *templateCompiler, calls []rpcCal
 		if call.params == nil {
 			continue
 		}
-		if err := tc.jsonValue(&params[i], call.params, call.field); err != nil {
+		if err := tc.jsonValue(&params[i], call.params, call.field, 0); err != nil {
 			c.fieldErr(err, call.field)
 			ok = false
 			continue

@@ -198,7 +198,7 @@ ramp.from = 1
 [request.params]
 p = 1
 `
-	ix := indexLines(src)
+	ix, _ := indexLines(src)
 	want := map[string]int{
 		"name": 2, "multi": 3, "arr": 7, "stage": 11, "stage[1]": 11, "stage[1].rate": 12, "stage[2]": 13,
 		"stage[2].rate": 14, "stage[2].quoted key": 15, "headers": 16, "headers.X.Dotted": 17, "headers.ramp.from": 18,

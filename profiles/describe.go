@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // bodyPreview is how much of each body Describe shows.
@@ -17,13 +18,15 @@ const bodyPreview = 60
 
 // Describe writes the resolved profile for people (`rpcstress validate`): target, mode,
 // headers with secrets hidden, the request mix with each request's share, and the plan with
-// each stage's start time and expected number of requests.
+// each stage's start time and expected number of requests. Names, paths, URLs, headers and
+// bodies come from files: each is made safe to show (safetext; a tab would also break the
+// columns) before it is laid out.
 func (p *Profile) Describe(w io.Writer) {
 	c := p.Config
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
 	defer tw.Flush()
-	fmt.Fprintf(tw, "profile\t%s (%s)\n", p.Name, p.Path)
-	fmt.Fprintf(tw, "target\t%s %s\n", c.Method, c.DisplayURL)
+	fmt.Fprintf(tw, "profile\t%s (%s)\n", safetext.Line(p.Name), safetext.Line(p.Path))
+	fmt.Fprintf(tw, "target\t%s %s\n", c.Method, safetext.Line(c.DisplayURL))
 	if c.Mode == engine.ModeClosed {
 		fmt.Fprintf(tw, "mode\tclosed: %d connections send back to back; stage rates are ignored, stages only bound time\n", c.Connections)
 	} else {
@@ -34,20 +37,20 @@ func (p *Profile) Describe(w io.Writer) {
 		fmt.Fprintf(tw, "limit\tstops after %d requests\n", c.MaxRequests)
 	}
 	if len(p.Overridden) > 0 {
-		fmt.Fprintf(tw, "overrides\t%s\n", strings.Join(p.Overridden, " "))
+		fmt.Fprintf(tw, "overrides\t%s\n", safetext.Line(strings.Join(p.Overridden, " ")))
 	}
 	for i, h := range redactHeaders(c.Headers) {
 		label := ""
 		if i == 0 {
 			label = "headers"
 		}
-		fmt.Fprintf(tw, "%s\t%s: %s\n", label, h.Name, h.Value)
+		fmt.Fprintf(tw, "%s\t%s: %s\n", label, safetext.Line(h.Name), safetext.Line(h.Value))
 	}
 	if c.TLS.Insecure {
 		fmt.Fprintf(tw, "tls\tTLS verification OFF (insecure = true): any certificate is accepted\n")
 	}
 	if c.TLS.CAFile != "" {
-		fmt.Fprintf(tw, "tls\ttrusts the CA in %s as well as the system's\n", c.TLS.CAFile)
+		fmt.Fprintf(tw, "tls\ttrusts the CA in %s as well as the system's\n", safetext.Line(c.TLS.CAFile))
 	}
 	fmt.Fprintf(tw, "rate-limited\tHTTP %s; JSON-RPC codes %s\n", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
 	p.describeSearch(tw)
@@ -72,7 +75,7 @@ func (p *Profile) describeRequests(w io.Writer) {
 	fmt.Fprintln(tw, "  name\tweight\tshare\tbytes\tbody")
 	for _, r := range c.Requests {
 		share := 100 * float64(r.Weight) / float64(max(total, 1))
-		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\t%d\t%s\n", r.Name, r.Weight, share, len(r.Body), requestPreview(r))
+		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\t%d\t%s\n", safetext.Line(r.Name), r.Weight, share, len(r.Body), requestPreview(r))
 	}
 	tw.Flush()
 }
@@ -119,7 +122,7 @@ func (p *Profile) describePlan(w io.Writer) {
 		if perMin {
 			rate += "\t" + strconv.FormatFloat(math.Round(st.Rate.PerSecond()*60*100)/100, 'f', -1, 64) + "/m"
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", i+1, st.Name, rate, dur, shortDuration(at), reqs)
+		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", i+1, safetext.Line(st.Name), rate, dur, shortDuration(at), reqs)
 		at += st.Duration
 	}
 	total, reqs := shortDuration(at), strconv.FormatFloat(planned, 'f', 0, 64)
@@ -147,7 +150,7 @@ func requestPreview(r engine.Request) string {
 	var s string
 	if r.Method != "" || r.Path != "" {
 		path, _, _ := strings.Cut(r.Path, "?")
-		s = strings.TrimSpace(r.Method+" "+path) + " "
+		s = safetext.Line(strings.TrimSpace(r.Method+" "+path)) + " "
 	}
 	if r.Template != nil {
 		s += "e.g. "
@@ -155,9 +158,9 @@ func requestPreview(r engine.Request) string {
 	return s + preview(r.Body)
 }
 
-// preview is the start of a body on one line.
+// preview is the start of a body on one line, safe to show (safetext).
 func preview(body []byte) string {
-	return clip(strings.Join(strings.Fields(string(body)), " "), bodyPreview)
+	return clip(safetext.Line(strings.Join(strings.Fields(string(body)), " ")), bodyPreview)
 }
 
 // shortDuration writes 90s as "1m30s" and 1h as "1h" rather than "1h0m0s".

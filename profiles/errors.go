@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // Problem is one thing wrong with a profile: where it is, which field, what is wrong and how to
@@ -22,7 +24,8 @@ type Problem struct {
 	Err error
 }
 
-// Error formats the problem as "file:line: field: message".
+// Error formats the problem as "file:line: field: message", on one line safe to show
+// (safetext): a field or a message may quote the file.
 func (p *Problem) Error() string {
 	var b strings.Builder
 	b.WriteString(p.File)
@@ -35,7 +38,7 @@ func (p *Problem) Error() string {
 		b.WriteString(": ")
 	}
 	b.WriteString(p.Msg)
-	return b.String()
+	return safetext.Line(b.String())
 }
 
 // Unwrap returns the underlying cause.

@@ -30,10 +30,12 @@ func (ix lineIndex) line(field string) int {
 	return 1
 }
 
-// indexLines scans src, which must be valid TOML, for the lines of headers and keys. Indices of
-// arrays of tables count from 1. Keys inside inline tables are not indexed; they fall back to
-// the key holding the inline table.
-func indexLines(src string) lineIndex {
+// indexLines scans src for the lines of headers and keys. Indices of arrays of tables count
+// from 1. Keys inside inline tables are not indexed; they fall back to the key holding the
+// inline table. It runs before the TOML parser, on any input, because it also measures how
+// deeply the file nests (see nesting): it stops at the first place nested deeper than maxDepth
+// and returns it; the index is then incomplete, and the file must not be parsed.
+func indexLines(src string) (lineIndex, *nesting) {
 	s := lineScanner{src: strings.TrimPrefix(src, "\ufeff"), line: 1, ix: lineIndex{}, count: map[string]int{}}
 	for s.i < len(s.src) {
 		switch c := s.src[s.i]; c {
@@ -50,7 +52,7 @@ func indexLines(src string) lineIndex {
 			s.keyValue()
 		}
 	}
-	return s.ix
+	return s.ix, s.deep
 }
 
 // lineScanner is the state of indexLines. Every step advances i, so any input terminates.
@@ -59,8 +61,10 @@ type lineScanner struct {
 	i     int
 	line  int
 	table string         // indexed path of the current table; "" at the top level
+	depth int            // how deep the current table is (see nesting)
 	ix    lineIndex      // the result
 	count map[string]int // elements seen per array-of-tables path
+	deep  *nesting       // the first place nested deeper than maxDepth, if any
 }
 
 // mark records the first line a path appears on.
@@ -79,34 +83,48 @@ func (s *lineScanner) header() {
 		s.i++
 	}
 	parts := s.keyParts()
-	path := ""
+	path, depth := "", 0
 	for k, p := range parts {
 		path = joinPath(path, p)
+		depth++
 		switch n := s.count[path]; {
 		case array && k == len(parts)-1:
 			s.count[path] = n + 1
 			s.mark(path, line)
 			path += "[" + strconv.Itoa(n+1) + "]"
+			depth++ // the element, a table inside the array
 		case n > 0: // [request.params] after [[request]] belongs to the last request
 			path += "[" + strconv.Itoa(n) + "]"
+			depth++
+		}
+		// Checked part by part: a header of a million parts must not be indexed first.
+		if s.checkDepth(depth, line, path) {
+			return
 		}
 		s.mark(path, line)
 	}
-	s.table = path
+	s.table, s.depth = path, depth
 	s.skipComment() // the closing brackets and any comment: nothing else may follow a header
 }
 
 // keyValue reads key = value, recording the key (and, for dotted keys, each prefix).
 func (s *lineScanner) keyValue() {
 	line, start := s.line, s.i
-	path := s.table
-	for _, p := range s.keyParts() {
+	path, depth := s.table, s.depth
+	parts := s.keyParts()
+	for k, p := range parts {
 		path = joinPath(path, p)
 		s.mark(path, line)
+		// a.b.c = … makes tables a and b: the value sits as deep as the last part.
+		if k < len(parts)-1 {
+			if depth++; s.checkDepth(depth, line, path) {
+				return
+			}
+		}
 	}
 	if s.i < len(s.src) && s.src[s.i] == '=' {
 		s.i++
-		s.skipValue()
+		s.skipValue(depth, line, path)
 	}
 	if s.i == start { // not a key: step over the byte so the scan always moves on
 		s.i++
@@ -171,17 +189,30 @@ func (s *lineScanner) skipComment() {
 }
 
 // skipValue moves past one value, which may span lines inside brackets or multi-line strings.
-func (s *lineScanner) skipValue() {
-	depth := 0
+// depth is how deep the value's key is; every array or inline table the value opens, and every
+// dotted key inside an inline table, goes one level deeper. key and line locate the value for
+// checkDepth.
+func (s *lineScanner) skipValue(depth int, line int, key string) {
+	var open []container // the arrays and inline tables the scan is inside, innermost last
+	atKey := false       // inside an inline table, where a key comes next
 	for s.i < len(s.src) {
 		rest := s.src[s.i:]
 		switch c := rest[0]; {
 		case c == '\n':
-			if depth == 0 {
+			if len(open) == 0 {
 				return
 			}
 			s.line++
 			s.i++
+		case atKey && (c == '"' || c == '\'' || isBareKeyByte(c)):
+			// {a.b.c = 1} nests like {a = {b = {c = 1}}}; the extra levels end with the entry.
+			top := &open[len(open)-1]
+			top.dotted = len(s.keyParts()) - 1
+			depth += top.dotted
+			atKey = false
+			if s.checkDepth(depth, line, key) {
+				return
+			}
 		case strings.HasPrefix(rest, `"""`):
 			s.skipMultiline(`"""`, true)
 		case strings.HasPrefix(rest, `'''`):
@@ -191,10 +222,26 @@ func (s *lineScanner) skipValue() {
 		case c == '\'':
 			s.skipString('\'', false)
 		case c == '[' || c == '{':
+			open = append(open, container{table: c == '{'})
 			depth++
+			if s.checkDepth(depth, line, key) {
+				return
+			}
+			atKey = c == '{'
 			s.i++
 		case c == ']' || c == '}':
-			depth = max(depth-1, 0)
+			if n := len(open); n > 0 {
+				depth -= 1 + open[n-1].dotted
+				open = open[:n-1]
+			}
+			atKey = false
+			s.i++
+		case c == ',':
+			if n := len(open); n > 0 && open[n-1].table {
+				depth -= open[n-1].dotted
+				open[n-1].dotted = 0
+				atKey = true
+			}
 			s.i++
 		case c == '#':
 			s.skipComment()
@@ -202,6 +249,12 @@ func (s *lineScanner) skipValue() {
 			s.i++
 		}
 	}
+}
+
+// container is an array or inline table that skipValue is inside.
+type container struct {
+	table  bool // an inline table (its entries start with keys)
+	dotted int  // extra levels of the current entry's dotted key
 }
 
 // skipString moves past a one-line string starting at s.i.

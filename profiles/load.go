@@ -78,11 +78,16 @@ func (s *source) defaultName() string {
 
 // load parses, checks and compiles.
 func load(src *source, data []byte) (*Profile, error) {
+	// The scan comes first: the parser must never see a file nested too deeply (see maxDepth).
+	lines, deep := indexLines(string(data))
+	if deep != nil {
+		return nil, newError(src.name, []*Problem{deep.problem(src.name)})
+	}
 	doc, md, err := decode(data)
 	if err != nil {
 		return nil, newError(src.name, []*Problem{syntaxProblem(src.name, data, err)})
 	}
-	c := &checker{file: src.name, lines: indexLines(string(data))}
+	c := &checker{file: src.name, lines: lines}
 	p := compile(c, doc, md, src)
 	if len(c.problems) > 0 {
 		return nil, newError(src.name, c.problems)

@@ -122,9 +122,14 @@ func (tc *templateCompiler) numericCall(s string) *call {
 // become generated text inside the string, or a JSON number when the string is exactly one
 // numeric call; everything else is written as encoding/json writes it (map keys sorted, no
 // HTML escaping), so a value without templates renders exactly as before templates existed.
-// field locates v for error messages ("params[2].filter"; indices count from 1).
-func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) error {
-	if !containsTemplate(v) {
+// field locates v for error messages ("params[2].filter"; indices count from 1); depth is
+// how many levels down v is, so that no value nested deeper than maxDepth is walked.
+func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string, depth int) error {
+	templated, tooDeep := shape(v, depth)
+	if tooDeep {
+		return &fieldError{field: field, msg: tooDeepMsg()}
+	}
+	if !templated {
 		enc, err := encodeJSON(v)
 		if err != nil {
 			return &fieldError{field: field, msg: fmt.Sprintf("cannot be written as JSON (%v): use strings, numbers, booleans, arrays and tables", err)}
@@ -162,14 +167,14 @@ func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) e
 			if i > 0 {
 				b.literalString(",")
 			}
-			if err := tc.jsonValue(b, e, field+"["+strconv.Itoa(i+1)+"]"); err != nil {
+			if err := tc.jsonValue(b, e, field+"["+strconv.Itoa(i+1)+"]", depth+1); err != nil {
 				errs = append(errs, err)
 			}
 		}
 		b.literalString("]")
 		return errors.Join(errs...)
 	case []table:
-		return tc.jsonValue(b, tablesAsAny(x), field)
+		return tc.jsonValue(b, tablesAsAny(x), field, depth)
 	case table:
 		var errs []error
 		b.literalString("{")
@@ -183,7 +188,7 @@ func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) e
 			}
 			b.literal(key)
 			b.literalString(":")
-			if err := tc.jsonValue(b, x[k], joinPath(field, k)); err != nil {
+			if err := tc.jsonValue(b, x[k], joinPath(field, k), depth+1); err != nil {
 				errs = append(errs, err)
 			}
 		}
@@ -191,25 +196,6 @@ func (tc *templateCompiler) jsonValue(b *templateBuilder, v any, field string) e
 		return errors.Join(errs...)
 	}
 	return nil
-}
-
-// containsTemplate reports whether any string in v holds "{{".
-func containsTemplate(v any) bool {
-	switch x := v.(type) {
-	case string:
-		return hasTemplate(x)
-	case []any:
-		return slices.ContainsFunc(x, containsTemplate)
-	case []table:
-		return slices.ContainsFunc(x, func(t table) bool { return containsTemplate(t) })
-	case table:
-		for _, e := range x {
-			if containsTemplate(e) {
-				return true
-			}
-		}
-	}
-	return false
 }
 
 func tablesAsAny(ts []table) []any {

@@ -423,7 +423,7 @@ func FuzzTemplate(f *testing.F) {
 			t.Fatalf("text without calls changed: %q", s)
 		}
 		var v templateBuilder
-		if err := tc.jsonValue(&v, s, "params"); err != nil {
+		if err := tc.jsonValue(&v, s, "params", 0); err != nil {
 			t.Fatalf("compiles as text but not as a value: %v", err)
 		}
 		tmpl := v.build()

@@ -8,6 +8,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // DefaultFPS is how many times a second the dashboard pulls the engine's stats and redraws.
@@ -180,7 +181,8 @@ func (d *Dashboard) View() tea.View {
 	}
 	v := tea.NewView(d.frame)
 	v.AltScreen = !d.opts.Inline
-	v.WindowTitle = "rpcstress " + d.c.st.Name
+	// A BEL in the name would end the terminal's title sequence and let the rest run.
+	v.WindowTitle = "rpcstress " + safetext.Line(d.c.st.Name)
 	return v
 }
 

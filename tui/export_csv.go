@@ -10,6 +10,7 @@ import (
 	"strconv"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // WriteCSV writes the run's per-second timeline for a spreadsheet: a header row, then one row a
@@ -39,7 +40,7 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	header = append(header, "inflight", "dropped", "p50_ms", "p90_ms", "p99_ms", "max_ms", "bytes_in", "saturated")
 
 	cw := csv.NewWriter(w)
-	if err := cw.Write(header); err != nil {
+	if err := cw.Write(safeRecord(header)); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	rec := make([]string, 0, len(header))
@@ -65,7 +66,7 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		rec = append(rec, formatInt(r.Inflight), formatInt(r.Dropped), csvFloat(r.Latency.P50),
 			csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max),
 			formatInt(r.BytesIn), saturated)
-		if err := cw.Write(rec); err != nil {
+		if err := cw.Write(safeRecord(rec)); err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}
 	}
@@ -74,6 +75,15 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// safeRecord makes each cell safe to show (safetext) in place: a column is named after a status,
+// error class or RPC code read from the snapshot, and a CSV file is often read with cat.
+func safeRecord(rec []string) []string {
+	for i, c := range rec {
+		rec[i] = safetext.Line(c)
+	}
+	return rec
 }
 
 // timelineKeys are the status codes, error classes and RPC codes seen in the run, in the order

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	_ "embed"
 	"errors"
 	"fmt"
@@ -10,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 //go:embed export_html.tmpl
@@ -62,7 +64,7 @@ func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 	name := profileName(s.Profile)
 	r := htmlReport{
 		Title:      name + " · " + formatTime(s.StartedAt),
-		Subtitle:   "rpcstress report of " + name + " against " + s.Target,
+		Subtitle:   "rpcstress report of " + name + " against " + safetext.Line(s.Target),
 		Header:     htmlHeader(s),
 		Search:     htmlSearchSection(s.Search),
 		Thresholds: htmlThresholdsSection(s.Thresholds),
@@ -77,7 +79,13 @@ func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 		r.Saturated = fmt.Sprintf("Tester saturated for %d s: the generator could not keep its own "+
 			"schedule, so those seconds' latency includes the tester's own delay.", s.SaturatedSeconds)
 	}
-	if err := htmlPage.Execute(w, r); err != nil {
+	var page bytes.Buffer
+	if err := htmlPage.Execute(&page, r); err != nil {
+		return fmt.Errorf("write html: %w", err)
+	}
+	// The fields above are escaped where they are filled; this is the last guard for one
+	// that is not (the page's own text has no control characters but newlines).
+	if _, err := io.WriteString(w, safetext.Text(page.String())); err != nil {
 		return fmt.Errorf("write html: %w", err)
 	}
 	return nil
@@ -102,9 +110,13 @@ func newHTMLTable(caption, align string, head ...string) htmlTable {
 	return t
 }
 
+// add appends a row of cells made safe to show (safetext): html/template escapes what HTML
+// would obey, not what a terminal would, and the page may well be read with cat.
 func (t *htmlTable) add(cells ...string) {
 	row := make([]string, len(t.Right))
-	copy(row, cells)
+	for i := range min(len(cells), len(row)) {
+		row[i] = safetext.Line(cells[i])
+	}
 	t.Rows = append(t.Rows, row)
 }
 

@@ -11,6 +11,7 @@ import (
 	"gonum.org/v1/plot/plotter"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // htmlChart is one chart of the HTML report: its place on the page and its drawing.
@@ -75,7 +76,7 @@ func stageBands(s *engine.Snapshot) []chartBand {
 		label := strconv.Itoa(stage + 1)
 		if stage >= 0 && stage < len(s.Stages) {
 			if name := s.Stages[stage].Spec.Name; name != "" {
-				label = name
+				label = safetext.Line(name) // the profile's
 			}
 			if s.Mode != engine.ModeClosed {
 				label += " · " + s.Stages[stage].Spec.Rate.String()
@@ -163,7 +164,7 @@ func statusChart(s *engine.Snapshot) svgChart {
 	}
 	var layers []layer
 	for i, code := range statuses {
-		layers = append(layers, layer{code, statusColour(code, i), func(r *engine.Row) int64 { return r.Status[code] }})
+		layers = append(layers, layer{safetext.Line(code), statusColour(code, i), func(r *engine.Row) int64 { return r.Status[code] }})
 	}
 	if sumCounts(s.Totals.Errors) > 0 || timelineHasErrors(s.Timeline) {
 		layers = append(layers, layer{"transport error", colourError, func(r *engine.Row) int64 { return sumCounts(r.Errors) }})

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // htmlSearch is a find-limit search on the page: the answer first, then how it was found and
@@ -20,7 +21,7 @@ func htmlSearchSection(r *engine.SearchResult) *htmlSearch {
 	if r == nil {
 		return nil
 	}
-	h := &htmlSearch{Answer: r.Answer.Text}
+	h := &htmlSearch{Answer: safetext.Line(r.Answer.Text)}
 	h.Settings = newHTMLTable("How the limit was searched", "ll")
 	for _, row := range searchSettingsRows(r) {
 		h.Settings.add(row...)
@@ -37,11 +38,13 @@ func htmlSearchSection(r *engine.SearchResult) *htmlSearch {
 		h.Result.add(row...)
 	}
 	if l := r.Limiter; l != nil {
-		h.Limiter = searchLimiterHeading(l)
+		h.Limiter = safetext.Line(searchLimiterHeading(l))
 		if l.Nginx != "" {
-			h.Nginx = "limit_req " + l.Nginx
+			h.Nginx = "limit_req " + safetext.Line(l.Nginx)
 		}
-		h.Notes = l.Notes
+		for _, n := range l.Notes {
+			h.Notes = append(h.Notes, safetext.Line(n))
+		}
 	}
 	return h
 }

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -8,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // SummarySchema names the JSON summary written by `report --format json`. It differs from the
@@ -65,9 +67,14 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
 		Thresholds: s.Thresholds, Search: s.Search,
 	}
-	enc := json.NewEncoder(w)
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
 	enc.SetIndent("", "  ")
 	if err := enc.Encode(sum); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	// encoding/json leaves C1 and bidirectional controls raw; escaped, they read back the same.
+	if _, err := w.Write(safetext.JSON(b.Bytes())); err != nil {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil

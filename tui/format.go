@@ -8,6 +8,8 @@ import (
 	"time"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // formatSig writes v with sig significant digits but never more than maxDec decimals, so a column
@@ -169,8 +171,9 @@ func truncate(s string, n int) string {
 	return ansi.Truncate(s, n, "…")
 }
 
-// oneLine folds line breaks and tabs into spaces: messages come from the target and must not
-// break the layout.
+// oneLine folds line breaks and tabs into spaces and escapes what is left that a terminal would
+// obey (safetext): messages come from the target and must neither break the layout nor write
+// to the user's terminal.
 func oneLine(s string) string {
-	return strings.Join(strings.Fields(s), " ")
+	return safetext.Line(strings.Join(strings.Fields(s), " "))
 }

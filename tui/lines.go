@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // lineFormat is one per-second line: fixed widths so columns stay aligned for a whole run, and at
@@ -51,7 +52,7 @@ func (p *LinePrinter) Header(name, target string, mode engine.Mode) {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	p.w.line(truncate(fmt.Sprintf("rpcstress %s → %s (%s)", name, target, modeText(mode)), reportWidth))
+	p.w.line(truncate(fmt.Sprintf("rpcstress %s → %s (%s)", safetext.Line(name), safetext.Line(target), modeText(mode)), reportWidth))
 	p.w.line(strings.TrimRight(fmt.Sprintf(lineFormat, "t", "stage", "target", "rps",
 		"p50ms", "p90ms", "p99ms", "2xx", "429/lim", "fail", "rpcerr", "infl", "drop", ""), " "))
 }

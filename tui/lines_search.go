@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // searchLineFormat is one probe line: fixed widths, under 100 columns before the verdict.
@@ -43,7 +44,7 @@ func (p *SearchLinePrinter) Header(name, target string, pr *search.Progress) {
 	}
 	s := pr.Settings
 	p.pctKey = searchPercentileKey(pr.SLO.Percentile)
-	p.w.line(truncate(fmt.Sprintf("rpcstress find-limit %s → %s", name, target), reportWidth))
+	p.w.line(truncate(fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)), reportWidth))
 	p.w.line(truncate("SLO: "+searchSLOText(pr.SLO), reportWidth))
 	p.w.line(truncate(fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
 		searchRate(s.StartRate), searchRate(s.MaxRate), searchPct(s.PrecisionPct),

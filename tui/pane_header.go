@@ -9,6 +9,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // headerPane is the top of the dashboard: what runs against what, where the plan is, the run's
@@ -40,7 +41,7 @@ func (p *headerPane) View() string {
 // titleLine: "rpcstress NAME  TARGET  open loop" … "RUNNING  1m5s".
 func (p *headerPane) titleLine() string {
 	st, s := p.c.st, p.c.styles
-	name := st.Name
+	name := safetext.Line(st.Name) // the profile's: from a file
 	if name == "" {
 		name = "(unnamed)"
 	}
@@ -60,7 +61,7 @@ func (p *headerPane) titleLine() string {
 	}
 	left := s.Title.Render(head)
 	if room-2 >= 12 { // a target cut shorter than that says nothing
-		left += "  " + s.Muted.Render(truncate(st.Target, room-2))
+		left += "  " + s.Muted.Render(truncate(safetext.Line(st.Target), room-2))
 	}
 	return spread(left+tail, right, p.width)
 }
@@ -78,7 +79,7 @@ func (p *headerPane) stageLine() string {
 	}
 	spec, hasSpec := stageSpec(st, plan.Stage)
 	if hasSpec && spec.Name != "" {
-		label += " " + spec.Name
+		label += " " + safetext.Line(spec.Name)
 	}
 	left := s.Label.Render(label)
 	used := cellWidth(label)

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // requestsPane shows the run's numbers per request of the mix: one slow or rate-limited method
@@ -91,7 +93,7 @@ func (p *requestsPane) View() string {
 	widths := fitColumns(cols, p.width-minName)
 	longest := 0
 	for _, name := range names[:shown] {
-		longest = max(longest, cellWidth(name))
+		longest = max(longest, cellWidth(safetext.Line(name)))
 	}
 	if whole := fitColumns(cols, p.width-max(longest+1, minName)); dropped(whole) == dropped(widths) {
 		widths = whole
@@ -103,7 +105,7 @@ func (p *requestsPane) View() string {
 	}
 	lines = append(lines, s.Label.Render(padRight("request", nameWidth)+gridRow(heads, widths)))
 	for i, name := range names[:shown] {
-		lines = append(lines, padRight(truncate(name, nameWidth-1), nameWidth)+gridRow(rows[i], widths))
+		lines = append(lines, padRight(truncate(safetext.Line(name), nameWidth-1), nameWidth)+gridRow(rows[i], widths))
 	}
 	if left := len(names) - shown; left > 0 && room > 0 {
 		lines = append(lines, s.Muted.Render(truncate("+"+formatInt(int64(left))+" more (rpcstress report lists them all)", p.width)))

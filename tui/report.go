@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // WriteReport writes the static text report of a finished (or partial) run: plain text, no
@@ -39,8 +40,9 @@ func WriteReport(w io.Writer, s *engine.Snapshot) error {
 	return nil
 }
 
-// profileName reads the run's name from the snapshot's resolved profile. Only the name is
-// decoded: the rest of the profile belongs to package profiles and may change shape.
+// profileName reads the run's name from the snapshot's resolved profile, safe to show
+// (safetext). Only the name is decoded: the rest of the profile belongs to package profiles
+// and may change shape.
 func profileName(raw json.RawMessage) string {
 	var p struct {
 		Name string `json:"name"`
@@ -48,7 +50,7 @@ func profileName(raw json.RawMessage) string {
 	if len(raw) == 0 || json.Unmarshal(raw, &p) != nil || p.Name == "" {
 		return "(unnamed)"
 	}
-	return p.Name
+	return safetext.Line(p.Name)
 }
 
 // runSeconds is how long the run took: the span the totals were measured over, or the wall

@@ -4,6 +4,7 @@ import (
 	"sort"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // writeRequests shows the numbers per request of the mix (seed 001 mixes getBalance and
@@ -25,7 +26,7 @@ func writeRequests(ew *errWriter, tot *engine.Summary) {
 	t.add(head...)
 	for _, name := range requestsByCount(tot.ByRequest) {
 		r := tot.ByRequest[name]
-		row := []string{truncate(name, 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
+		row := []string{truncate(safetext.Line(name), 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
 			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
 			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
 			formatInt(sumCounts(r.RPCErrors))}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // SearchDashboardOptions wire the find-limit dashboard to a search.
@@ -152,10 +153,12 @@ func (d *SearchDashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 func (d *SearchDashboard) View() tea.View {
 	d.pane.width, d.pane.height = d.width, d.height
 	d.pane.stopping, d.pane.done, d.pane.showHelp = d.stopping, d.done, d.showHelp
-	d.pane.name, d.pane.target = d.opts.Name, d.opts.Target
+	// The profile's name and URL come from a file: safe to show (safetext), in the title too,
+	// where a BEL would end the terminal's title sequence and let the rest run.
+	d.pane.name, d.pane.target = safetext.Line(d.opts.Name), safetext.Line(d.opts.Target)
 	d.pane.footer = d.help.ShortHelpView(d.keys.ShortHelp())
 	v := tea.NewView(d.pane.View())
 	v.AltScreen = !d.opts.Inline
-	v.WindowTitle = "rpcstress find-limit " + d.opts.Name
+	v.WindowTitle = "rpcstress find-limit " + d.pane.name
 	return v
 }

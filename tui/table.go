@@ -2,6 +2,8 @@ package tui
 
 import (
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // reportWidth is the widest line a report writes: it must read in an 80–100 column terminal and
@@ -33,10 +35,13 @@ func newTable(align string) *table {
 	return t
 }
 
-// add appends a row; missing cells are blank, extra cells are dropped.
+// add appends a row; missing cells are blank, extra cells are dropped. Cells are made safe to
+// show (safetext) before they are measured: a name or message may come from a target or a file.
 func (t *table) add(cells ...string) {
 	row := make([]string, len(t.right))
-	copy(row, cells)
+	for i := range min(len(cells), len(row)) {
+		row[i] = safetext.Line(cells[i])
+	}
 	t.rows = append(t.rows, row)
 }
 
