@@ -196,7 +196,7 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 		if o.URL == "" {
 			o.URL = "http://" + addr + "/"
 		}
-		fmt.Fprintf(c.stdout, "demo: mock node on http://%s (%s)\n", addr, n.Config())
+		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
@@ -282,7 +282,7 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 
 // searchHeadless prints one line per probe and the answer block.
 func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profiles.Profile) (*search.Outcome, error) {
-	lines := tui.NewSearchLinePrinter(c.stdout)
+	lines := tui.NewSearchLinePrinter(c.stdout, c.textWidth())
 	lines.Header(p.Name, p.Config.DisplayURL, s.Progress())
 	stop := every(200*time.Millisecond, func() { lines.Update(s.Progress()) })
 	outcome, err := s.Run(ctx)
@@ -340,7 +340,7 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %s (the search is still saved)\n", safetext.Line(uiErr.Error()))
 	}
 	if res.o != nil {
-		if err := tui.WriteSearch(c.stdout, &res.o.Result); err != nil {
+		if err := tui.WriteSearch(c.stdout, &res.o.Result, c.textWidth()); err != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %s\n", safetext.Line(err.Error()))
 		}
 	}

@@ -73,7 +73,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		if o.URL == "" {
 			o.URL = "http://" + addr + "/"
 		}
-		fmt.Fprintf(c.stdout, "demo: mock node on http://%s (%s)\n", addr, n.Config())
+		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
@@ -111,7 +111,8 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		for i, code := range codes {
 			codes[i] = fmt.Sprintf("%s: %d", code, st.Status[code])
 		}
-		fmt.Fprintf(c.stdout, "demo: the mock node itself counted %d answers (%s)\n", st.Requests, strings.Join(codes, ", "))
+		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node itself counted %d answers (%s)",
+			st.Requests, strings.Join(codes, ", ")), c.textWidth())
 	}
 	return code
 }
@@ -155,7 +156,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
 	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
-		if werr := tui.WriteReport(c.stdout, snap); werr != nil {
+		if werr := tui.WriteReport(c.stdout, snap, c.textWidth()); werr != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %s\n", safetext.Line(werr.Error()))
 		}
 	}
@@ -174,7 +175,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 
 // headless runs with one line per second: for non-terminals, --headless, CI and SSH scripts.
 func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, p *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
-	lines := tui.NewLinePrinter(c.stdout)
+	lines := tui.NewLinePrinter(c.stdout, c.textWidth())
 	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
 	stopPrinting := c.printLive(runner, lines)
 	var caught caughtSignal

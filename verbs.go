@@ -29,12 +29,15 @@ func (c *cli) validate(args []string) int {
 	return exitOK
 }
 
-// reportFormats are the formats of `rpcstress report`, by --format name.
-var reportFormats = map[string]func(w io.Writer, s *engine.Snapshot) error{
-	"text": tui.WriteReport,
-	"json": tui.WriteJSON,
-	"csv":  tui.WriteCSV,
-	"html": tui.WriteHTML,
+// reportFormats are the formats of `rpcstress report`, by --format name; the text report is
+// laid out in width cells.
+func reportFormats(width int) map[string]func(w io.Writer, s *engine.Snapshot) error {
+	return map[string]func(w io.Writer, s *engine.Snapshot) error{
+		"text": func(w io.Writer, s *engine.Snapshot) error { return tui.WriteReport(w, s, width) },
+		"json": tui.WriteJSON,
+		"csv":  tui.WriteCSV,
+		"html": tui.WriteHTML,
+	}
 }
 
 // echartsRetired is what `report --echarts` says. The flag put the ECharts library into the
@@ -62,7 +65,11 @@ func (c *cli) report(ctx context.Context, args []string) int {
 	if len(files) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress report RUN.json"))
 	}
-	write, ok := reportFormats[*format]
+	width := c.textWidth()
+	if *out != "" {
+		width = tui.DefaultWidth // a file has no terminal to fill
+	}
+	write, ok := reportFormats(width)[*format]
 	if !ok {
 		return c.fail(exitUsage, fmt.Errorf("--format %q: use text, json, csv or html", *format))
 	}
@@ -118,7 +125,7 @@ func (c *cli) compare(args []string) int {
 		}
 		runs[i] = tui.CompareRun{File: f, Snapshot: s}
 	}
-	if err := tui.WriteCompare(c.stdout, runs); err != nil {
+	if err := tui.WriteCompare(c.stdout, runs, c.textWidth()); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	return exitOK

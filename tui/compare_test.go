@@ -178,7 +178,7 @@ func TestWriteCompareGolden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
 			var b bytes.Buffer
-			if err := WriteCompare(&b, tt.runs); err != nil {
+			if err := WriteCompare(&b, tt.runs, 0); err != nil {
 				t.Fatal(err)
 			}
 			checkGolden(t, tt.golden, b.Bytes())
@@ -192,7 +192,7 @@ func TestWriteCompareMismatchedSays(t *testing.T) {
 	d.Stages = append(d.Stages, d.Stages[1])
 	d.Stages[1].Spec.Rate, d.Stages[2].Spec.Rate = 1000, 2000
 	var b bytes.Buffer
-	if err := WriteCompare(&b, []CompareRun{{Snapshot: a}, {Snapshot: d}}); err != nil {
+	if err := WriteCompare(&b, []CompareRun{{Snapshot: a}, {Snapshot: d}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{
@@ -214,7 +214,7 @@ func TestWriteCompareStageNotRun(t *testing.T) {
 	a, b := testSnapshot(), testSnapshot()
 	b.Stages[1].Summary = engine.Summary{}
 	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}); err != nil {
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	got := out.String()
@@ -225,7 +225,7 @@ func TestWriteCompareStageNotRun(t *testing.T) {
 	// Neither ran it: nothing to show, and no crash.
 	a.Stages[1].Summary = engine.Summary{}
 	out.Reset()
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: b}, {Snapshot: a}}); err != nil {
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: b}, {Snapshot: a}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "no run sent anything in this stage") {
@@ -238,7 +238,7 @@ func TestWriteCompareClosedLoop(t *testing.T) {
 	a.Mode, b.Mode = engine.ModeClosed, engine.ModeClosed
 	b.Stages[1].Spec.Rate = 12345 // ignored: closed-loop stages pair by position
 	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}); err != nil {
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(out.String(), "Stage 2   A: stage 2, 10s   B: stage 2, 10s") || strings.Contains(out.String(), "Not matched") {
@@ -247,10 +247,10 @@ func TestWriteCompareClosedLoop(t *testing.T) {
 }
 
 func TestWriteCompareNeedsTwo(t *testing.T) {
-	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}}); err == nil {
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}}, 0); err == nil {
 		t.Error("one run compared")
 	}
-	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}, {}}); err == nil {
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: testSnapshot()}, {}}, 0); err == nil {
 		t.Error("a run without a snapshot compared")
 	}
 }

@@ -7,14 +7,17 @@ import (
 	"math"
 	"strings"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rpcstress/rpcstress/engine"
 )
 
 // WriteCompare writes runs side by side: the totals, then stage by stage (matched by planned
 // rate), each number with its difference from the first run, absolute and in percent, marked
 // ▲/▼ for up/down and better/worse for what that means. Stages that have no partner are listed
-// at the end. Plain text; two or three runs fit in 100 columns, more make wider lines.
-func WriteCompare(w io.Writer, runs []CompareRun) error {
+// at the end. Plain text in width cells (0: DefaultWidth): two or three runs fit 80 columns (three
+// without the absolute Δ), more make wider lines rather than cut ones.
+func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 	if len(runs) < 2 {
 		return errors.New("write compare: give at least two runs")
 	}
@@ -24,20 +27,16 @@ func WriteCompare(w io.Writer, runs []CompareRun) error {
 		}
 	}
 	c := NewComparison(runs)
-	ew := &errWriter{w: w}
-	width := reportWidth
-	if len(runs) > 3 {
-		width = math.MaxInt32 // more runs than fit: wider lines beat cut ones
-	}
-	writeCompareRuns(ew, runs, width)
-	writeCompareTotals(ew, &c, width)
+	ew := newErrWriter(w, width)
+	writeCompareRuns(ew, runs)
+	writeCompareTotals(ew, &c)
 	for i := range c.Stages {
-		writeCompareStage(ew, &c, i, width)
+		writeCompareStage(ew, &c, i)
 	}
 	writeCompareUnmatched(ew, &c)
 	ew.line("")
-	ew.line("Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that means")
-	ew.line("(latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged.")
+	ew.paragraph("", "", "Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that "+
+		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged.")
 	if ew.err != nil {
 		return fmt.Errorf("write compare: %w", ew.err)
 	}
@@ -52,30 +51,40 @@ func runLabel(i int) string {
 	return fmt.Sprintf("R%d", i+1)
 }
 
-func writeCompareRuns(ew *errWriter, runs []CompareRun, width int) {
+// writeCompareRuns names the runs: each file whole, then what it ran, on the same line when
+// both fit (a path cut with "…" could not be found again).
+func writeCompareRuns(ew *errWriter, runs []CompareRun) {
 	ew.printf("rpcstress compare: %d runs, deltas against run A\n", len(runs))
-	t := newTable("llllrl")
-	t.add("run", "profile", "started", "end reason", "stages", "file")
 	for i, r := range runs {
 		s := r.Snapshot
-		t.add(runLabel(i), profileName(s.Profile), formatTime(s.StartedAt), orDash(s.EndReason),
-			formatInt(int64(len(s.Stages))), r.File)
+		about := fmt.Sprintf("%s, started %s, %s, %d stages", profileName(s.Profile), formatTime(s.StartedAt),
+			orDash(s.EndReason), len(s.Stages))
+		head := "  " + runLabel(i) + "  "
+		if r.File == "" {
+			ew.paragraph(head, "     ", about)
+			continue
+		}
+		if line := head + r.File + "  (" + about + ")"; ansi.StringWidth(line) <= ew.width {
+			ew.line(line)
+			continue
+		}
+		ew.paragraph(head, "     ", r.File)
+		ew.paragraph("     ", "     ", about)
 	}
-	t.write(ew, "  ", width)
 }
 
-func writeCompareTotals(ew *errWriter, c *Comparison, width int) {
+func writeCompareTotals(ew *errWriter, c *Comparison) {
 	sums := make([]*engine.Summary, len(c.Runs))
 	var ran []string
 	for i, r := range c.Runs {
 		sums[i] = &r.Snapshot.Totals
-		ran = append(ran, fmt.Sprintf("%s ran %s", runLabel(i), formatSeconds(roundTenth(runSeconds(r.Snapshot)))))
+		ran = append(ran, fmt.Sprintf("%s ran %s", runLabel(i), formatSpan(runSeconds(r.Snapshot))))
 	}
 	ew.line("")
-	ew.line("Totals  (" + strings.Join(ran, ", ") + ")")
-	writeCompareTable(ew, sums, width)
+	ew.paragraph("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
+	writeCompareTable(ew, sums)
 	if !c.samePlans() {
-		ew.line("  the runs' plans differ, so their totals mix different loads: compare the stages below")
+		ew.paragraph("  ", "  ", "the runs' plans differ, so their totals mix different loads: compare the stages below")
 	}
 }
 
@@ -94,7 +103,7 @@ func (c *Comparison) samePlans() bool {
 	return true
 }
 
-func writeCompareStage(ew *errWriter, c *Comparison, i, width int) {
+func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 	m := c.Stages[i]
 	sums := make([]*engine.Summary, len(c.Runs))
 	var where []string
@@ -114,17 +123,17 @@ func writeCompareStage(ew *errWriter, c *Comparison, i, width int) {
 		if !c.ByPosition && st.Spec.Rate != m.Rate {
 			at = " (" + st.Spec.Rate.String() + ")" // close enough to pair, but not the same
 		}
-		where = append(where, fmt.Sprintf("%s: stage %d%s, %s", runLabel(r), j+1, at, formatSeconds(roundTenth(st.Summary.DurationS))))
+		where = append(where, fmt.Sprintf("%s: stage %d%s, %s", runLabel(r), j+1, at, formatSpan(st.Summary.DurationS)))
 	}
 	title := fmt.Sprintf("Stage %d", i+1)
 	if !c.ByPosition {
 		title += " · " + m.Rate.String()
 	}
 	ew.line("")
-	ew.line(truncate(title+"   "+strings.Join(where, "   "), width))
+	ew.paragraph("", "  ", title+"   "+strings.Join(where, "   "))
 	for _, sum := range sums[1:] {
 		if sum != nil {
-			writeCompareTable(ew, sums, width)
+			writeCompareTable(ew, sums)
 			return
 		}
 	}
@@ -138,13 +147,28 @@ func writeCompareStage(ew *errWriter, c *Comparison, i, width int) {
 }
 
 // writeCompareTable writes one block: a row per metric, the reference's value, then for each
-// other run its value, Δ, Δ% and the verdict. A nil summary is a run without this stage.
-func writeCompareTable(ew *errWriter, sums []*engine.Summary, width int) {
-	align := "lr" + strings.Repeat("rrrl", len(sums)-1)
-	t := newTable(align)
+// other run its value, Δ, Δ% and the verdict. A nil summary is a run without this stage. When
+// that is wider than the width (three runs at 80 columns), the absolute Δ is left out; when
+// even that is too wide (four runs and more), the lines get wider: cut numbers would say nothing.
+func writeCompareTable(ew *errWriter, sums []*engine.Summary) {
+	t := compareTable(sums, true)
+	if t.naturalWidth("  ") > ew.width {
+		t = compareTable(sums, false)
+	}
+	t.write(ew, "  ", max(ew.width, t.naturalWidth("  ")))
+}
+
+// compareTable lays out one block, with or without the absolute Δ column.
+func compareTable(sums []*engine.Summary, withAbs bool) *table {
+	perRun, align := []string{"", "Δ", "Δ%", ""}, "rrrl"
+	if !withAbs {
+		perRun, align = []string{"", "Δ%", ""}, "rrl"
+	}
+	t := newTable("lr" + strings.Repeat(align, len(sums)-1))
 	head := []string{"", "A"}
 	for r := 1; r < len(sums); r++ {
-		head = append(head, runLabel(r), "Δ", "Δ%", "")
+		perRun[0] = runLabel(r)
+		head = append(head, perRun...)
 	}
 	t.add(head...)
 	for _, m := range compareMetrics {
@@ -153,21 +177,29 @@ func writeCompareTable(ew *errWriter, sums []*engine.Summary, width int) {
 			row[1] = m.Format(m.Value(sums[0]))
 		}
 		for r := 1; r < len(sums); r++ {
-			if sums[r] == nil {
-				row = append(row, "-", "", "", "")
-				continue
+			cells := make([]string, len(perRun))
+			switch {
+			case sums[r] == nil:
+				cells[0] = "-"
+			case sums[0] == nil:
+				cells[0] = m.Format(m.Value(sums[r]))
+			default:
+				d := compareValue(m, m.Value(sums[0]), m.Value(sums[r]))
+				cells[0] = m.Format(m.Value(sums[r]))
+				if withAbs {
+					cells[1], cells[2], cells[3] = formatDeltaAbs(m, d), formatDeltaPct(d), verdictText(d)
+				} else {
+					cells[1], cells[2] = formatDeltaPct(d), verdictText(d)
+					if d.Abs == 0 {
+						cells[1] = "="
+					}
+				}
 			}
-			v := m.Value(sums[r])
-			if sums[0] == nil {
-				row = append(row, m.Format(v), "", "", "")
-				continue
-			}
-			d := compareValue(m, m.Value(sums[0]), v)
-			row = append(row, m.Format(v), formatDeltaAbs(m, d), formatDeltaPct(d), verdictText(d))
+			row = append(row, cells...)
 		}
 		t.add(row...)
 	}
-	t.write(ew, "  ", width)
+	return t
 }
 
 func formatDeltaAbs(m compareMetric, d Delta) string {

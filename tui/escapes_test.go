@@ -62,16 +62,16 @@ func TestOutputsEscapeHostileText(t *testing.T) {
 		write func(io.Writer) error
 		shown bool // the RPC message is part of this output
 	}{
-		{"text report", func(w io.Writer) error { return WriteReport(w, s) }, true},
+		{"text report", func(w io.Writer) error { return WriteReport(w, s, 0) }, true},
 		{"csv", func(w io.Writer) error { return WriteCSV(w, s) }, false},
 		{"html", func(w io.Writer) error { return WriteHTML(w, s) }, true},
 		{"json", func(w io.Writer) error { return WriteJSON(w, s) }, false},
 		{"compare", func(w io.Writer) error {
-			return WriteCompare(w, []CompareRun{{File: "a" + hostile, Snapshot: s}, {File: "b.json", Snapshot: s}})
+			return WriteCompare(w, []CompareRun{{File: "a" + hostile, Snapshot: s}, {File: "b.json", Snapshot: s}}, 0)
 		}, false},
 		{"summary line", func(w io.Writer) error { WriteSummaryLine(w, s); return nil }, false},
 		{"headless lines", func(w io.Writer) error {
-			p := NewLinePrinter(w)
+			p := NewLinePrinter(w, 0)
 			p.Header("p"+hostile, s.Target, s.Mode)
 			p.Update(&engine.Stats{Timeline: s.Timeline, Events: s.Events, Done: true})
 			return p.Err()

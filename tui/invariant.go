@@ -31,7 +31,7 @@ func writeInvariant(ew *errWriter, s *engine.Snapshot) {
 	ew.printf("  sent %d = completed %d + inflight %d\n", tot.Sent, tot.Completed, tot.Inflight)
 	ew.printf("  completed %d = Σ status %d + Σ errors %d\n", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors))
 	for _, l := range broken {
-		ew.line(truncate("  ✗ "+l, reportWidth))
+		ew.paragraph("  ✗ ", "    ", l)
 	}
 }
 

@@ -11,8 +11,9 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
-// searchLineFormat is one probe line: fixed widths, under 100 columns before the verdict.
-const searchLineFormat = "%3s %6s %-8s %10s %10s %9s %8s %8s  %s"
+// searchLineFormat is one probe line: fixed widths, 53 columns before the verdict, so that a
+// verdict of one breach ("FAIL limited 4.73% > 1%") fits 80 columns; more breaches wrap under it.
+const searchLineFormat = "%3s %-8s %7s %7s %7s %7s %6s  "
 
 // SearchLinePrinter writes a find-limit search for non-terminals and --headless: a header with
 // the SLO, one line per finished probe (each printed once, in order), and the answer block at
@@ -24,9 +25,9 @@ type SearchLinePrinter struct {
 	pctKey  string
 }
 
-// NewSearchLinePrinter makes a printer writing to w.
-func NewSearchLinePrinter(w io.Writer) *SearchLinePrinter {
-	return &SearchLinePrinter{w: &errWriter{w: w}}
+// NewSearchLinePrinter makes a printer writing to w, in width cells (0: DefaultWidth).
+func NewSearchLinePrinter(w io.Writer, width int) *SearchLinePrinter {
+	return &SearchLinePrinter{w: newErrWriter(w, width)}
 }
 
 // Err is the first error writing to the output, if any.
@@ -44,12 +45,13 @@ func (p *SearchLinePrinter) Header(name, target string, pr *search.Progress) {
 	}
 	s := pr.Settings
 	p.pctKey = searchPercentileKey(pr.SLO.Percentile)
-	p.w.line(truncate(fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)), reportWidth))
-	p.w.line(truncate("SLO: "+searchSLOText(pr.SLO), reportWidth))
-	p.w.line(truncate(fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
+	p.w.paragraph("", "  ", fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)))
+	// The SLO is what every verdict below is judged against: wrapped, never cut.
+	p.w.paragraph("SLO: ", "  ", searchSLOText(pr.SLO))
+	p.w.paragraph("", "  ", fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
 		searchRate(s.StartRate), searchRate(s.MaxRate), searchPct(s.PrecisionPct),
-		formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS)), reportWidth))
-	p.w.line(strings.TrimRight(fmt.Sprintf(searchLineFormat, "#", "t", "step", "rate", "ok/s", p.pctKey+" ms", "limited", "failed", "verdict"), " "))
+		formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS)))
+	p.w.line(fmt.Sprintf(searchLineFormat, "#", "step", "rate", "ok/s", p.pctKey+" ms", "limited", "failed") + "verdict")
 }
 
 // Update prints the probes finished since the last call, and a line when the burst probe
@@ -59,20 +61,32 @@ func (p *SearchLinePrinter) Update(pr *search.Progress) {
 		return
 	}
 	for ; p.printed < len(pr.Probes); p.printed++ {
-		p.w.line(truncate(formatProbeLine(pr.Probes[p.printed]), reportWidth))
+		for _, l := range formatProbeLines(pr.Probes[p.printed], p.w.width) {
+			p.w.line(l)
+		}
 	}
 	if c := pr.Current; c != nil && c.Phase == "burst" && !p.burst {
 		p.burst = true
-		p.w.line(truncate(fmt.Sprintf("  limiter burst probe: idle %s for the bucket to empty, then %s for %s",
-			c.Settle, searchRate(c.Rate), c.Measure), reportWidth))
+		p.w.paragraph("  ", "    ", fmt.Sprintf("limiter burst probe: idle %s for the bucket to empty, then %s for %s",
+			c.Settle, searchRate(c.Rate), c.Measure))
 	}
 }
 
-// formatProbeLine lays out one probe.
-func formatProbeLine(pr engine.SearchProbe) string {
-	return strings.TrimRight(fmt.Sprintf(searchLineFormat, strconv.Itoa(pr.N), strconv.FormatFloat(pr.StartS, 'f', 1, 64)+"s", pr.Step,
-		searchRate(pr.Rate), formatRPS(pr.Goodput), formatMs(pr.LatencyMs), searchPct(pr.LimitedPct),
-		searchPct(pr.FailedPct), probeVerdict(pr)), " ")
+// formatProbeLines lays out one probe in width cells: its numbers, then its verdict, wrapped
+// under itself when it holds more breaches than fit.
+func formatProbeLines(pr engine.SearchProbe, width int) []string {
+	cols := fmt.Sprintf(searchLineFormat, strconv.Itoa(pr.N), pr.Step, searchRate(pr.Rate),
+		formatRPS(pr.Goodput), formatMs(pr.LatencyMs), searchPct(pr.LimitedPct), searchPct(pr.FailedPct))
+	indent := strings.Repeat(" ", len(cols))
+	var out []string
+	for i, l := range wrapText(probeVerdict(pr), max(width-len(cols), verdictKeep)) {
+		if i == 0 {
+			out = append(out, cols+l)
+		} else {
+			out = append(out, indent+l)
+		}
+	}
+	return out
 }
 
 // Final writes the answer and the limiter estimate.

@@ -70,7 +70,7 @@ func lineUpdates() []*engine.Stats {
 
 func TestLinePrinterGolden(t *testing.T) {
 	var b bytes.Buffer
-	p := NewLinePrinter(&b)
+	p := NewLinePrinter(&b, 0)
 	p.Header("getBalance", "http://127.0.0.1:8899", engine.ModeOpen)
 	for _, st := range lineUpdates() {
 		p.Update(st)
@@ -87,7 +87,7 @@ var rowLine = regexp.MustCompile(`^\s*(\d+)s `)
 
 func TestLinePrinterEachSecondOnceInOrder(t *testing.T) {
 	var b bytes.Buffer
-	p := NewLinePrinter(&b)
+	p := NewLinePrinter(&b, 0)
 	for _, st := range lineUpdates() {
 		p.Update(st)
 	}
@@ -119,14 +119,14 @@ func TestLinePrinterEachSecondOnceInOrder(t *testing.T) {
 
 func TestLinePrinterClosedMode(t *testing.T) {
 	var b bytes.Buffer
-	p := NewLinePrinter(&b)
+	p := NewLinePrinter(&b, 0)
 	p.Header("flood", "http://127.0.0.1:8899", engine.ModeClosed)
 	p.Update(&engine.Stats{Timeline: []engine.Row{testRow(0, 0, 0, 1000, 0)}})
 	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
 	last := lines[len(lines)-1]
-	// Closed loop has no target rate, and a plan without a known stage count shows the index only.
-	if fields := strings.Fields(last); len(fields) < 3 || fields[1] != "1" || fields[2] != "-" {
-		t.Errorf("closed-mode line = %q, want stage \"1\" and target \"-\"", last)
+	// Closed loop has no target rate.
+	if fields := strings.Fields(last); len(fields) < 2 || fields[1] != "-" {
+		t.Errorf("closed-mode line = %q, want target \"-\"", last)
 	}
 	if !strings.Contains(b.String(), "(closed loop)") {
 		t.Errorf("header does not name the mode:\n%s", b.String())
@@ -134,7 +134,7 @@ func TestLinePrinterClosedMode(t *testing.T) {
 }
 
 func TestLinePrinterWriteError(t *testing.T) {
-	p := NewLinePrinter(failingWriter{})
+	p := NewLinePrinter(failingWriter{}, 0)
 	p.Header("x", "y", engine.ModeOpen)
 	p.Update(&engine.Stats{Timeline: []engine.Row{testRow(0, 0, 1, 1, 0)}})
 	if err := p.Err(); err == nil || !strings.Contains(err.Error(), errDiskFull.Error()) {

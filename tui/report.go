@@ -13,12 +13,13 @@ import (
 )
 
 // WriteReport writes the static text report of a finished (or partial) run: plain text, no
-// colours, no line over 100 columns, so it pastes into an issue or a chat unchanged.
-func WriteReport(w io.Writer, s *engine.Snapshot) error {
+// colours, no line wider than width terminal cells (0: DefaultWidth, 80), so it pastes into an
+// issue or a chat unchanged; a wider terminal gives long messages more room.
+func WriteReport(w io.Writer, s *engine.Snapshot, width int) error {
 	if s == nil {
 		return errors.New("write report: no snapshot to report")
 	}
-	ew := &errWriter{w: w}
+	ew := newErrWriter(w, width)
 	writeHeader(ew, s)
 	writeSearchSection(ew, s.Search) // a find-limit run: its answer first, the probes' numbers below
 	writeTotals(ew, s)
@@ -74,7 +75,7 @@ func formatTime(t time.Time) string {
 
 func writeHeader(ew *errWriter, s *engine.Snapshot) {
 	ew.line("rpcstress report: " + profileName(s.Profile))
-	t := newTable("ll")
+	t := newTable("ll").giveWay(1, true)
 	t.add("target", s.Target)
 	t.add("mode", modeText(s.Mode))
 	t.add("started", formatTime(s.StartedAt))
@@ -95,7 +96,7 @@ func writeHeader(ew *errWriter, s *engine.Snapshot) {
 		}
 		t.add("host", strings.TrimSpace(s.Host+by))
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 func writeTotals(ew *errWriter, s *engine.Snapshot) {
@@ -103,11 +104,12 @@ func writeTotals(ew *errWriter, s *engine.Snapshot) {
 	secs := runSeconds(s)
 	ew.line("")
 	ew.line("Totals")
-	t := newTable("ll")
+	t := newTable("ll").giveWay(1, true)
 	t.add("requests", fmt.Sprintf("scheduled %d  sent %d  completed %d  inflight %d  dropped %d",
 		tot.Scheduled, tot.Sent, tot.Completed, tot.Inflight, tot.Dropped))
 	t.add("throughput", fmt.Sprintf("%s req/s completed over %s", formatRPS(tot.RPS), formatSeconds(secs)))
-	t.add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)  of completed",
+	// Shares are of the completed answers, as everywhere in the report.
+	t.add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)",
 		tot.OK, formatPct(tot.OK, tot.Completed), tot.Limited, formatPct(tot.Limited, tot.Completed),
 		tot.Failed, formatPct(tot.Failed, tot.Completed)))
 	if calls := callsText(tot.Calls); calls != "" {
@@ -119,7 +121,7 @@ func writeTotals(ew *errWriter, s *engine.Snapshot) {
 	c := tot.Connections
 	t.add("connections", fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
 		c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax)))
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // writeSaturation warns when the generator fell behind: then part of the measured latency is the
@@ -129,7 +131,7 @@ func writeSaturation(ew *errWriter, seconds int) {
 		return
 	}
 	ew.line("")
-	ew.printf("! tester saturated for %d s: the generator could not keep its own schedule, so those\n", seconds)
-	ew.line("  seconds' latency includes the tester's own delay. Give the tester more CPU, lower the rate,")
-	ew.line("  or split the load across machines (--shard) to measure the target alone.")
+	ew.paragraph("! ", "  ", fmt.Sprintf("tester saturated for %d s: the generator could not keep its own "+
+		"schedule, so those seconds' latency includes the tester's own delay. Give the tester more "+
+		"CPU, lower the rate, or split the load across machines (--shard) to measure the target alone.", seconds))
 }

@@ -60,7 +60,7 @@ func writeCallFaults(ew *errWriter, tot *engine.Summary) {
 	for _, r := range rows {
 		t.add(r...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // htmlCallFaults is writeCallFaults for the HTML page; empty (left out) when there were none.

@@ -26,7 +26,7 @@ func TestReportCalls(t *testing.T) {
 		},
 	}}
 	var b bytes.Buffer
-	if err := WriteReport(&b, s); err != nil {
+	if err := WriteReport(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -49,15 +49,11 @@ func TestReportCalls(t *testing.T) {
 	if len(slot) < 3 || slot[len(slot)-2] != "60" || slot[len(slot)-1] != "20" {
 		t.Errorf("getSlot x3's row should end with its 60 calls answered and 20 failed: %q", slot)
 	}
-	for _, l := range strings.Split(out, "\n") {
-		if n := len([]rune(l)); n > reportWidth {
-			t.Errorf("line of %d columns: %q", n, l)
-		}
-	}
+	checkWidth(t, out, DefaultWidth)
 
 	s.Totals.Calls, s.Totals.ByRequest = engine.CallStats{}, nil
 	b.Reset()
-	if err := WriteReport(&b, s); err != nil {
+	if err := WriteReport(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	if out := b.String(); strings.Contains(out, "calls") || strings.Contains(out, "faults") {

@@ -4,7 +4,6 @@ import (
 	"sort"
 
 	"github.com/rpcstress/rpcstress/engine"
-	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // writeRequests shows the numbers per request of the mix (seed 001 mixes getBalance and
@@ -16,17 +15,18 @@ func writeRequests(ew *errWriter, tot *engine.Summary) {
 	ew.line("")
 	ew.line("Requests (latency in ms, from intended send)")
 	// A run of JSON-RPC calls adds its calls answered and failed: a batch request is many
-	// calls, and rpcerr counts calls too.
+	// calls, and rpcerr counts calls too. The name gives way (cut) when the columns need the
+	// room: the numbers never do.
 	calls := tot.Calls.Sent > 0
-	t := newTable("lrrrrrrrrrrrr")
-	head := []string{"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "limited", "failed", "rpcerr"}
+	t := newTable("lrrrrrrrrrrrr").giveWay(0, false)
+	head := []string{"name", "count", "share", "p50", "p90", "p99", "max", "2xx", "lim", "fail", "rpcerr"}
 	if calls {
 		head = append(head, "calls", "c.fail")
 	}
 	t.add(head...)
 	for _, name := range requestsByCount(tot.ByRequest) {
 		r := tot.ByRequest[name]
-		row := []string{truncate(safetext.Line(name), 32), formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
+		row := []string{name, formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
 			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
 			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
 			formatInt(sumCounts(r.RPCErrors))}
@@ -35,7 +35,7 @@ func writeRequests(ew *errWriter, tot *engine.Summary) {
 		}
 		t.add(row...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // requestsByCount orders request names by completed count, most first, then by name.

@@ -16,7 +16,7 @@ func TestReportRequests(t *testing.T) {
 		"getBalance": {Completed: 70, Status: map[string]int64{"200": 60}, Limited: 10, Latency: engine.Percentiles{P99: 42}},
 	}}
 	var b bytes.Buffer
-	ew := &errWriter{w: &b}
+	ew := newErrWriter(&b, 0)
 	writeRequests(ew, &tot)
 	out := b.String()
 	gb, gs := strings.Index(out, "getBalance"), strings.Index(out, "getSlot")

@@ -10,7 +10,7 @@ import (
 
 func TestWriteReportGolden(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteReport(&b, testSnapshot()); err != nil {
+	if err := WriteReport(&b, testSnapshot(), 0); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "report", b.Bytes())
@@ -22,7 +22,7 @@ func TestWriteReportBrokenInvariant(t *testing.T) {
 	s.Totals.Sent = 2480              // 10 requests vanished between scheduled and sent
 	s.Stages[1].Summary.Completed = 1 // and a stage lost its outcomes
 	var b bytes.Buffer
-	if err := WriteReport(&b, s); err != nil {
+	if err := WriteReport(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	out := b.String()
@@ -47,7 +47,7 @@ func TestWriteReportPartialSnapshot(t *testing.T) {
 	s.Profile = nil
 	s.EndedAt = time.Time{}
 	var b bytes.Buffer
-	if err := WriteReport(&b, s); err != nil {
+	if err := WriteReport(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
 	for _, want := range []string{"rpcstress report: (unnamed)", "partial run"} {
@@ -58,14 +58,14 @@ func TestWriteReportPartialSnapshot(t *testing.T) {
 }
 
 func TestWriteReportWriteError(t *testing.T) {
-	err := WriteReport(failingWriter{}, testSnapshot())
+	err := WriteReport(failingWriter{}, testSnapshot(), 0)
 	if !errors.Is(err, errDiskFull) {
 		t.Fatalf("WriteReport error = %v, want it to wrap %v", err, errDiskFull)
 	}
 }
 
 func TestWriteReportNil(t *testing.T) {
-	if err := WriteReport(&bytes.Buffer{}, nil); err == nil {
+	if err := WriteReport(&bytes.Buffer{}, nil, 0); err == nil {
 		t.Fatal("WriteReport(nil) = nil, want an error")
 	}
 }
@@ -81,15 +81,21 @@ func TestWriteSummaryLine(t *testing.T) {
 	}
 }
 
-// checkPlainAndNarrow fails when the text has ANSI escapes or a line over the report width.
+// checkPlainAndNarrow fails when the text has ANSI escapes or a line over DefaultWidth.
 func checkPlainAndNarrow(t *testing.T, text string) {
 	t.Helper()
 	if strings.Contains(text, "\x1b") {
 		t.Error("output contains an ANSI escape")
 	}
+	checkWidth(t, text, DefaultWidth)
+}
+
+// checkWidth fails for every line of text wider than width terminal cells.
+func checkWidth(t *testing.T, text string, width int) {
+	t.Helper()
 	for i, l := range strings.Split(text, "\n") {
-		if n := cellWidth(l); n > reportWidth {
-			t.Errorf("line %d is %d columns wide (max %d): %q", i+1, n, reportWidth, l)
+		if n := cellWidth(l); n > width {
+			t.Errorf("line %d is %d cells wide (max %d): %q", i+1, n, width, l)
 		}
 	}
 }

@@ -111,7 +111,7 @@ func TestSearchDashboardKeys(t *testing.T) {
 // holds the answer and the limiter.
 func TestSearchLinesAndReport(t *testing.T) {
 	var b bytes.Buffer
-	lp := NewSearchLinePrinter(&b)
+	lp := NewSearchLinePrinter(&b, 0)
 	pr := testSearchProgress()
 	lp.Header("demo", "http://127.0.0.1:8899/", pr)
 	lp.Update(pr)
@@ -125,13 +125,9 @@ func TestSearchLinesAndReport(t *testing.T) {
 			Breaches: []engine.SearchBreach{{Clause: "limited", Measured: 49.98, Bound: 1, Unit: "%", Text: "limited 50% > 1%"}}},
 		Limiter: &engine.LimiterEstimate{Kind: "none", Notes: []string{"no limiter detected"}}}
 	b.Reset()
-	if err := WriteSearch(&b, res); err != nil {
+	if err := WriteSearch(&b, res, 0); err != nil {
 		t.Fatal(err)
 	}
 	checkGolden(t, "search_report", b.Bytes())
-	for _, l := range strings.Split(b.String(), "\n") {
-		if cellWidth(l) > reportWidth {
-			t.Errorf("line over %d columns: %q", reportWidth, l)
-		}
-	}
+	checkWidth(t, b.String(), DefaultWidth)
 }

@@ -11,9 +11,9 @@ import (
 
 // WriteSearch writes a find-limit search for people: the SLO and settings, one row per probe,
 // the answer (highest rate that met the SLO, first that did not and why) and the limiter
-// estimate. Plain text under 100 columns, like the report it is part of.
-func WriteSearch(w io.Writer, r *engine.SearchResult) error {
-	ew := &errWriter{w: w}
+// estimate. Plain text in width cells (0: DefaultWidth), like the report it is part of.
+func WriteSearch(w io.Writer, r *engine.SearchResult, width int) error {
+	ew := newErrWriter(w, width)
 	writeSearchSection(ew, r)
 	return ew.err
 }
@@ -33,11 +33,11 @@ func writeSearchSection(ew *errWriter, r *engine.SearchResult) {
 }
 
 func writeSearchSettings(ew *errWriter, r *engine.SearchResult) {
-	t := newTable("ll")
+	t := newTable("ll").giveWay(1, true) // the SLO is read whole, never cut
 	for _, row := range searchSettingsRows(r) {
 		t.add(row...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // searchSettingsRows say what the search looked for and how (text and HTML reports).
@@ -80,13 +80,19 @@ func writeProbeTable(ew *errWriter, probes []engine.SearchProbe, slo engine.Sear
 		ew.line("  no probe ran")
 		return
 	}
-	t := newTable("rlrrrrrl")
+	// A verdict lists every breach, whole: wrapped, and wide enough for one breach a line
+	// ("FAIL limited 4.76% > 1%") before the gaps shrink.
+	t := newTable("rlrrrrrl").giveWay(7, true).keepAtLeast(verdictKeep)
 	t.add(probeHead(slo)...)
 	for _, p := range probes {
 		t.add(probeRow(p)...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
+
+// verdictKeep is the room a probe's verdict keeps before the table's gaps shrink: one breach
+// with its "FAIL", so that a breach is broken only when it must.
+const verdictKeep = 26
 
 func probeHead(slo engine.SearchSLO) []string {
 	return []string{"#", "step", "rate", "ok/s", searchPercentileKey(slo.Percentile) + " ms", "limited", "failed", "verdict"}
@@ -115,12 +121,12 @@ func probeVerdict(p engine.SearchProbe) string {
 }
 
 func writeSearchAnswer(ew *errWriter, r *engine.SearchResult) {
-	ew.line("Answer: " + r.Answer.Text)
-	t := newTable("ll")
+	ew.list("Answer: ", "  ", r.Answer.Text)
+	t := newTable("ll").giveWay(1, true)
 	for _, row := range searchAnswerRows(r) {
 		t.add(row...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // searchAnswerRows detail the answer: the limit, the first bad rate and why, the bracket, and
@@ -167,19 +173,13 @@ func writeSearchLimiter(ew *errWriter, l *engine.LimiterEstimate) {
 		return
 	}
 	ew.line("")
-	ew.line(searchLimiterHeading(l))
+	// Sentences, all of them: wrapped, never cut.
+	ew.paragraph("", "  ", searchLimiterHeading(l))
 	if l.Nginx != "" {
-		ew.line("  like nginx: limit_req " + l.Nginx + "  (within the ± above)")
+		ew.paragraph("  ", "    ", "like nginx: limit_req "+l.Nginx+"  (within the ± above)")
 	}
-	// Notes are sentences: wrapped, not cut.
 	for _, n := range l.Notes {
-		for i, line := range wrapParts(strings.Fields(n), " ", reportWidth-4) {
-			if i == 0 {
-				ew.line("  - " + line)
-			} else {
-				ew.line("    " + line)
-			}
-		}
+		ew.paragraph("  - ", "    ", n)
 	}
 }
 

@@ -60,3 +60,110 @@ func TestTableWrite(t *testing.T) {
 		})
 	}
 }
+
+func TestTableGiveWay(t *testing.T) {
+	tests := []struct {
+		name  string
+		setup func() *table
+		width int
+		want  string
+	}{
+		{
+			// A sentence wraps under itself instead of losing its end.
+			name: "a wrapped column keeps every word",
+			setup: func() *table {
+				tb := newTable("ll").giveWay(1, true)
+				tb.add("outcomes", "ok 734 (56.5%)  limited 405 (31.2%)  failed 161 (12.4%)")
+				return tb
+			},
+			width: 50,
+			want:  "  outcomes  ok 734 (56.5%)  limited 405 (31.2%)\n            failed 161 (12.4%)\n",
+		},
+		{
+			// A file:line loses its start, never its line number.
+			name: "a left-cut column keeps its end",
+			setup: func() *table {
+				tb := newTable("ll").giveWayLeft(1)
+				tb.add("p99", "production-mainnet-getBalance.toml:113")
+				return tb
+			},
+			width: 30,
+			want:  "  p99  …et-getBalance.toml:113\n",
+		},
+		{
+			// A row without numbers (a stage that never ran) says so across the columns.
+			name: "a span takes the place of the columns after its cells",
+			setup: func() *table {
+				tb := newTable("rrrr")
+				tb.add("1", "250/s", "8s", "250.0")
+				tb.addSpan("did not run (planned 8s)", "2", "500/s")
+				return tb
+			},
+			width: 80,
+			want:  "  1  250/s  8s  250.0\n  2  500/s  did not run (planned 8s)\n",
+		},
+		{
+			// The widest giving column gives first; the numbers never do.
+			name: "the widest of two columns gives way first",
+			setup: func() *table {
+				tb := newTable("lrl").giveWay(0, false).giveWay(2, false)
+				tb.add("a name of twenty-four ce", "12345", "a message of twenty-six cel")
+				return tb
+			},
+			width: 55,
+			want:  "  a name of twenty-four…  12345  a message of twenty-s…\n",
+		},
+		{
+			// When the giving column would drop below what it keeps, the gaps shrink first,
+			// and what that frees is not taken from it.
+			name: "the gap shrinks before a column drops below its keep",
+			setup: func() *table {
+				tb := newTable("lrrr").giveWay(0, false)
+				tb.add("getSlot+getBalance x2", "123", "456", "789")
+				return tb
+			},
+			width: 35,
+			want:  "  getSlot+getBalance x2 123 456 789\n",
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b strings.Builder
+			ew := newErrWriter(&b, tt.width)
+			tt.setup().write(ew, "  ", tt.width)
+			if b.String() != tt.want {
+				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
+			}
+		})
+	}
+}
+
+func TestWrapText(t *testing.T) {
+	tests := []struct {
+		name  string
+		text  string
+		width int
+		want  []string
+	}{
+		// What fits stays one line.
+		{"fits", "pass", 10, []string{"pass"}},
+		// Parts separated by two spaces break between parts.
+		{"parts", "ok 1 (1%)  limited 2 (2%)  failed 3 (3%)", 26, []string{"ok 1 (1%)  limited 2 (2%)", "failed 3 (3%)"}},
+		// A list of breaches breaks after a "; ", which stays with its item.
+		{"breaches", "FAIL p99 65.6 ms > 50 ms; limited 50% > 1%", 26, []string{"FAIL p99 65.6 ms > 50 ms;", "limited 50% > 1%"}},
+		// Prose breaks between words.
+		{"words", "the node keeps up (answers ≥ 97% of sends)", 20, []string{"the node keeps up", "(answers ≥ 97% of", "sends)"}},
+		// A word wider than the line (a URL) is split rather than cut.
+		{"long word", "http://127.0.0.1:8899/a/b", 10, []string{"http://127", ".0.0.1:889", "9/a/b"}},
+		// Wide characters count two cells each.
+		{"wide", "残高を取得する", 8, []string{"残高を取", "得する"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got := wrapText(tt.text, tt.width)
+			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
+				t.Errorf("got %q, want %q", got, tt.want)
+			}
+		})
+	}
+}

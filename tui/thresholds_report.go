@@ -10,10 +10,10 @@ import (
 )
 
 // WriteThresholds writes a run's [thresholds] verdict: one line per condition with the measured
-// value, the bound, pass or FAIL and by how much, then the overall verdict. Nothing when the
-// profile had no thresholds.
-func WriteThresholds(w io.Writer, rs []engine.ThresholdResult) error {
-	ew := &errWriter{w: w}
+// value, the bound, pass or FAIL and by how much, then the overall verdict, in width cells (0:
+// DefaultWidth). Nothing when the profile had no thresholds.
+func WriteThresholds(w io.Writer, rs []engine.ThresholdResult, width int) error {
+	ew := newErrWriter(w, width)
 	writeThresholdsSection(ew, rs)
 	return ew.err
 }
@@ -25,12 +25,14 @@ func writeThresholdsSection(ew *errWriter, rs []engine.ThresholdResult) {
 	rows, failed := thresholdRows(rs)
 	ew.line("")
 	ew.line(thresholdsHeading(failed, len(rs)))
-	t := newTable("lllrll")
+	// "by" is a phrase ("on the bound, which it must not reach"): it wraps when the room is
+	// short; "where" is a file:line: it loses its start, never its line number.
+	t := newTable("lllrll").giveWay(4, true).giveWayLeft(5)
 	t.add("", "metric", "bound", "measured", "by", "where")
 	for _, r := range rows {
 		t.add(r...)
 	}
-	t.write(ew, "  ", reportWidth)
+	t.write(ew, "  ", ew.width)
 }
 
 // thresholdsHeading is the verdict: "Thresholds ✓ all 5 hold", "Thresholds ✗ 1 of 5 failed".

@@ -1,0 +1,103 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// widthProfile is a run with much to report: a mix of four requests (one a batch, one a method
+// the node does not know: JSON-RPC errors), three stages across the node's limit, and
+// thresholds that fail.
+const widthProfile = getBalance + `weight = 3
+[[request]]
+method = "getSlot"
+[[request]]
+method = "noSuchMethodAtAllForTheNode"
+[[request]]
+batch = [{method = "getSlot"}, {method = "getBalance", params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}]
+[[stage]]
+rate = "100/s"
+duration = "1s"
+[[stage]]
+rate = "400/s"
+duration = "1s"
+[[stage]]
+rate = "50/s"
+duration = "1s"
+[thresholds]
+p99 = "< 1ms"
+limited = "< 1%"
+[thresholds.stage.3]
+rps = "> 45"
+`
+
+// TestE2EOutputsFit80Columns: on a pipe, no line rpcstress prints is wider than 80 terminal
+// cells: a headless run (its per-second lines, the final report and the thresholds), one
+// stopped by SIGINT before its last stage, `report` of it, `compare` of three runs, `validate`
+// of every bundled profile, and a find-limit search (its lines and its answer).
+func TestE2EOutputsFit80Columns(t *testing.T) {
+	_, url := startNode(t, mocknode.Config{Rate: 200, Burst: 10, NoDelay: true})
+	p := writeProfile(t, url, 32, widthProfile)
+	outputs := map[string]string{}
+
+	full := runCLI(t, nil, p)
+	if full.code != exitThresholds || full.snap == nil {
+		t.Fatalf("exit %d, want %d (failed thresholds)\n%s%s", full.code, exitThresholds, full.stdout, full.stderr)
+	}
+	outputs["headless run"] = full.stdout
+	sig := make(chan os.Signal, 1)
+	go func() { time.Sleep(1500 * time.Millisecond); sig <- syscall.SIGINT }()
+	stopped := runCLI(t, sig, p)
+	if stopped.snap == nil || len(stopped.snap.Stages) != 3 || stopped.snap.Stages[2].Summary.Scheduled != 0 {
+		t.Fatalf("want a run stopped in stage 2 of 3 (exit %d)\n%s%s", stopped.code, stopped.stdout, stopped.stderr)
+	}
+	outputs["stopped run"] = stopped.stdout
+	if !strings.Contains(stopped.stdout, "did not run") {
+		t.Errorf("the report of the stopped run does not say stage 3 did not run:\n%s", stopped.stdout)
+	}
+
+	dir := t.TempDir()
+	files := []string{filepath.Join(dir, "full.json"), filepath.Join(dir, "stopped.json")}
+	for i, s := range []*engine.Snapshot{full.snap, stopped.snap} {
+		if err := engine.WriteSnapshot(files[i], s); err != nil {
+			t.Fatal(err)
+		}
+	}
+	_, outputs["report"], _ = runVerb(t, "report", files[1])
+	_, outputs["compare of 3"], _ = runVerb(t, "compare", files[0], files[1], files[0])
+	bundled, err := filepath.Glob("profiles/*.toml")
+	if err != nil || len(bundled) == 0 {
+		t.Fatalf("no bundled profiles: %v", err)
+	}
+	for _, b := range bundled {
+		code, out, errOut := runVerb(t, "validate", b)
+		if code != exitOK {
+			t.Errorf("validate %s: exit %d: %s", b, code, errOut)
+		}
+		outputs["validate "+b] = out
+	}
+	search := runCLI(t, nil, "find-limit", p, "--start", "50/s", "--probe", "1s", "--settle", "500ms", "--budget", "8s", "--no-burst")
+	if search.code != exitOK {
+		t.Fatalf("find-limit: exit %d\n%s%s", search.code, search.stdout, search.stderr)
+	}
+	outputs["find-limit"] = search.stdout
+	for name, text := range outputs {
+		if strings.TrimSpace(text) == "" {
+			t.Errorf("%s: no output", name)
+		}
+		for i, l := range strings.Split(text, "\n") {
+			if n := ansi.StringWidth(l); n > 80 {
+				t.Errorf("%s: line %d is %d cells wide: %q", name, i+1, n, l)
+			}
+		}
+	}
+}
