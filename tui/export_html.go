@@ -130,7 +130,7 @@ func htmlHeader(s *engine.Snapshot) htmlTable {
 		ended = "- (partial run: not ended)"
 	}
 	t.add("ended", ended)
-	t.add("duration", formatSeconds(runSeconds(s)))
+	t.add("duration", formatSeconds(wallSeconds(s)))
 	t.add("end reason", orDash(s.EndReason))
 	t.add("host", orDash(strings.TrimSpace(s.Host+"  "+strings.TrimSpace(s.Tool.Name+" "+s.Tool.Version))))
 	if s.Shard != "" {

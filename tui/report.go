@@ -66,6 +66,17 @@ func runSeconds(s *engine.Snapshot) float64 {
 	return 0
 }
 
+// wallSeconds is how long the run lasted, from start to end: the duration a report's header
+// shows. It is the totals' span for a plain run; a find-limit run's totals count only its
+// probes' measured windows (settling, the burst probe and the gaps between probes are not in
+// them), so its header would otherwise read 21 s for a search that took 29.
+func wallSeconds(s *engine.Snapshot) float64 {
+	if !s.StartedAt.IsZero() && s.EndedAt.After(s.StartedAt) {
+		return s.EndedAt.Sub(s.StartedAt).Seconds()
+	}
+	return runSeconds(s)
+}
+
 func formatTime(t time.Time) string {
 	if t.IsZero() {
 		return "-"
@@ -84,7 +95,7 @@ func writeHeader(ew *errWriter, s *engine.Snapshot) {
 		ended = "- (partial run: not ended)"
 	}
 	t.add("ended", ended)
-	t.add("duration", formatSeconds(runSeconds(s)))
+	t.add("duration", formatSeconds(wallSeconds(s)))
 	reason := s.EndReason
 	if reason == "" {
 		reason = "-"

@@ -105,3 +105,24 @@ var errDiskFull = errors.New("disk full")
 type failingWriter struct{}
 
 func (failingWriter) Write([]byte) (int, error) { return 0, errDiskFull }
+
+// TestReportDurationIsStartToEnd: the header's duration is the run's, from start to end. A
+// find-limit run's totals count only its probes' measured windows (21 s of a 29 s search): the
+// header said 21 s.
+func TestReportDurationIsStartToEnd(t *testing.T) {
+	s := testSnapshot()
+	s.Search = richSearch()
+	s.Totals.DurationS = 21
+	s.EndedAt = s.StartedAt.Add(29 * time.Second)
+	var b bytes.Buffer
+	if err := WriteReport(&b, s, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "duration    29s\n") {
+		t.Errorf("the header does not say the search took 29 s:\n%s", b.String())
+	}
+	page := writeHTMLPage(t, s)
+	if !strings.Contains(page, "<td>duration</td><td>29s</td>") {
+		t.Error("the HTML page does not say the search took 29 s")
+	}
+}
