@@ -17,7 +17,8 @@ import (
 // second. Besides the fixed columns there is one column per HTTP status seen anywhere in the run
 // (status_200, status_429 …), per transport error class (err_timeout …) and per JSON-RPC error
 // code (rpc_-32602 …), so every row has the same columns and a missing count is a 0. A run
-// that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed.
+// that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed. A second
+// without answers has empty latency cells; a last row that holds nothing is left out.
 func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write csv: no snapshot to report")
@@ -44,7 +45,7 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	rec := make([]string, 0, len(header))
-	for _, r := range s.Timeline {
+	for _, r := range reportedRows(s.Timeline) {
 		rec = append(rec[:0], strconv.Itoa(r.T), strconv.Itoa(r.Stage+1), csvFloat(r.TargetRate),
 			csvFloat(r.RPS), formatInt(r.OK), formatInt(r.Limited), formatInt(r.Failed))
 		if calls {
@@ -63,8 +64,13 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		if r.Saturated {
 			saturated = "1"
 		}
-		rec = append(rec, formatInt(r.Inflight), formatInt(r.Dropped), csvFloat(r.Latency.P50),
-			csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max),
+		// A second without answers has no latency: an empty cell, which a spreadsheet leaves
+		// out of a chart or an average, where 0 would read as instant answers.
+		p50, p90, p99, pmax := "", "", "", ""
+		if rowAnswered(&r) > 0 {
+			p50, p90, p99, pmax = csvFloat(r.Latency.P50), csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max)
+		}
+		rec = append(rec, formatInt(r.Inflight), formatInt(r.Dropped), p50, p90, p99, pmax,
 			formatInt(r.BytesIn), saturated)
 		if err := cw.Write(safeRecord(rec)); err != nil {
 			return fmt.Errorf("write csv: %w", err)

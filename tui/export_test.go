@@ -152,3 +152,36 @@ func TestWriteJSONThresholdsAndSearch(t *testing.T) {
 		t.Errorf("a plain run's summary has thresholds or a search:\n%s", b.String())
 	}
 }
+
+// TestWriteCSVHonestSeconds: a second without answers has empty latency cells, not 0 ms (read
+// as instant answers); a last row that holds nothing (the sliver of a second a run ends in) is
+// left out, while an empty second inside the run stays.
+func TestWriteCSVHonestSeconds(t *testing.T) {
+	s := testSnapshotWithTimeline()
+	s.Timeline[4] = engine.Row{T: 4, TargetRate: 50} // nothing came back in second 4
+	s.Timeline = append(s.Timeline, engine.Row{T: 20, Stage: 1, TargetRate: 200})
+	var b bytes.Buffer
+	if err := WriteCSV(&b, s); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	col := map[string]int{}
+	for i, h := range rows[0] {
+		col[h] = i
+	}
+	if last := rows[len(rows)-1]; len(rows) != 21 || last[col["t"]] != "19" {
+		t.Errorf("%d rows, the last at t=%s: want 20 seconds, the empty 21st left out", len(rows)-1, last[col["t"]])
+	}
+	empty, full := rows[5], rows[6]
+	for _, h := range []string{"p50_ms", "p90_ms", "p99_ms", "max_ms"} {
+		if empty[col[h]] != "" || full[col[h]] == "" {
+			t.Errorf("%s: %q in the second without answers (want empty), %q in the next", h, empty[col[h]], full[col[h]])
+		}
+	}
+	if empty[col["rps"]] != "0" || empty[col["ok"]] != "0" {
+		t.Errorf("the empty second's counts are %q rps, %q ok: want 0", empty[col["rps"]], empty[col["ok"]])
+	}
+}

@@ -69,7 +69,11 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 		return
 	}
 	p.pending = append(p.pending, p.newEvents(st.Events)...)
-	for _, r := range p.newRows(st.Timeline) {
+	rows := st.Timeline
+	if st.Done {
+		rows = reportedRows(rows) // the sliver of a second the run ended in, if it holds nothing
+	}
+	for _, r := range p.newRows(rows) {
 		if r.T <= p.lastT {
 			continue // out of order within one view: never print a second twice
 		}
@@ -167,8 +171,12 @@ func formatRow(r *engine.Row, mode engine.Mode) string {
 	if r.Saturated {
 		flag = " SATURATED"
 	}
-	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), target, formatRPS(r.RPS),
-		formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99),
+	// A second without answers has no latency to show: 0 would read as instant answers.
+	p50, p90, p99 := "-", "-", "-"
+	if rowAnswered(r) > 0 {
+		p50, p90, p99 = formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99)
+	}
+	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), target, formatRPS(r.RPS), p50, p90, p99,
 		formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
 		formatInt(r.Inflight), drop, flag)
 	return strings.TrimRight(line, " ")

@@ -141,3 +141,21 @@ func TestLinePrinterWriteError(t *testing.T) {
 		t.Fatalf("Err() = %v, want the write error", err)
 	}
 }
+
+// TestLinePrinterHonestSeconds: a second without answers shows "-" for its latency, not 0 ms
+// (read as instant answers); the last row of a run that holds nothing (the sliver of a second
+// the run ended in) is not printed, while an empty second inside the run is.
+func TestLinePrinterHonestSeconds(t *testing.T) {
+	var b bytes.Buffer
+	p := NewLinePrinter(&b, 0)
+	quiet := engine.Row{T: 1, TargetRate: 50, Inflight: 40} // a stall: nothing back, 40 waiting
+	sliver := engine.Row{T: 3, TargetRate: 50}
+	p.Update(&engine.Stats{Timeline: []engine.Row{testRow(0, 0, 50, 50, 0), quiet, testRow(2, 0, 50, 90, 0), sliver}, Done: true})
+	lines := strings.Split(strings.TrimSpace(b.String()), "\n")
+	if len(lines) != 3 {
+		t.Fatalf("%d lines, want 3 (seconds 0–2; the empty last second left out):\n%s", len(lines), b.String())
+	}
+	if f := strings.Fields(lines[1]); f[0] != "1s" || f[3] != "-" || f[4] != "-" || f[5] != "-" || f[9] != "40" {
+		t.Errorf("the stalled second reads %q: want - for p50, p90 and p99 and 40 in flight", lines[1])
+	}
+}
