@@ -138,22 +138,76 @@ type compareMetric struct {
 	Better Direction
 	Value  func(*engine.Summary) float64
 	Format func(float64) string
+	// Delta writes a difference; nil: as Format writes a value.
+	Delta func(float64) string
 }
 
 func formatCount(v float64) string { return formatInt(int64(math.Round(v))) }
 
+// formatSharePct writes a share in percent; formatPoints a difference of shares, in points.
+func formatSharePct(v float64) string { return searchPct(v) }
+func formatPoints(v float64) string   { return searchTrim(formatSig(v, 3, 2)) + " pt" }
+
+// shareOf is n as a percentage of total; 0 of nothing is 0.
+func shareOf(n, total int64) float64 {
+	if total <= 0 {
+		return 0
+	}
+	return 100 * float64(n) / float64(total)
+}
+
 // compareMetrics are what compare shows for each stage and for the totals: the rate achieved,
 // the latency people quote, and how the answers went.
 var compareMetrics = []compareMetric{
-	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, formatRPS},
-	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, formatMs},
-	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, formatMs},
-	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, formatMs},
-	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(sum2xx(s.Status)) }, formatCount},
-	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount},
-	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount},
-	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(sumCounts(s.RPCErrors)) }, formatCount},
-	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount},
+	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, formatRPS, nil},
+	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, formatMs, nil},
+	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, formatMs, nil},
+	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, formatMs, nil},
+	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(sum2xx(s.Status)) }, formatCount, nil},
+	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount, nil},
+	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount, nil},
+	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(sumCounts(s.RPCErrors)) }, formatCount, nil},
+	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount, nil},
+}
+
+// shareMetrics stand for the counts of compareMetrics when the runs' durations differ: a stage
+// that ran 6.2 s has fewer answers than one that ran 8.1 s, whatever the node did, so counts
+// would call the shorter run worse. Shares are of the answers; dropped is of the scheduled.
+var shareMetrics = []compareMetric{
+	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints},
+	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints},
+	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints},
+	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(sumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints},
+	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints},
+}
+
+// rateMetrics is how many of compareMetrics are rates and latencies, the same whatever a run's
+// duration; the rest are counts.
+const rateMetrics = 4
+
+// blockMetrics are the metrics of one block: counts when the runs lasted as long, shares when
+// not (see shareMetrics).
+func blockMetrics(byShare bool) []compareMetric {
+	if !byShare {
+		return compareMetrics
+	}
+	return append(append([]compareMetric(nil), compareMetrics[:rateMetrics]...), shareMetrics...)
+}
+
+// durationTolerance is how far apart two runs' durations may be and their counts still compare:
+// 2 %, more than a stage's span varies between runs of one plan (its first and last answers).
+const durationTolerance = 0.02
+
+// durationsDiffer says whether the spans (seconds, 0: the run has no such block) are too far
+// apart for counts to compare.
+func durationsDiffer(secs []float64) bool {
+	lo, hi := math.Inf(1), 0.0
+	for _, s := range secs {
+		if s > 0 {
+			lo, hi = math.Min(lo, s), math.Max(hi, s)
+		}
+	}
+	return hi > 0 && hi > lo*(1+durationTolerance)
 }
 
 // Delta is how one run's number differs from the reference's.

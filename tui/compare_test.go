@@ -254,3 +254,63 @@ func TestWriteCompareNeedsTwo(t *testing.T) {
 		t.Error("a run without a snapshot compared")
 	}
 }
+
+// TestCompareSharesWhenDurationsDiffer: run B's stage 2 lasted 6.2 s against A's 8.1 s, with the
+// same shares of 2xx and 429 (a run stopped early). Counts would call B's 2xx 23.5 % worse for
+// being shorter; the block compares rates and shares instead, and says why.
+func TestCompareSharesWhenDurationsDiffer(t *testing.T) {
+	a, b := testSnapshot(), testSnapshot()
+	a.Stages[1].Summary.DurationS = 8.1
+	b.Stages[1].Summary.DurationS = 6.2
+	sb := &b.Stages[1].Summary
+	sb.Completed, sb.Status, sb.OK, sb.Limited, sb.Failed = 1519, map[string]int64{"200": 918, "429": 597, "504": 4}, 918, 597, 4
+	sb.Scheduled, sb.Sent, sb.Dropped, sb.Inflight = 1531, 1523, 8, 4
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	stage2 := out.String()[strings.Index(out.String(), "Stage 2"):]
+	for _, want := range []string{"2xx %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)"} {
+		if !strings.Contains(stage2, want) {
+			t.Errorf("stage 2 lacks %q:\n%s", want, stage2)
+		}
+	}
+	for _, l := range strings.Split(stage2, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "2xx") && strings.Contains(l, "worse") {
+			t.Errorf("the shorter run's 2xx is judged worse: %q", l)
+		}
+	}
+	// Stage 1 lasted as long in both: its counts stay counts.
+	stage1 := out.String()[strings.Index(out.String(), "Stage 1"):strings.Index(out.String(), "Stage 2")]
+	if strings.Contains(stage1, "2xx %") || strings.Contains(stage1, "lasted differently") {
+		t.Errorf("stage 1 lasted 10 s in both runs but is compared by shares:\n%s", stage1)
+	}
+}
+
+// TestCompareNotesHandAndEarlyEnd: a run stopped by hand before its last stage, paused, held and
+// steered, says so under its name, and the totals say the plans differ.
+func TestCompareNotesHandAndEarlyEnd(t *testing.T) {
+	a, b := testSnapshot(), testSnapshot()
+	b.EndReason = "quit"
+	b.Stages[1].Summary = engine.Summary{} // stopped before stage 2
+	b.Events = append(b.Events, engine.Event{T: 2, Kind: "pause", Detail: "sending paused"},
+		engine.Event{T: 3, Kind: "resume", Detail: "sending resumed"}, engine.Event{T: 4, Kind: "pause", Detail: "sending paused"},
+		engine.Event{T: 5, Kind: "hold", Detail: "stage held"}, engine.Event{T: 6, Kind: "rate", Detail: "target 60/s (was 50/s)"},
+		engine.Event{T: 7, Kind: "next", Detail: "already at the last stage"})
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"! ended early (quit), paused 2×, held, rate set by hand: not the plan's numbers alone",
+		"the runs' plans differ (B ended early)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("compare lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(text, "stage changed by hand") || strings.Count(text, "not the plan's numbers") != 1 {
+		t.Errorf("a key that did nothing, or run A, got a note:\n%s", out.String())
+	}
+}

@@ -60,16 +60,20 @@ func writeCompareRuns(ew *errWriter, runs []CompareRun) {
 		about := fmt.Sprintf("%s, started %s, %s, %d stages", profileName(s.Profile), formatTime(s.StartedAt),
 			orDash(s.EndReason), len(s.Stages))
 		head := "  " + runLabel(i) + "  "
-		if r.File == "" {
+		switch line := head + r.File + "  (" + about + ")"; {
+		case r.File == "":
 			ew.paragraph(head, "     ", about)
-			continue
-		}
-		if line := head + r.File + "  (" + about + ")"; ansi.StringWidth(line) <= ew.width {
+		case ansi.StringWidth(line) <= ew.width:
 			ew.line(line)
-			continue
+		default:
+			ew.paragraph(head, "     ", r.File)
+			ew.paragraph("     ", "     ", about)
 		}
-		ew.paragraph(head, "     ", r.File)
-		ew.paragraph("     ", "     ", about)
+		// What the plan alone does not say: the numbers of a run cut short or steered by
+		// hand are not the plan's.
+		if note := runNote(s); note != "" {
+			ew.paragraph("     ! ", "       ", note)
+		}
 	}
 }
 
@@ -81,26 +85,15 @@ func writeCompareTotals(ew *errWriter, c *Comparison) {
 		ran = append(ran, fmt.Sprintf("%s ran %s", runLabel(i), formatSpan(runSeconds(r.Snapshot))))
 	}
 	ew.line("")
-	ew.paragraph("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
-	writeCompareTable(ew, sums)
-	if !c.samePlans() {
-		ew.paragraph("  ", "  ", "the runs' plans differ, so their totals mix different loads: compare the stages below")
+	ew.list("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
+	secs := make([]float64, len(c.Runs))
+	for i, r := range c.Runs {
+		secs[i] = runSeconds(r.Snapshot)
 	}
-}
-
-// samePlans says whether every run's stages pair up one to one with the reference's.
-func (c *Comparison) samePlans() bool {
-	if len(c.Extra) > 0 {
-		return false
+	writeCompareTable(ew, sums, secs)
+	if why := c.plansDiffer(); why != "" {
+		ew.paragraph("  ", "  ", "the runs' plans differ ("+why+"), so their totals mix different loads: compare the stages below")
 	}
-	for _, m := range c.Stages {
-		for _, j := range m.Index {
-			if j < 0 {
-				return false
-			}
-		}
-	}
-	return true
 }
 
 func writeCompareStage(ew *errWriter, c *Comparison, i int) {
@@ -130,10 +123,16 @@ func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 		title += " · " + m.Rate.String()
 	}
 	ew.line("")
-	ew.paragraph("", "  ", title+"   "+strings.Join(where, "   "))
+	ew.list("", "  ", title+"   "+strings.Join(where, "   "))
+	secs := make([]float64, len(sums))
+	for r, sum := range sums {
+		if sum != nil {
+			secs[r] = sum.DurationS
+		}
+	}
 	for _, sum := range sums[1:] {
 		if sum != nil {
-			writeCompareTable(ew, sums)
+			writeCompareTable(ew, sums, secs)
 			return
 		}
 	}
@@ -147,19 +146,32 @@ func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 }
 
 // writeCompareTable writes one block: a row per metric, the reference's value, then for each
-// other run its value, Δ, Δ% and the verdict. A nil summary is a run without this stage. When
-// that is wider than the width (three runs at 80 columns), the absolute Δ is left out; when
-// even that is too wide (four runs and more), the lines get wider: cut numbers would say nothing.
-func writeCompareTable(ew *errWriter, sums []*engine.Summary) {
-	t := compareTable(sums, true)
+// other run its value, Δ, Δ% and the verdict. A nil summary is a run without this stage; secs
+// are how long each run's block lasted: when they differ, counts are compared as shares (see
+// shareMetrics). When the table is wider than the width (three runs at 80 columns), the
+// absolute Δ is left out; when even that is too wide (four runs and more), the lines get wider:
+// cut numbers would say nothing.
+func writeCompareTable(ew *errWriter, sums []*engine.Summary, secs []float64) {
+	metrics := blockMetrics(durationsDiffer(secs))
+	t := compareTable(sums, metrics, true)
 	if t.naturalWidth("  ") > ew.width {
-		t = compareTable(sums, false)
+		t = compareTable(sums, metrics, false)
 	}
 	t.write(ew, "  ", max(ew.width, t.naturalWidth("  ")))
+	if durationsDiffer(secs) {
+		var spans []string
+		for r, s := range secs {
+			if s > 0 {
+				spans = append(spans, runLabel(r)+" "+formatSpan(s))
+			}
+		}
+		ew.paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
+			"): answers compared as shares, not counts (dropped: of scheduled)")
+	}
 }
 
 // compareTable lays out one block, with or without the absolute Δ column.
-func compareTable(sums []*engine.Summary, withAbs bool) *table {
+func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool) *table {
 	perRun, align := []string{"", "Δ", "Δ%", ""}, "rrrl"
 	if !withAbs {
 		perRun, align = []string{"", "Δ%", ""}, "rrl"
@@ -171,7 +183,7 @@ func compareTable(sums []*engine.Summary, withAbs bool) *table {
 		head = append(head, perRun...)
 	}
 	t.add(head...)
-	for _, m := range compareMetrics {
+	for _, m := range metrics {
 		row := []string{m.Name, "-"}
 		if sums[0] != nil {
 			row[1] = m.Format(m.Value(sums[0]))
@@ -203,13 +215,17 @@ func compareTable(sums []*engine.Summary, withAbs bool) *table {
 }
 
 func formatDeltaAbs(m compareMetric, d Delta) string {
+	f := m.Format
+	if m.Delta != nil {
+		f = m.Delta
+	}
 	switch {
 	case d.Abs == 0:
 		return "="
 	case d.Abs < 0:
-		return "-" + m.Format(-d.Abs)
+		return "-" + f(-d.Abs)
 	}
-	return "+" + m.Format(d.Abs)
+	return "+" + f(d.Abs)
 }
 
 func formatDeltaPct(d Delta) string {
