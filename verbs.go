@@ -9,6 +9,7 @@ import (
 	"io"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
@@ -136,7 +137,7 @@ func (c *cli) merge(ctx context.Context, args []string) int {
 	fs := flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
 	fs.SetOutput(c.stderr)
 	out := fs.String("o", "", "write the merged snapshot to this `file` (required)")
-	force := fs.Bool("force", false, "merge even runs of different profiles or plans")
+	force := fs.Bool("force", false, "merge even runs of different profiles or plans, or one run given twice")
 	files, err := parseInterleaved(fs, args)
 	if err != nil {
 		if errors.Is(err, flag.ErrHelp) {
@@ -161,10 +162,23 @@ func (c *cli) merge(ctx context.Context, args []string) int {
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
+	// The shards' verdicts hold for their own halves; the merged run is judged again on its own
+	// numbers (each shard at half the rate fails "rps > 950" that the whole passes).
+	ts, err := thresholds.FromSnapshots(snaps)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	m.Thresholds = thresholds.Evaluate(ts, m)
 	if err := engine.SaveSnapshot(ctx, target, m); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(*out))
+	if err := tui.WriteThresholds(c.stdout, m.Thresholds, c.textWidth()); err != nil {
+		return c.fail(exitRunFailed, err)
+	}
+	if thresholds.Failed(m.Thresholds) > 0 {
+		return exitThresholds
+	}
 	return exitOK
 }
 

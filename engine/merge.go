@@ -15,7 +15,8 @@ import (
 // Counters are summed; every percentile of the totals and stages comes from the merged HDR
 // histograms, so it is exact to the histograms' precision. Timeline rows are aligned by wall
 // clock; their per-second percentiles, which have no histogram, are approximated (see mergeRows).
-// Runs of different profiles are refused unless force is set. names label the inputs in errors.
+// Runs of different profiles are refused unless force is set, and so is one run given twice
+// (see sameRunTwice). names label the inputs in errors.
 func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	if len(snaps) == 0 {
 		return nil, errors.New("merge needs at least one snapshot")
@@ -27,6 +28,9 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 		}
 	}
 	if !force {
+		if err := sameRunTwice(snaps, names); err != nil {
+			return nil, err
+		}
 		if err := sameRun(snaps, names); err != nil {
 			return nil, err
 		}
@@ -201,6 +205,26 @@ func mergeByRequest(out *Snapshot, snaps []*Snapshot, names []string) error {
 			out.Histograms.ByRequest = map[string]Histograms{}
 		}
 		out.Histograms.ByRequest[name] = Histograms{Total: lat.Total, Stages: lat.Stages, Service: svc}
+	}
+	return nil
+}
+
+// sameRunTwice refuses a run given twice: its requests would be counted twice. Two snapshots
+// are of one run when they started at the same instant (to the nanosecond the snapshot keeps)
+// on the same host as the same shard: the shards of one plan differ in host or shard (--shard,
+// a machine each), and one machine cannot start two runs at one instant. The identity is the
+// run's, not the file's content, so a periodic snapshot of a run (end_reason "running") and
+// its final one, or a copy edited since, are found to be the same run too.
+func sameRunTwice(snaps []*Snapshot, names []string) error {
+	for i := range snaps {
+		for j := range i {
+			a, b := snaps[j], snaps[i]
+			if a.StartedAt.Equal(b.StartedAt) && a.Host == b.Host && a.Shard == b.Shard {
+				return fmt.Errorf("%s and %s are the same run (host %s, shard %s, started %s): merging it with itself "+
+					"would count its requests twice; give each machine's snapshot once (merge anyway with --force)",
+					names[j], names[i], orDash(a.Host), orDash(a.Shard), a.StartedAt.Format(time.RFC3339Nano))
+			}
+		}
 	}
 	return nil
 }

@@ -3,9 +3,12 @@ package engine_test
 import (
 	"context"
 	"math"
+	"strings"
 	"sync"
 	"testing"
 	"time"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
@@ -153,4 +156,52 @@ func TestMergeKeepsPerRequestNumbers(t *testing.T) {
 				got.Latency.P50, got.Latency.P99, got.Latency.Max, want.Latency.P50, want.Latency.P99, want.Latency.Max)
 		}
 	}
+}
+
+// TestMergeRefusesOneRunTwice: one run given twice would double every count; so would a run's
+// periodic snapshot next to its final one. Both are refused (the error names the two files and
+// says how to go on); shards of one plan, which differ in host or shard, are not.
+func TestMergeRefusesOneRunTwice(t *testing.T) {
+	at := time.Date(2026, 11, 23, 10, 0, 0, 123456789, time.UTC)
+	snap := func(host, shard, reason string) *engine.Snapshot {
+		return &engine.Snapshot{Schema: engine.SnapshotSchema, Host: host, Shard: shard, StartedAt: at, EndReason: reason,
+			Profile: []byte(`{"name":"t"}`), Histograms: engine.Histograms{Total: emptyHistogram(t)}}
+	}
+	tests := []struct {
+		name  string
+		snaps []*engine.Snapshot
+		same  bool
+	}{
+		// The same file twice.
+		{"one run twice", []*engine.Snapshot{snap("a", "", "completed"), snap("a", "", "completed")}, true},
+		// A run's periodic snapshot and its final one: the same run, whatever the contents.
+		{"partial and final", []*engine.Snapshot{snap("a", "1/2", "running"), snap("b", "2/2", "completed"), snap("a", "1/2", "completed")}, true},
+		// Shards of one plan started together (--start-at) on two machines.
+		{"two hosts", []*engine.Snapshot{snap("a", "1/2", "completed"), snap("b", "2/2", "completed")}, false},
+		// Two shards on one machine.
+		{"two shards of one host", []*engine.Snapshot{snap("a", "1/2", "completed"), snap("a", "2/2", "completed")}, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			names := []string{"s1.json", "s2.json", "s3.json"}[:len(tt.snaps)]
+			_, err := engine.Merge(tt.snaps, names, false)
+			refused := err != nil && strings.Contains(err.Error(), "same run") && strings.Contains(err.Error(), "--force")
+			if refused != tt.same {
+				t.Errorf("merge: %v; want refused as the same run: %v", err, tt.same)
+			}
+			if _, err := engine.Merge(tt.snaps, names, true); err != nil {
+				t.Errorf("--force: %v", err)
+			}
+		})
+	}
+}
+
+// emptyHistogram is an encoded histogram with nothing in it, as a snapshot holds one.
+func emptyHistogram(t *testing.T) string {
+	t.Helper()
+	b, err := hdr.New(1, 3_600_000_000, 3).Encode(hdr.V2CompressedEncodingCookieBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
 }

@@ -288,3 +288,28 @@ func Failed(rs []engine.ThresholdResult) int {
 	}
 	return n
 }
+
+// FromSnapshots rebuilds the thresholds the runs were judged by from their verdicts, so that a
+// merge of shards can judge the merged run again: a snapshot keeps each condition as written,
+// with its stage and file:line, but not the profile's [thresholds] table itself. A condition
+// found in several runs is taken once, in the order first seen.
+func FromSnapshots(snaps []*engine.Snapshot) ([]Threshold, error) {
+	var out []Threshold
+	seen := map[string]bool{}
+	for _, s := range snaps {
+		for _, r := range s.Thresholds {
+			key := fmt.Sprintf("%d\x00%s\x00%s", r.Stage, r.Metric, r.Condition)
+			if seen[key] {
+				continue
+			}
+			seen[key] = true
+			t, err := Parse(r.Metric, r.Condition)
+			if err != nil {
+				return nil, fmt.Errorf("threshold %s = %q (%s): %w", r.Metric, r.Condition, r.Where, err)
+			}
+			t.Stage, t.Where = r.Stage, r.Where
+			out = append(out, t)
+		}
+	}
+	return out, nil
+}

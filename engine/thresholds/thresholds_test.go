@@ -97,3 +97,44 @@ func TestEvaluate(t *testing.T) {
 		t.Errorf("Failed = %d, want 1", n)
 	}
 }
+
+// TestFromSnapshotsRejudges: the thresholds two shards were judged by are rebuilt from their
+// verdicts, each condition once, and judged again on the merged numbers: each shard sent half
+// the rate and failed "rps > 150", the merged run passes it.
+func TestFromSnapshotsRejudges(t *testing.T) {
+	mk := func(metric, cond string, stage int) Threshold {
+		th, err := Parse(metric, cond)
+		if err != nil {
+			t.Fatal(err)
+		}
+		th.Stage, th.Where = stage, "p.toml:1"
+		return th
+	}
+	shard := func(rps float64) *engine.Snapshot {
+		s := &engine.Snapshot{Totals: engine.Summary{Completed: 100, RPS: rps, OK: 100}}
+		s.Thresholds = Evaluate([]Threshold{mk("rps", "> 150", 0), mk("limited", "< 1%", 0)}, s)
+		return s
+	}
+	a, b := shard(100), shard(100)
+	b.Thresholds = append(b.Thresholds, Evaluate([]Threshold{mk("p99", "< 50ms", 2)}, b)...) // only b has it
+	if Failed(a.Thresholds) != 1 {
+		t.Fatalf("a shard's verdict: %+v", a.Thresholds)
+	}
+	ts, err := FromSnapshots([]*engine.Snapshot{a, b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts) != 3 || ts[0].Label() != "rps" || ts[2].Label() != "stage 2 p99" || ts[0].Where != "p.toml:1" {
+		t.Fatalf("rebuilt %+v", ts)
+	}
+	merged := &engine.Snapshot{Totals: engine.Summary{Completed: 200, RPS: 200, OK: 200}}
+	rs := Evaluate(ts, merged)
+	if !rs[0].Pass || rs[0].Measured != 200 || !rs[1].Pass || rs[2].Pass {
+		t.Errorf("merged verdict %+v: want rps 200 > 150 and limited to hold, stage 2 (absent) to fail", rs)
+	}
+	// A verdict whose condition no longer parses is an error, not a threshold silently dropped.
+	a.Thresholds[0].Condition = "> fast"
+	if _, err := FromSnapshots([]*engine.Snapshot{a}); err == nil || !strings.Contains(err.Error(), "p.toml:1") {
+		t.Errorf("a bad condition: %v", err)
+	}
+}
