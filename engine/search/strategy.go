@@ -10,6 +10,7 @@ const (
 	stepEstimate = "estimate" // just under the rate a limiter accepted
 	stepClose    = "close"    // one precision step above good, to close the bracket
 	stepConfirm  = "confirm"  // good again: a limiter's accepted rate says it cannot hold
+	stepRecheck  = "recheck"  // a lone failure again: a load spike must not decide the search
 )
 
 // Reasons a search ends (engine.SearchResult.EndReason).
@@ -54,6 +55,9 @@ type result struct {
 //     is below a passing rate, that rate is probed again ("confirm"), and in general the latest
 //     probe wins: a fail supersedes earlier passes at or above its rate, a pass earlier fails at
 //     or below it. (The same rule absorbs noisy probes near the limit.)
+//
+// And one for noise: a lone failure between passing probes is run again once before it sets
+// the bound (see loneFailure).
 type strategy struct {
 	start, max    float64
 	precision     float64 // a fraction: 0.05
@@ -146,6 +150,9 @@ func (s *strategy) choose() (rate float64, step string, done bool, reason string
 	if len(s.results) == 0 {
 		return s.start, stepDouble, false, ""
 	}
+	if r, ok := s.loneFailure(); ok {
+		return r, stepRecheck, false, ""
+	}
 	good, bad := s.bounds()
 	est := s.estimate()
 	switch {
@@ -182,6 +189,31 @@ func (s *strategy) choose() (rate float64, step string, done bool, reason string
 		}
 	}
 	return (good + bad) / 2, stepBisect, false, ""
+}
+
+// loneFailure is the rate of the latest probe when it must be run again before it decides: it
+// failed, it is the only trusted failure, a trusted probe below it passed (it stands alone
+// between passing ones), and it was not rate-limited. Such a failure may be a load spike on a
+// busy machine (the tester's or the node's), and as the only failure it would set the upper
+// bound for the rest of the search: a spike at 800/s ended a knee search at 775/s instead of
+// 1500/s. Run once more, a pass supersedes it (the latest wins); a second failure confirms it.
+// A rate-limited failure is not rechecked: a limiter's verdict is no accident, and its accepted
+// rate steers the search instead.
+func (s *strategy) loneFailure() (float64, bool) {
+	last := s.results[len(s.results)-1]
+	if last.pass || last.superseded || last.limited || last.step == stepRecheck || last.step == stepConfirm {
+		return 0, false
+	}
+	good, _ := s.bounds()
+	if good <= 0 || good >= last.rate {
+		return 0, false
+	}
+	for _, r := range s.results[:len(s.results)-1] {
+		if !r.superseded && !r.pass {
+			return 0, false // another failure agrees
+		}
+	}
+	return last.rate, true
 }
 
 // probed reports whether a trusted probe ran at about rate already.

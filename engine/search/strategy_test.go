@@ -67,10 +67,6 @@ func TestSearchAgainstOracles(t *testing.T) {
 		// A capacity knee at 1500/s with p99 ≤ 20 ms: plain doubling and bisection.
 		{"latency knee 1500/s", cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, p99(20*time.Millisecond)),
 			&knee{capacity: 1500, base: 2}, EndConverged, 1500 * 0.95, 1500, 1500 * 1.06, 10, nil},
-		// The same knee with ±30 % noise on every p99 near the bound: contradictions are
-		// superseded (latest wins) and the answer is still within 10 %.
-		{"noisy latency knee", cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, p99(20*time.Millisecond)),
-			&knee{capacity: 1500, base: 16, noise: 0.3, rng: rand.New(rand.NewPCG(1, 2))}, EndConverged, 1500 * 0.85, 1500 * 1.05, 1500 * 1.15, 14, nil},
 		// The budget (40 s) holds three 12 s probes: the answer is the best so far, 400/s.
 		{"budget exhausted", cfgWith(100, 50000, 2*time.Second, 10*time.Second, 40*time.Second, defaultSLO),
 			&bucket{rate: 1000, burst: 60}, EndBudget, 400, 400, 0, 3, []float64{100, 200, 400}},
@@ -234,5 +230,87 @@ func TestAnswerTesterLimited(t *testing.T) {
 		if a.TesterLimited != tt.want || strings.Contains(a.Text, "the tester's, not the node's") != tt.want {
 			t.Errorf("%s: tester limited %v, text %q; want %v", tt.name, a.TesterLimited, a.Text, tt.want)
 		}
+	}
+}
+
+// TestSearchNoisyKnee: the knee of TestSearchAgainstOracles with ±30 % noise on every p99, so
+// that a probe well below the knee fails now and then (16 ms × 1.3 > 20 ms). Contradictions are
+// superseded (the latest wins) and a lone failure is checked again, so over 200 noise sequences
+// at least three answers in four are within 15 % of the knee (without the recheck: 137 of 200).
+func TestSearchNoisyKnee(t *testing.T) {
+	slo := defaultSLO
+	slo.Latency = 20 * time.Millisecond
+	in := 0
+	for seed := uint64(1); seed <= 200; seed++ {
+		out, fp := runFake(t, cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, slo),
+			&knee{capacity: 1500, base: 16, noise: 0.3, rng: rand.New(rand.NewPCG(seed, 2))})
+		if a := out.Result.Answer; a.Found && a.Rate >= 1500*0.85 && a.Rate <= 1500*1.05 {
+			in++
+		}
+		if len(fp.rates) > 16 {
+			t.Errorf("seed %d: %d probes %v", seed, len(fp.rates), fp.rates)
+		}
+	}
+	if in < 150 {
+		t.Errorf("%d of 200 answers within 15%% of the knee, want at least 150", in)
+	}
+}
+
+// spiky is a model with one load spike: the first probe at rate (its settle and measured
+// windows) sees a p99 twenty times what the model says, as on a machine busy for a moment.
+type spiky struct {
+	model
+	rate float64
+	left int
+}
+
+func (s *spiky) window(r, t float64) (ok, limited, failed, p99 float64) {
+	ok, limited, failed, p99 = s.model.window(r, t)
+	if r == s.rate && s.left > 0 {
+		s.left--
+		p99 *= 20
+	}
+	return ok, limited, failed, p99
+}
+
+// TestSearchRechecksLoneFailure: a spike fails the probe at 800/s of a node whose knee is
+// 1500/s. Alone between passing probes, that failure is run again; the recheck passes,
+// supersedes it, and the search goes on to find the knee (before, it bisected under 800/s and
+// answered 775/s). A failure that is confirmed stands: the knee's own failure at 1600/s is
+// rechecked once and bisection follows.
+func TestSearchRechecksLoneFailure(t *testing.T) {
+	slo := defaultSLO
+	slo.Latency = 20 * time.Millisecond
+	out, fp := runFake(t, cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, slo),
+		&spiky{model: &knee{capacity: 1500, base: 2}, rate: 800, left: 2})
+	a, p := out.Result.Answer, out.Result.Probes
+	t.Logf("probes %v: %s", fp.rates, a.Text)
+	if !a.Found || a.Rate < 1500*0.95 || a.Rate > 1500 {
+		t.Errorf("answer %v/s, want the knee, 1500/s, within 5 %%", a.Rate)
+	}
+	if len(p) < 4 || p[2].Rate != 800 || p[2].Verdict != "fail" || !p[2].Superseded ||
+		p[3].Rate != 800 || p[3].Step != stepRecheck || p[3].Verdict != "pass" {
+		for _, q := range p {
+			t.Logf("probe %d %s %v/s: %s (superseded %v)", q.N, q.Step, q.Rate, q.Verdict, q.Superseded)
+		}
+		t.Fatal("want 800/s failed by the spike, then rechecked and passed")
+	}
+	rechecks := 0
+	for _, q := range p {
+		if q.Step == stepRecheck {
+			rechecks++
+		}
+	}
+	if rechecks != 2 {
+		t.Errorf("%d rechecks, want 2 (800/s, then the knee's first failure)", rechecks)
+	}
+}
+
+// TestSearchNoRecheckOfLimiter: a failure with rate-limited answers is a limiter's verdict, not
+// a spike: no recheck (the limiter searches of TestSearchAgainstOracles keep their probes).
+func TestSearchNoRecheckOfLimiter(t *testing.T) {
+	_, fp := runFake(t, cfgWith(250, 50000, 2*time.Second, 10*time.Second, 5*time.Minute, defaultSLO), &bucket{rate: 1000, burst: 60})
+	if !sameFloats(fp.rates, []float64{250, 500, 1000, 2000, 1050}) {
+		t.Errorf("probes %v, want 250 500 1000 2000 1050", fp.rates)
 	}
 }
