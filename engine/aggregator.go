@@ -283,6 +283,12 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		} else if s.stage < len(a.cfg.Plan.Stages) {
 			s.target = float64(a.cfg.Plan.Stages[s.stage].Rate)
 		}
+		// Nothing was asked while sending was paused: the target is the rate over the part of
+		// the second that was not (0 for a second paused throughout).
+		from := time.Duration(s.t) * time.Second
+		if p := a.counters.pauses.within(from, from+span); p > 0 {
+			s.target = roundMs(s.target * max(1-p.Seconds()/span.Seconds(), 0))
+		}
 		// The second's drops are those counted while it ran: up to when the next second opened
 		// (within a publish interval of its start), not up to now, rowGrace later, which would
 		// file half a second of the next second's drops under this one.

@@ -214,3 +214,26 @@ func TestAggregatorLastIsAWholeSecond(t *testing.T) {
 		t.Errorf("timeline of %d rows, last shown t=%d rps %v; want 3 rows and the last shown t=1 at 100/s", n, st.Last.T, st.Last.RPS)
 	}
 }
+
+// TestAggregatorTargetWhilePaused: a row's target rate is what the plan asked of that second:
+// the rate over the part of it that was not paused, 0 when paused throughout (it was the
+// stage's rate, which the CSV and the charts then showed beside nothing sent).
+func TestAggregatorTargetWhilePaused(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 100, Duration: 10 * time.Second})
+	c := NewCounters(1)
+	start := time.Now()
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	c.pauses.pause(1500 * time.Millisecond) // paused from 1.5 s …
+	c.pauses.resume(3 * time.Second)        // … to 3 s
+	c.pauses.pause(4750 * time.Millisecond) // and again from 4.75 s, still paused at the end
+	a.advance(5500*time.Millisecond, true)
+	want := []float64{100, 50, 0, 100, 75, 0}
+	if len(a.timeline) != len(want) {
+		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
+	}
+	for i, w := range want {
+		if got := a.timeline[i].TargetRate; got != w {
+			t.Errorf("row %d: target %v/s, want %v/s", i, got, w)
+		}
+	}
+}

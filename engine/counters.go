@@ -19,6 +19,7 @@ type StageCounters struct {
 type Counters struct {
 	stages    []StageCounters
 	clock     *stageClock
+	pauses    pauseLog       // when sending was paused, for the rows' target rate
 	reqSent   []atomic.Int64 // sent per (stage, request): stage*requests + request
 	requests  int
 	Dials     atomic.Int64 // new connections dialed

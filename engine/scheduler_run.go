@@ -153,6 +153,7 @@ func (r *schedRun) apply(c control, now int64) bool {
 		if !r.paused {
 			r.paused, r.pausedAt = true, now
 			r.s.counters.clock.leave(time.Duration(now))
+			r.s.counters.pauses.pause(time.Duration(now))
 			ev.Add("pause", "sending paused")
 		}
 	case "resume":
@@ -161,6 +162,7 @@ func (r *schedRun) apply(c control, now int64) bool {
 			r.extend(now - r.pausedAt)
 			r.seg = r.s.newSegment(now, r.seg.rate)
 			r.s.counters.clock.enter(r.stage, time.Duration(now))
+			r.s.counters.pauses.resume(time.Duration(now))
 			ev.Add("resume", "sending resumed")
 		}
 	case "hold":

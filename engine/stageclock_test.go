@@ -153,3 +153,20 @@ func TestControlSendsWhatWasDue(t *testing.T) {
 		}
 	}
 }
+
+// TestSchedulerLogsPauses: the scheduler notes each pause and resume for the rows' target rate;
+// a second pause key while paused, or a resume while running, changes nothing.
+func TestSchedulerLogsPauses(t *testing.T) {
+	sec := time.Second
+	_, c := replay(t, []Stage{{Rate: 0, Duration: 10 * sec}},
+		[]act{{1 * sec, "pause"}, {2 * sec, "pause"}, {3 * sec, "resume"}, {4 * sec, "resume"}, {6 * sec, "pause"}}, 8*sec)
+	for _, tt := range []struct{ from, to, want time.Duration }{
+		{0, sec, 0},                 // before the first pause
+		{0, 4 * sec, 2 * sec},       // paused 1 s to 3 s
+		{5 * sec, 8 * sec, 2 * sec}, // paused again from 6 s, still at the end
+	} {
+		if got := c.pauses.within(tt.from, tt.to); got != tt.want {
+			t.Errorf("paused within [%s, %s): %s, want %s", tt.from, tt.to, got, tt.want)
+		}
+	}
+}
