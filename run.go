@@ -4,7 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -24,14 +23,10 @@ import (
 
 // run is the main job: load, run, print, save.
 func (c *cli) run(ctx context.Context, args []string) int {
-	fs, f := newRunFlags(c.stderr)
-	fs.Usage = func() { c.usage(c.stderr) }
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage // flag has printed what is wrong
+	fs, f := newRunFlags()
+	pos, code, done := c.parseFlags("", fs, args)
+	if done {
+		return code
 	}
 	f.noteSet(fs)
 	switch {
@@ -97,7 +92,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 			return code
 		}
 	}
-	code := c.execute(ctx, p, f)
+	code = c.execute(ctx, p, f)
 	if node != nil {
 		st := node.Stats()
 		codes := make([]string, 0, len(st.Status))
