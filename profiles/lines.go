@@ -30,9 +30,8 @@ func (ix lineIndex) line(field string) int {
 	return 1
 }
 
-// indexLines scans src, which must be valid TOML, for the lines of headers and keys. Indices of
-// arrays of tables count from 1. Keys inside inline tables are not indexed; they fall back to
-// the key holding the inline table.
+// indexLines scans src, which must be valid TOML, for the lines of headers, keys, array
+// elements and the keys of inline tables. Indices of arrays count from 1.
 func indexLines(src string) lineIndex {
 	s := lineScanner{src: strings.TrimPrefix(src, "\ufeff"), line: 1, ix: lineIndex{}, count: map[string]int{}}
 	for s.i < len(s.src) {
@@ -96,20 +95,130 @@ func (s *lineScanner) header() {
 	s.skipComment() // the closing brackets and any comment: nothing else may follow a header
 }
 
-// keyValue reads key = value, recording the key (and, for dotted keys, each prefix).
+// keyValue reads key = value, recording the key (and, for dotted keys, each prefix), and
+// inside the value the elements of arrays and the keys of inline tables.
 func (s *lineScanner) keyValue() {
 	line, start := s.line, s.i
-	path := s.table
+	path := s.key(s.table, line)
+	if s.i < len(s.src) && s.src[s.i] == '=' {
+		s.i++
+		s.skipBlanks()
+		s.value(path)
+	}
+	if s.i == start { // not a key: step over the byte so the scan always moves on
+		s.i++
+	}
+}
+
+// key reads a dotted key below path, marking it (and each prefix) at line.
+func (s *lineScanner) key(path string, line int) string {
 	for _, p := range s.keyParts() {
 		path = joinPath(path, p)
 		s.mark(path, line)
 	}
-	if s.i < len(s.src) && s.src[s.i] == '=' {
-		s.i++
-		s.skipValue()
+	return path
+}
+
+// value moves past the value at s.i, which may span lines inside brackets or multi-line
+// strings. It marks the line where each element of an array starts (path[1], path[2] …,
+// counting from 1 like the checker's fields) and each key of an inline table (path.key), at
+// any depth, so that a mistake in the third element of a multi-line params = [...] is
+// reported at that element's line, not at the line of params.
+func (s *lineScanner) value(path string) {
+	if s.i >= len(s.src) {
+		return
 	}
-	if s.i == start { // not a key: step over the byte so the scan always moves on
-		s.i++
+	switch rest := s.src[s.i:]; {
+	case rest[0] == '[':
+		s.array(path)
+	case rest[0] == '{':
+		s.inlineTable(path)
+	case strings.HasPrefix(rest, `"""`):
+		s.skipMultiline(`"""`, true)
+	case strings.HasPrefix(rest, `'''`):
+		s.skipMultiline(`'''`, false)
+	case rest[0] == '"':
+		s.skipString('"', true)
+	case rest[0] == '\'':
+		s.skipString('\'', false)
+	default: // a number, boolean or date: up to what ends a value
+		start := s.i
+		for s.i < len(s.src) && !strings.ContainsRune(",]}\n#", rune(s.src[s.i])) {
+			s.i++
+		}
+		if s.i == start {
+			s.i++ // a stray delimiter: step over it so the scan moves on
+		}
+	}
+}
+
+// array reads [v, v, …], marking each element.
+func (s *lineScanner) array(path string) {
+	s.i++ // [
+	for n := 1; ; n++ {
+		s.skipSpace()
+		if s.i >= len(s.src) {
+			return
+		}
+		if s.src[s.i] == ']' {
+			s.i++
+			return
+		}
+		elem := path + "[" + strconv.Itoa(n) + "]"
+		s.mark(elem, s.line)
+		s.value(elem)
+		s.skipSpace()
+		if s.i < len(s.src) && s.src[s.i] == ',' {
+			s.i++
+		}
+	}
+}
+
+// inlineTable reads {k = v, …}, marking each key.
+func (s *lineScanner) inlineTable(path string) {
+	s.i++ // {
+	for s.i < len(s.src) {
+		s.skipSpace()
+		if s.i >= len(s.src) {
+			return
+		}
+		if s.src[s.i] == '}' {
+			s.i++
+			return
+		}
+		start := s.i
+		key := s.key(path, s.line)
+		s.skipBlanks()
+		if s.i < len(s.src) && s.src[s.i] == '=' {
+			s.i++
+			s.skipSpace()
+			s.value(key)
+		}
+		s.skipSpace()
+		if s.i < len(s.src) && s.src[s.i] == ',' {
+			s.i++
+		}
+		if s.i == start {
+			s.i++ // not a key: step over the byte so the scan always moves on
+		}
+	}
+}
+
+// skipSpace moves past blanks, line ends (counting them) and comments, as may stand between
+// the elements of an array.
+func (s *lineScanner) skipSpace() {
+	for s.i < len(s.src) {
+		switch s.src[s.i] {
+		case ' ', '\t', '\r':
+			s.i++
+		case '\n':
+			s.line++
+			s.i++
+		case '#':
+			s.skipComment()
+		default:
+			return
+		}
 	}
 }
 
@@ -167,40 +276,6 @@ func (s *lineScanner) skipBlanks() {
 func (s *lineScanner) skipComment() {
 	for s.i < len(s.src) && s.src[s.i] != '\n' {
 		s.i++
-	}
-}
-
-// skipValue moves past one value, which may span lines inside brackets or multi-line strings.
-func (s *lineScanner) skipValue() {
-	depth := 0
-	for s.i < len(s.src) {
-		rest := s.src[s.i:]
-		switch c := rest[0]; {
-		case c == '\n':
-			if depth == 0 {
-				return
-			}
-			s.line++
-			s.i++
-		case strings.HasPrefix(rest, `"""`):
-			s.skipMultiline(`"""`, true)
-		case strings.HasPrefix(rest, `'''`):
-			s.skipMultiline(`'''`, false)
-		case c == '"':
-			s.skipString('"', true)
-		case c == '\'':
-			s.skipString('\'', false)
-		case c == '[' || c == '{':
-			depth++
-			s.i++
-		case c == ']' || c == '}':
-			depth = max(depth-1, 0)
-			s.i++
-		case c == '#':
-			s.skipComment()
-		default:
-			s.i++
-		}
 	}
 }
 
