@@ -209,22 +209,16 @@ func (c *Client) shapeRequests() {
 		method = fasthttp.MethodPost
 	}
 	c.shapes = []requestShape{{method: method, uri: c.uri}}
+	if c.cfg.Source != nil {
+		return // a streamed request's shape is made by each Sender when it first sends one
+	}
 	c.shapeOf = make([]int, len(c.cfg.Requests))
 	index := map[string]int{}
 	for i, r := range c.cfg.Requests {
 		if r.Method == "" && r.Path == "" && len(r.Headers) == 0 {
 			continue
 		}
-		sh := requestShape{method: method, uri: c.uri, headers: r.Headers}
-		if r.Method != "" {
-			sh.method = r.Method
-		}
-		if r.Path != "" {
-			sh.uri = c.origin + r.Path
-			if r.Path[0] != '/' {
-				sh.uri = c.origin + "/" + r.Path
-			}
-		}
+		sh := c.shapeFor(&r)
 		var key strings.Builder
 		key.WriteString(sh.method + "\x00" + sh.uri)
 		for _, h := range sh.headers {
@@ -240,8 +234,26 @@ func (c *Client) shapeRequests() {
 	}
 }
 
+// shapeFor is the shape of a request with its own Method, Path or Headers.
+func (c *Client) shapeFor(r *Request) requestShape {
+	sh := requestShape{method: c.shapes[0].method, uri: c.uri, headers: r.Headers}
+	if r.Method != "" {
+		sh.method = r.Method
+	}
+	if r.Path != "" {
+		sh.uri = c.origin + r.Path
+		if r.Path[0] != '/' {
+			sh.uri = c.origin + "/" + r.Path
+		}
+	}
+	return sh
+}
+
 // sizeRequests computes bytesOut (see Client) for every mix entry.
 func (c *Client) sizeRequests() error {
+	if c.cfg.Source != nil {
+		return nil // streamed requests are sized per send (see SendStreamed)
+	}
 	c.bytesOut = make([]uint32, len(c.cfg.Requests))
 	c.bytesOutEmpty = make([]uint32, len(c.cfg.Requests))
 	reqs := make([]fasthttp.Request, len(c.shapes))
@@ -263,13 +275,38 @@ func (c *Client) sizeRequests() error {
 		if r.Template == nil {
 			continue
 		}
-		c.bytesOut[i] = n - clampU32(len(body)+decimalDigits(len(body)))
-		setBody(req, nil)
-		if c.bytesOutEmpty[i], err = wireSize(req); err != nil {
+		if c.bytesOut[i], c.bytesOutEmpty[i], err = headSizes(req); err != nil {
 			return fmt.Errorf("request %d (%s): %w", i, r.Name, err)
 		}
 	}
 	return nil
+}
+
+// headSizes measures a request whose body changes with every send: head is its size without
+// the body and without the digits of its Content-Length, which each send adds (see
+// bodySize); empty is its size with an empty body (then fasthttp writes no Content-Length
+// for GET and HEAD).
+func headSizes(req *fasthttp.Request) (head, empty uint32, err error) {
+	body := []byte("{}") // any non-empty body: only the head is kept
+	setBody(req, body)
+	n, err := wireSize(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	setBody(req, nil)
+	if empty, err = wireSize(req); err != nil {
+		return 0, 0, err
+	}
+	return n - clampU32(len(body)+decimalDigits(len(body))), empty, nil
+}
+
+// bodySize is the size on the wire of a request measured by headSizes, sent with a body of
+// n bytes.
+func bodySize(head, empty uint32, n int) uint32 {
+	if n == 0 {
+		return empty
+	}
+	return head + clampU32(n+decimalDigits(n))
 }
 
 // setBody sets the body of a prepared request. An empty body gets an explicit
@@ -343,8 +380,10 @@ func (c *Client) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 }
 
 // prepare sets everything of a request of shape k that does not change between sends.
-func (c *Client) prepare(req *fasthttp.Request, k int) {
-	sh := &c.shapes[k]
+func (c *Client) prepare(req *fasthttp.Request, k int) { c.prepareShape(req, &c.shapes[k]) }
+
+// prepareShape sets everything of a request of shape sh that does not change between sends.
+func (c *Client) prepareShape(req *fasthttp.Request, sh *requestShape) {
 	// Custom headers go out spelled as the profile wrote them: some gateways match API-key
 	// header names case-sensitively.
 	req.Header.DisableNormalizing()
@@ -417,6 +456,15 @@ type Sender struct {
 	names  []string // rate-limit header names already allocated, reused for every answer
 	body   []byte   // a Template's rendering; grows to the largest and stays
 	rng    *rand.Rand
+	// streamed are the requests of a Source, by Index, each prepared and measured the first
+	// time this Sender sends it.
+	streamed []streamedRequest
+}
+
+// streamedRequest is a Sender's prepared request for one entry of a Source's table.
+type streamedRequest struct {
+	req         *fasthttp.Request
+	head, empty uint32 // see headSizes
 }
 
 // NewSender makes one worker's Sender.
@@ -479,14 +527,39 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 	if r.Template != nil {
 		s.body = r.Template.Append(s.body[:0], s.rng)
 		setBody(req, s.body)
-		if n := len(s.body); n > 0 {
-			smp.BytesOut += clampU32(n + decimalDigits(n))
-		} else {
-			smp.BytesOut = c.bytesOutEmpty[idx]
-		}
+		smp.BytesOut = bodySize(c.bytesOut[idx], c.bytesOutEmpty[idx], len(s.body))
 	} else {
 		setBody(req, r.Body)
 	}
+	s.do(ctx, req, idx, smp, b, sampleIdx, start)
+}
+
+// SendStreamed is Send for request idx of a Source (see Source) with this send's body: the
+// entry Config.Requests[idx] says its method, path and headers, and was written before idx
+// reached the caller. Its request is prepared and measured the first time this Sender sends
+// idx; after that only the body changes.
+func (s *Sender) SendStreamed(ctx context.Context, idx int, body []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	if s.streamed == nil {
+		s.streamed = make([]streamedRequest, len(s.c.cfg.Requests))
+	}
+	sr := &s.streamed[idx]
+	if sr.req == nil {
+		sr.req = new(fasthttp.Request)
+		sh := s.c.shapeFor(&s.c.cfg.Requests[idx])
+		s.c.prepareShape(sr.req, &sh)
+		var err error
+		if sr.head, sr.empty, err = headSizes(sr.req); err != nil {
+			sr.head, sr.empty = 0, 0 // only a count of bytes is wrong: the send shows the error
+		}
+	}
+	setBody(sr.req, body)
+	smp.BytesOut = bodySize(sr.head, sr.empty, len(body))
+	s.do(ctx, sr.req, idx, smp, b, sampleIdx, start)
+}
+
+// do sends the prepared req and fills smp with the result (see Send).
+func (s *Sender) do(ctx context.Context, req *fasthttp.Request, idx int, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	c := s.c
 	smp.Request = uint16(idx)
 	smp.BytesIn = 0
 	smp.RPCErrN = 0
