@@ -46,7 +46,7 @@ func newRunFlags() (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.demo, "demo", false, "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)")
 	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)")
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
-	fs.StringVar(&f.targets, "targets", "", "send the requests of a vegeta target `file` (http or json format) instead of a profile; needs --rate and --duration")
+	fs.StringVar(&f.targets, "targets", "", "send the requests of a vegeta target `file` (http or json format) instead of a profile; needs --rate and --duration; - reads standard input as it comes, until it ends")
 	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
 	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
@@ -116,13 +116,4 @@ func parseStartAt(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--start-at %q: write an RFC3339 time such as 2026-11-23T10:00:00Z: %w", s, err)
 	}
 	return t, nil
-}
-
-// targetsProfile builds the profile of a run from a bare target file (--targets); the flags
-// give what such a file has no place for: the plan.
-func (f *runFlags) targetsProfile(o profiles.Overrides, getenv func(string) (string, bool)) (*profiles.Profile, error) {
-	if o.Rate == nil || o.Duration <= 0 {
-		return nil, fmt.Errorf("--targets %s needs --rate and --duration, e.g. --rate 100/s --duration 30s: a target file has no plan of its own", f.targets)
-	}
-	return profiles.FromTargets(f.targets, profiles.TargetOptions{Rate: *o.Rate, Duration: o.Duration}, getenv)
 }

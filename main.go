@@ -23,6 +23,7 @@ const (
 
 // cli is one invocation: its streams, environment and signals, injectable for tests.
 type cli struct {
+	stdin          io.Reader // targets streamed with --targets -
 	stdout, stderr io.Writer
 	getenv         func(string) (string, bool)
 	signals        <-chan os.Signal
@@ -31,7 +32,7 @@ type cli struct {
 func main() {
 	sig := make(chan os.Signal, 4)
 	signal.Notify(sig, syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP)
-	c := &cli{stdout: os.Stdout, stderr: os.Stderr, getenv: os.LookupEnv, signals: sig}
+	c := &cli{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr, getenv: os.LookupEnv, signals: sig}
 	os.Exit(c.main(context.Background(), os.Args[1:]))
 }
 

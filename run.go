@@ -45,7 +45,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	var p *profiles.Profile
 	switch {
 	case f.targets != "":
-		p, err = whileWatching(c, "reading "+f.targets+": nothing was sent", func() (*profiles.Profile, error) { return f.targetsProfile(o, c.getenv) })
+		p, err = c.loadTargets(f, o)
 	case len(pos) == 1:
 		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 	default:
@@ -157,6 +157,8 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	switch {
 	case caught != 0:
 		return exitSignalsBase + int(caught) // an interrupted run: its thresholds are only indicative
+	case runner.SourceErr() != nil: // a bad target on standard input stopped the run there
+		return c.fail(exitUsage, fmt.Errorf("%w\n(the run stopped at that target; what was sent before is saved)", runner.SourceErr()))
 	case thresholdsFailed:
 		return exitThresholds
 	}

@@ -3,6 +3,7 @@ package profiles
 import (
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -21,13 +22,22 @@ type TargetOptions struct {
 	Duration time.Duration
 	// Format is "http" or "json" (vegeta's formats); "" detects it.
 	Format string
+	// Stdin is read for the path "-": targets streamed while the run goes.
+	Stdin io.Reader
 }
 
 // FromTargets builds a profile in memory around a vegeta target file, for
 // `rpcstress --targets FILE --rate R --duration D`: named after the file, sending to the
 // targets' host, with the defaults of every other key (connections 64, timeout 5s). Problems
 // name the target file and its lines.
+//
+// The path "-" reads the targets from opts.Stdin while the run goes (see targetStream): the
+// first one now, so that a run starts with a known URL and a bad first target is reported
+// before anything is sent; @body files are relative to the working directory.
 func FromTargets(path string, opts TargetOptions, getenv func(string) (string, bool)) (*Profile, error) {
+	if path == "-" {
+		return fromStream(opts, getenv)
+	}
 	path = filepath.Clean(path)
 	info, err := os.Stat(path)
 	if err != nil {
@@ -53,6 +63,36 @@ func FromTargets(path string, opts TargetOptions, getenv func(string) (string, b
 	p := compile(c, doc, toml.MetaData{}, src)
 	if len(c.problems) > 0 {
 		return nil, newError(path, c.problems)
+	}
+	return p, nil
+}
+
+// fromStream is FromTargets for standard input.
+func fromStream(opts TargetOptions, getenv func(string) (string, bool)) (*Profile, error) {
+	if opts.Stdin == nil {
+		return nil, errors.New("targets from standard input (-): there is no standard input here")
+	}
+	st := newTargetStream(opts.Stdin, opts.Format, diskReader("."))
+	if err := st.prime(); err != nil {
+		return nil, err
+	}
+	doc := table{
+		"name":    stdinName,
+		"url":     st.url(),
+		"targets": "-",
+		"stage":   []table{{"rate": opts.Rate.String()}}, // until stopped: the input's end ends it
+	}
+	if opts.Duration > 0 {
+		doc["stage"].([]table)[0]["duration"] = opts.Duration.String()
+	}
+	if opts.Format != "" {
+		doc["targets_format"] = opts.Format
+	}
+	src := &source{name: stdinName, dir: ".", getenv: getenv, readBody: diskReader("."), stream: st}
+	c := &checker{file: stdinName, lines: lineIndex{}}
+	p := compile(c, doc, toml.MetaData{}, src)
+	if len(c.problems) > 0 {
+		return nil, newError(stdinName, c.problems)
 	}
 	return p, nil
 }

@@ -50,6 +50,7 @@ type source struct {
 	dir      string // the folder files named in the profile are relative to; "" for bundled
 	getenv   func(string) (string, bool)
 	readBody func(name string) ([]byte, error) // body, lines, target and CA files
+	stream   *targetStream                     // targets = "-": standard input, for FromTargets only
 }
 
 // displayPath is where a file named in the profile lives, as a path people can open.

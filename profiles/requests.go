@@ -233,11 +233,16 @@ func uniqueNames(mix []mixEntry) {
 		if mix[i].named {
 			continue
 		}
-		base, name := mix[i].req.Name, mix[i].req.Name
-		for k := 2; taken[name]; k++ {
-			name = fmt.Sprintf("%s#%d", base, k)
-		}
-		mix[i].req.Name = name
-		taken[name] = true
+		mix[i].req.Name = uniqueName(taken, mix[i].req.Name)
 	}
+}
+
+// uniqueName is name, or name#2, name#3 … if taken has it, and takes it.
+func uniqueName(taken map[string]bool, name string) string {
+	unique := name
+	for k := 2; taken[unique]; k++ {
+		unique = fmt.Sprintf("%s#%d", name, k)
+	}
+	taken[unique] = true
+	return unique
 }

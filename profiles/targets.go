@@ -67,25 +67,35 @@ func parseTargets(data []byte, format string, bodyFile func(string) ([]byte, err
 	if format == "" {
 		format = detectTargetFormat(data)
 	}
-	var p targetParser
-	p.bodyFile = bodyFile
-	if format == "json" {
-		p.json(data)
-	} else {
-		p.http(data)
+	p := targetParser{format: format, bodyFile: bodyFile, bodies: map[string][]byte{}, limit: maxTargets}
+	for i, l := range splitTargetLines(data) {
+		if !p.line(i+1, l) {
+			break
+		}
 	}
+	p.end()
 	if len(p.targets) == 0 && len(p.errs) == 0 {
-		p.fail(1, `has no targets: write one per line, e.g. "POST http://127.0.0.1:8899/" (http format) or {"method":"POST","url":"http://127.0.0.1:8899/"} (json format)`)
+		p.fail(1, noTargets)
 	}
 	return p.targets, p.errs
 }
 
-// targetParser collects targets and problems.
+// noTargets says how targets are written.
+const noTargets = `has no targets: write one per line, e.g. "POST http://127.0.0.1:8899/" (http format) or {"method":"POST","url":"http://127.0.0.1:8899/"} (json format)`
+
+// targetParser reads targets line by line, a whole file or a stream, into targets and
+// problems.
 type targetParser struct {
+	format   string // "http" or "json"
 	targets  []target
 	errs     []*targetError
 	bodyFile func(string) ([]byte, error)
-	bodies   map[string][]byte // @files already read
+	// bodies are the @files already read, kept for a file (whose targets often share them);
+	// nil for a stream, which would keep every file it ever named.
+	bodies map[string][]byte
+	cur    *target // http: the target being read; nil between targets
+	count  int     // targets read, however many were taken out of targets since
+	limit  int     // the most targets a file may hold; 0 for a stream, which may never end
 }
 
 func (p *targetParser) fail(line int, format string, args ...any) {
@@ -96,7 +106,7 @@ func (p *targetParser) fail(line int, format string, args ...any) {
 
 // full reports whether parsing should stop: enough problems, or too many targets.
 func (p *targetParser) full(line int) bool {
-	if len(p.targets) >= maxTargets {
+	if p.limit > 0 && p.count >= p.limit {
 		p.fail(line, "more than %d targets: split the file, or use templates ({{line \"accounts.txt\"}}) to vary one request", maxTargets)
 		return true
 	}
@@ -112,65 +122,79 @@ func splitTargetLines(data []byte) []string {
 	return ls
 }
 
-// http reads the http format.
-func (p *targetParser) http(data []byte) {
-	var cur *target // the target being read; nil between targets
-	flush := func() {
-		if cur != nil {
-			p.targets = append(p.targets, *cur)
-			cur = nil
-		}
+// line reads line n (1-based, without its line end); false means stop reading.
+func (p *targetParser) line(n int, raw string) bool {
+	if p.format == "json" {
+		return p.jsonLine(n, raw)
 	}
-	for i, raw := range splitTargetLines(data) {
-		n := i + 1
-		l := strings.TrimSpace(raw)
-		switch {
-		case l == "":
-			flush()
-		case l[0] == '#':
-		case cur == nil || isRequestLine(l):
-			flush()
-			if p.full(n) {
-				return
-			}
-			method, u, ok := strings.Cut(l, " ")
-			u = strings.TrimSpace(u)
-			if !ok || !isHTTPMethod(method) || u == "" || strings.ContainsAny(u, " \t") {
-				p.fail(n, "%q is not a target: start each target with a line METHOD URL, e.g. POST http://127.0.0.1:8899/ (then headers, then @body-file, then a blank line)", clip(l, 60))
-				cur = &target{} // skip its header lines; it is dropped below
-				cur.line = -1
-				continue
-			}
-			cur = &target{line: n, method: method, url: u}
-		case cur.line < 0: // the rest of a target already reported
-		case l[0] == '@':
-			if cur.body != nil {
-				p.fail(n, "a second body file: a target has one @file line")
-				continue
-			}
-			name := strings.TrimSpace(l[1:])
-			if name == "" {
-				p.fail(n, "@ without a file name: write @bodies/call.json (relative to the target file)")
-				continue
-			}
-			body, err := p.readBody(name)
-			if err != nil {
-				p.fail(n, "body %v", err)
-				continue
-			}
-			cur.body = body
-		default:
-			name, value, ok := strings.Cut(l, ":")
-			name, value = strings.TrimSpace(name), strings.TrimSpace(value)
-			if !ok || !isHeaderName(name) {
-				p.fail(n, "%q is neither a header (Name: value) nor a body file (@file): put a blank line before the next target", clip(l, 60))
-				continue
-			}
-			cur.headers = append(cur.headers, [2]string{name, value})
-		}
+	return p.httpLine(n, raw)
+}
+
+// end finishes the last target (http: a target ends at a blank line, the next target, or
+// the end).
+func (p *targetParser) end() { p.flush() }
+
+// add keeps a finished target.
+func (p *targetParser) add(t target) {
+	p.targets = append(p.targets, t)
+	p.count++
+}
+
+// flush keeps the http target being read, unless it was reported bad.
+func (p *targetParser) flush() {
+	if p.cur != nil && p.cur.line > 0 {
+		p.add(*p.cur)
 	}
-	flush()
-	p.targets = slices.DeleteFunc(p.targets, func(t target) bool { return t.line < 0 })
+	p.cur = nil
+}
+
+// httpLine reads a line of the http format.
+func (p *targetParser) httpLine(n int, raw string) bool {
+	l := strings.TrimSpace(raw)
+	switch {
+	case l == "":
+		p.flush()
+	case l[0] == '#':
+	case p.cur == nil || isRequestLine(l):
+		p.flush()
+		if p.full(n) {
+			return false
+		}
+		method, u, ok := strings.Cut(l, " ")
+		u = strings.TrimSpace(u)
+		if !ok || !isHTTPMethod(method) || u == "" || strings.ContainsAny(u, " \t") {
+			p.fail(n, "%q is not a target: start each target with a line METHOD URL, e.g. POST http://127.0.0.1:8899/ (then headers, then @body-file, then a blank line)", clip(l, 60))
+			p.cur = &target{line: -1} // skip its header lines; flush drops it
+			return true
+		}
+		p.cur = &target{line: n, method: method, url: u}
+	case p.cur.line < 0: // the rest of a target already reported
+	case l[0] == '@':
+		if p.cur.body != nil {
+			p.fail(n, "a second body file: a target has one @file line")
+			return true
+		}
+		name := strings.TrimSpace(l[1:])
+		if name == "" {
+			p.fail(n, "@ without a file name: write @bodies/call.json (relative to the target file)")
+			return true
+		}
+		body, err := p.readBody(name)
+		if err != nil {
+			p.fail(n, "body %v", err)
+			return true
+		}
+		p.cur.body = body
+	default:
+		name, value, ok := strings.Cut(l, ":")
+		name, value = strings.TrimSpace(name), strings.TrimSpace(value)
+		if !ok || !isHeaderName(name) {
+			p.fail(n, "%q is neither a header (Name: value) nor a body file (@file): put a blank line before the next target", clip(l, 60))
+			return true
+		}
+		p.cur.headers = append(p.cur.headers, [2]string{name, value})
+	}
+	return true
 }
 
 // isRequestLine reports a line that starts a target: an upper-case method, a space, a URL.
@@ -179,7 +203,7 @@ func isRequestLine(l string) bool {
 	return ok && isHTTPMethod(method) && strings.Contains(rest, "://")
 }
 
-// readBody reads an @file once, however many targets use it.
+// readBody reads an @file, once for a whole file however many targets use it.
 func (p *targetParser) readBody(name string) ([]byte, error) {
 	if b, ok := p.bodies[name]; ok {
 		return b, nil
@@ -191,10 +215,9 @@ func (p *targetParser) readBody(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.bodies == nil {
-		p.bodies = map[string][]byte{}
+	if p.bodies != nil {
+		p.bodies[name] = b
 	}
-	p.bodies[name] = b
 	return b, nil
 }
 
@@ -207,49 +230,47 @@ type jsonTarget struct {
 	Header map[string][]string `json:"header"`
 }
 
-// json reads the json format.
-func (p *targetParser) json(data []byte) {
-	for i, l := range splitTargetLines(data) {
-		n := i + 1
-		l = strings.TrimSpace(l)
-		if l == "" || l[0] == '#' {
-			continue
-		}
-		if p.full(n) {
-			return
-		}
-		var jt jsonTarget
-		dec := json.NewDecoder(strings.NewReader(l))
-		dec.DisallowUnknownFields()
-		if err := dec.Decode(&jt); err != nil {
-			p.fail(n, "not a JSON target (%v): write {\"method\":\"POST\",\"url\":\"http://…\",\"body\":\"<base64>\",\"header\":{\"Name\":[\"value\"]}}, one per line", jsonCause(err))
-			continue
-		}
-		if dec.More() {
-			p.fail(n, "more than one JSON object on the line: write one target per line")
-			continue
-		}
-		if !isHTTPMethod(jt.Method) {
-			p.fail(n, "method %q: write an HTTP method in capitals, e.g. \"POST\"", clip(jt.Method, 20))
-			continue
-		}
-		if jt.URL == "" {
-			p.fail(n, `no url: every target needs one, e.g. "url":"http://127.0.0.1:8899/"`)
-			continue
-		}
-		t := target{line: n, method: jt.Method, url: jt.URL, body: jt.Body}
-		names := make([]string, 0, len(jt.Header))
-		for k := range jt.Header {
-			names = append(names, k)
-		}
-		slices.Sort(names)
-		for _, k := range names {
-			for _, v := range jt.Header[k] {
-				t.headers = append(t.headers, [2]string{k, v})
-			}
-		}
-		p.targets = append(p.targets, t)
+// jsonLine reads a line of the json format.
+func (p *targetParser) jsonLine(n int, l string) bool {
+	l = strings.TrimSpace(l)
+	if l == "" || l[0] == '#' {
+		return true
 	}
+	if p.full(n) {
+		return false
+	}
+	var jt jsonTarget
+	dec := json.NewDecoder(strings.NewReader(l))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(&jt); err != nil {
+		p.fail(n, "not a JSON target (%v): write {\"method\":\"POST\",\"url\":\"http://…\",\"body\":\"<base64>\",\"header\":{\"Name\":[\"value\"]}}, one per line", jsonCause(err))
+		return true
+	}
+	if dec.More() {
+		p.fail(n, "more than one JSON object on the line: write one target per line")
+		return true
+	}
+	if !isHTTPMethod(jt.Method) {
+		p.fail(n, "method %q: write an HTTP method in capitals, e.g. \"POST\"", clip(jt.Method, 20))
+		return true
+	}
+	if jt.URL == "" {
+		p.fail(n, `no url: every target needs one, e.g. "url":"http://127.0.0.1:8899/"`)
+		return true
+	}
+	t := target{line: n, method: jt.Method, url: jt.URL, body: jt.Body}
+	names := make([]string, 0, len(jt.Header))
+	for k := range jt.Header {
+		names = append(names, k)
+	}
+	slices.Sort(names)
+	for _, k := range names {
+		for _, v := range jt.Header[k] {
+			t.headers = append(t.headers, [2]string{k, v})
+		}
+	}
+	p.add(t)
+	return true
 }
 
 // jsonCause shortens encoding/json's errors to what a person can act on.

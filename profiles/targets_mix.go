@@ -38,6 +38,15 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 		c.addf("targets", `is empty: name a vegeta target file, e.g. targets = "targets.txt"`)
 		return nil
 	}
+	if name == "-" {
+		if src.stream == nil {
+			c.addf("targets", `"-" is standard input, which only the command line reads: rpcstress --targets - --rate R (a profile names a file)`)
+			return nil
+		}
+		// Streamed: the requests are named as they appear, while the run goes.
+		cfg.Source, cfg.SourceRequests = src.stream, maxTargetShapes
+		return nil
+	}
 	data, err := src.readBody(name)
 	if err != nil {
 		c.addErr("targets", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
@@ -61,69 +70,37 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 // accounts is one request, "getBalance", with one set of numbers. Every target must name the
 // run's host: the profile's url, or when it has none (urlFromTargets) the first target's.
 func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFromTargets bool) []mixEntry {
-	var (
-		out       []mixEntry
-		bodies    [][][]byte // per entry
-		index     = map[string]int{}
-		base      string // scheme://host:port every target must name
-		baseLine  int
-		bad       bool
-		explained bool
-	)
+	x := &targetIndexer{c: c, file: file, urlFromTargets: urlFromTargets, index: map[string]int{}}
 	if !urlFromTargets {
-		base = hostKey(cfg.URL)
-		if base == "" { // the url is invalid and reported; host checks would only add noise
+		x.base = hostKey(cfg.URL)
+		if x.base == "" { // the url is invalid and reported; host checks would only add noise
 			return nil
 		}
 	}
+	var (
+		bodies [][][]byte // per entry
+		bad    bool
+	)
 	for _, t := range ts {
-		if err := checkURL(t.url); err != nil {
-			c.addAt(file, t.line, "targets", "url "+err.Error())
-			bad = true
-			continue
-		}
-		u, _ := url.Parse(strings.TrimSpace(t.url))
-		switch key := hostKey(u.String()); {
-		case base == "":
-			base, baseLine = key, t.line
-			cfg.URL = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
-		case key == base:
-		case explained:
-			c.addAt(file, t.line, "targets", "another target for "+DisplayURL(key))
-			bad = true
-			continue
-		case urlFromTargets:
-			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(base)+" (line "+strconv.Itoa(baseLine)+
-				"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
-			bad, explained = true, true
-			continue
-		default:
-			c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(base)+
-				": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
-			bad, explained = true, true
-			continue
-		}
-		req, rpc, ok := c.targetRequest(t, u, file)
-		if !ok {
-			bad = true
-			continue
-		}
-		key := targetKey(req)
-		if i, ok := index[key]; ok {
-			bodies[i] = append(bodies[i], t.body)
-			continue
-		}
-		if len(out) == maxTargetShapes {
-			c.addAt(file, t.line, "targets", "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
+		i, ok, stop := x.add(t)
+		switch {
+		case stop:
 			return nil
+		case !ok:
+			bad = true
+			continue
+		case i == len(bodies):
+			bodies = append(bodies, nil)
 		}
-		index[key] = len(out)
-		bodies = append(bodies, [][]byte{t.body})
-		out = append(out, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + file + ":" + strconv.Itoa(t.line)}})
+		bodies[i] = append(bodies[i], t.body)
+	}
+	if x.url != "" {
+		cfg.URL = x.url
 	}
 	if bad {
 		return nil
 	}
+	out := x.entries
 	for i := range out {
 		out[i].req.Weight = min(len(bodies[i]), maxWeight)
 		out[i].req.Body = bodies[i][0]
@@ -132,6 +109,66 @@ func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFro
 		}
 	}
 	return out
+}
+
+// targetIndexer sorts targets into the distinct requests of a run, for a whole file
+// (targetMix) and for a stream (targetStream) alike: one entry per method, path, headers and
+// JSON-RPC method, at most maxTargetShapes; every target for one host (base).
+type targetIndexer struct {
+	c              *checker
+	file           string
+	urlFromTargets bool   // the first target's host is the run's (no url in the profile)
+	base           string // scheme://host:port every target must name
+	baseLine       int
+	url            string // the run's URL, when the first target set it
+	explained      bool   // a host mismatch was explained once; later ones say less
+	index          map[string]int
+	entries        []mixEntry
+}
+
+// add finds the entry t belongs to, making a new one for a new request. ok is false when t
+// was reported as a problem; stop when reading should end (too many distinct requests).
+func (x *targetIndexer) add(t target) (idx int, ok, stop bool) {
+	c, file := x.c, x.file
+	if err := checkURL(t.url); err != nil {
+		c.addAt(file, t.line, "targets", "url "+err.Error())
+		return 0, false, false
+	}
+	u, _ := url.Parse(strings.TrimSpace(t.url))
+	switch key := hostKey(u.String()); {
+	case x.base == "":
+		x.base, x.baseLine = key, t.line
+		x.url = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
+	case key == x.base:
+	case x.explained:
+		c.addAt(file, t.line, "targets", "another target for "+DisplayURL(key))
+		return 0, false, false
+	case x.urlFromTargets:
+		c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(x.base)+" (line "+strconv.Itoa(x.baseLine)+
+			"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
+		x.explained = true
+		return 0, false, false
+	default:
+		c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(x.base)+
+			": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
+		x.explained = true
+		return 0, false, false
+	}
+	req, rpc, ok := c.targetRequest(t, u, file)
+	if !ok {
+		return 0, false, false
+	}
+	key := targetKey(req)
+	if i, ok := x.index[key]; ok {
+		return i, true, false
+	}
+	if len(x.entries) == maxTargetShapes {
+		c.addAt(file, t.line, "targets", "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
+		return 0, false, true
+	}
+	x.index[key] = len(x.entries)
+	x.entries = append(x.entries, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + file + ":" + strconv.Itoa(t.line)}})
+	return len(x.entries) - 1, true, false
 }
 
 // targetRequest makes the request of one target (its body is set by targetMix) and finds its
