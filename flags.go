@@ -46,7 +46,7 @@ func newRunFlags() (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.demo, "demo", false, "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)")
 	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)")
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
-	fs.StringVar(&f.targets, "targets", "", "send the requests of a vegeta target `file` (http or json format) instead of a profile; needs --rate and --duration; - reads standard input as it comes, until it ends")
+	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
 	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
 	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")

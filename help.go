@@ -29,7 +29,8 @@ func runCommand() command {
 			{"rpcstress profiles/getBalance.toml", "run a profile (the dashboard on a terminal)"},
 			{"rpcstress p.toml --rate 300/s --duration 1m --headless", "one rate, lines"},
 			{"rpcstress --targets replay.txt --rate 500/s --duration 1m", "a vegeta target file"},
-			{"generate | rpcstress --targets - --rate 500/s", "targets streamed from a program"},
+			{"ethspam | rpcstress --targets - --url http://127.0.0.1:8545 --rate 500/s",
+				"JSON-RPC calls streamed from a generator, a call per line"},
 		},
 		flags: func() *flag.FlagSet { fs, _ := newRunFlags(); return fs }, argFiles: "toml",
 	}

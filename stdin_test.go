@@ -160,3 +160,24 @@ func TestE2ETargetsStdinBadInput(t *testing.T) {
 		t.Errorf("no rate: exit %d, stderr %q", r.code, r.stderr)
 	}
 }
+
+// TestE2ETargetsStdinJSONRPCLines: what generators such as ethspam write, a JSON-RPC call per
+// line, streams to --url: `ethspam | rpcstress --targets - --url http://node --rate 500/s`.
+func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{})
+	var b strings.Builder
+	for i := range 50 {
+		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"eth_blockNumber"}`+"\n", i)
+		fmt.Fprintf(&b, `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getSlot"}]`+"\n")
+	}
+	r := runStdin(t, strings.NewReader(b.String()), "--targets", "-", "--url", url, "--rate", "400/s")
+	mustRun(t, r, exitOK)
+	got, st := requestCounts(t, r.snap), node.Stats()
+	if got["eth_blockNumber"] != 50 || got["batch"] != 50 || st.Methods["eth_blockNumber"] != 50 || st.Methods["getSlot"] != 100 {
+		t.Errorf("rpcstress %v, node %v; want 50 eth_blockNumber and 50 batches of 2 getSlot", got, st.Methods)
+	}
+	r = runStdin(t, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`+"\n"), "--targets", "-", "--rate", "1/s")
+	if r.code != exitUsage || !strings.Contains(r.stderr, "stdin:1: targets: a call without a URL: name the node with --url") {
+		t.Errorf("calls without --url: exit %d, stderr %q", r.code, r.stderr)
+	}
+}

@@ -24,6 +24,9 @@ type TargetOptions struct {
 	Format string
 	// Stdin is read for the path "-": targets streamed while the run goes.
 	Stdin io.Reader
+	// URL is where targets without a URL of their own (the jsonrpc format: a JSON-RPC call
+	// per line) go: --url. Other targets keep theirs (the run's --url redirects them later).
+	URL string
 }
 
 // FromTargets builds a profile in memory around a vegeta target file, for
@@ -58,7 +61,7 @@ func FromTargets(path string, opts TargetOptions, getenv func(string) (string, b
 		doc["targets_format"] = opts.Format
 	}
 	dir := filepath.Dir(path)
-	src := &source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir)}
+	src := &source{name: path, dir: dir, getenv: getenv, readBody: diskReader(dir), defaultURL: opts.URL}
 	c := &checker{file: path, lines: lineIndex{}}
 	p := compile(c, doc, toml.MetaData{}, src)
 	if len(c.problems) > 0 {
@@ -72,7 +75,7 @@ func fromStream(opts TargetOptions, getenv func(string) (string, bool)) (*Profil
 	if opts.Stdin == nil {
 		return nil, errors.New("targets from standard input (-): there is no standard input here")
 	}
-	st := newTargetStream(opts.Stdin, opts.Format, diskReader("."))
+	st := newTargetStream(opts.Stdin, opts.Format, diskReader("."), opts.URL)
 	if err := st.prime(); err != nil {
 		return nil, err
 	}
@@ -88,7 +91,7 @@ func fromStream(opts TargetOptions, getenv func(string) (string, bool)) (*Profil
 	if opts.Format != "" {
 		doc["targets_format"] = opts.Format
 	}
-	src := &source{name: stdinName, dir: ".", getenv: getenv, readBody: diskReader("."), stream: st}
+	src := &source{name: stdinName, dir: ".", getenv: getenv, readBody: diskReader("."), stream: st, defaultURL: opts.URL}
 	c := &checker{file: stdinName, lines: lineIndex{}}
 	p := compile(c, doc, toml.MetaData{}, src)
 	if len(c.problems) > 0 {

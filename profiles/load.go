@@ -51,6 +51,9 @@ type source struct {
 	getenv   func(string) (string, bool)
 	readBody func(name string) ([]byte, error) // body, lines, target and CA files
 	stream   *targetStream                     // targets = "-": standard input, for FromTargets only
+	// defaultURL is where targets without a URL of their own go (the jsonrpc format) when
+	// the profile has no url: --url, for FromTargets.
+	defaultURL string
 }
 
 // displayPath is where a file named in the profile lives, as a path people can open.

@@ -44,13 +44,17 @@ type targetError struct {
 
 func (e *targetError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
 
-// detectTargetFormat says whether data is vegeta's json format (its first line that is not
-// blank or a comment starts with "{") or its http format.
+// detectTargetFormat says which format data is in, by its first line that is not blank or
+// a comment: a JSON-RPC call or batch ("jsonrpc": what generators such as ethspam write, a
+// call per line), another JSON object (vegeta's json format), or else vegeta's http format.
 func detectTargetFormat(data []byte) string {
 	for l := range bytes.SplitSeq(data, []byte("\n")) {
 		l = bytes.TrimSpace(l)
 		if len(l) == 0 || l[0] == '#' {
 			continue
+		}
+		if l[0] == '[' || l[0] == '{' && isJSONRPCCall(l) {
+			return "jsonrpc"
 		}
 		if l[0] == '{' {
 			return "json"
@@ -60,7 +64,17 @@ func detectTargetFormat(data []byte) string {
 	return "http"
 }
 
-// parseTargets reads a target file in format "json" or "http" ("" detects it). bodyFile reads
+// isJSONRPCCall reports a JSON object with a "jsonrpc" member, which no vegeta target has.
+func isJSONRPCCall(l []byte) bool {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(l, &members) != nil {
+		return false
+	}
+	_, ok := members["jsonrpc"]
+	return ok
+}
+
+// parseTargets reads a target file in format "json", "http" or "jsonrpc" ("" detects it). bodyFile reads
 // the @files of the http format. Problems are returned with their lines, at most
 // maxTargetErrors of them.
 func parseTargets(data []byte, format string, bodyFile func(string) ([]byte, error)) ([]target, []*targetError) {
@@ -86,7 +100,7 @@ const noTargets = `has no targets: write one per line, e.g. "POST http://127.0.0
 // targetParser reads targets line by line, a whole file or a stream, into targets and
 // problems.
 type targetParser struct {
-	format   string // "http" or "json"
+	format   string // "http", "json" or "jsonrpc"
 	targets  []target
 	errs     []*targetError
 	bodyFile func(string) ([]byte, error)
@@ -124,10 +138,31 @@ func splitTargetLines(data []byte) []string {
 
 // line reads line n (1-based, without its line end); false means stop reading.
 func (p *targetParser) line(n int, raw string) bool {
-	if p.format == "json" {
+	switch p.format {
+	case "json":
 		return p.jsonLine(n, raw)
+	case "jsonrpc":
+		return p.jsonrpcLine(n, raw)
 	}
 	return p.httpLine(n, raw)
+}
+
+// jsonrpcLine reads a line of the jsonrpc format: a JSON-RPC call or batch, the body of a
+// POST to the run's URL (the target has none of its own).
+func (p *targetParser) jsonrpcLine(n int, l string) bool {
+	l = strings.TrimSpace(l)
+	if l == "" || l[0] == '#' {
+		return true
+	}
+	if p.full(n) {
+		return false
+	}
+	if !json.Valid([]byte(l)) || l[0] != '{' && l[0] != '[' {
+		p.fail(n, "%q is not a JSON-RPC call: write one call ({\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"…\"}) or batch ([…]) per line", clip(l, 40))
+		return true
+	}
+	p.add(target{line: n, method: "POST", body: []byte(l)})
+	return true
 }
 
 // end finishes the last target (http: a target ends at a blank line, the next target, or

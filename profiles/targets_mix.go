@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"net/url"
 	"strconv"
@@ -21,10 +22,10 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 	format := ""
 	if f, ok := c.str(doc, "", "targets_format", `targets_format = "json"`); ok {
 		switch f {
-		case "json", "http":
+		case "json", "http", "jsonrpc":
 			format = f
 		default:
-			c.addf("targets_format", `%q is not a target format: use "http" or "json" (vegeta's formats), or drop the key to detect it`, f)
+			c.addf("targets_format", `%q is not a target format: use "http" or "json" (vegeta's formats) or "jsonrpc" (a call per line), or drop the key to detect it`, f)
 		}
 		if _, has := doc["targets"]; !has {
 			c.addf("targets_format", `goes with targets = "targets.txt": add the target file, or drop the key`)
@@ -61,7 +62,7 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 		return nil
 	}
 	_, hasURL := doc["url"]
-	return c.targetMix(ts, file, cfg, !hasURL)
+	return c.targetMix(ts, file, cfg, !hasURL, cmp.Or(cfg.URL, src.defaultURL))
 }
 
 // targetMix turns targets into entries of the mix. Targets that differ only in their body
@@ -69,8 +70,10 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 // (vegeta's round robin, per entry), so a file of 100 000 getBalance calls with different
 // accounts is one request, "getBalance", with one set of numbers. Every target must name the
 // run's host: the profile's url, or when it has none (urlFromTargets) the first target's.
-func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFromTargets bool) []mixEntry {
-	x := &targetIndexer{c: c, file: file, urlFromTargets: urlFromTargets, index: map[string]int{}}
+//
+// A target without a URL of its own (the jsonrpc format) goes to defaultURL.
+func (c *checker) targetMix(ts []target, file string, cfg *engine.Config, urlFromTargets bool, defaultURL string) []mixEntry {
+	x := &targetIndexer{c: c, file: file, urlFromTargets: urlFromTargets, defaultURL: defaultURL, index: map[string]int{}}
 	if !urlFromTargets {
 		x.base = hostKey(cfg.URL)
 		if x.base == "" { // the url is invalid and reported; host checks would only add noise
@@ -121,6 +124,7 @@ type targetIndexer struct {
 	base           string // scheme://host:port every target must name
 	baseLine       int
 	url            string // the run's URL, when the first target set it
+	defaultURL     string // where a target without a URL goes (the jsonrpc format)
 	explained      bool   // a host mismatch was explained once; later ones say less
 	index          map[string]int
 	entries        []mixEntry
@@ -130,6 +134,13 @@ type targetIndexer struct {
 // was reported as a problem; stop when reading should end (too many distinct requests).
 func (x *targetIndexer) add(t target) (idx int, ok, stop bool) {
 	c, file := x.c, x.file
+	if t.url == "" {
+		if x.defaultURL == "" {
+			c.addAt(file, t.line, "targets", "a call without a URL: name the node with --url (or url in a profile)")
+			return 0, false, true
+		}
+		t.url = x.defaultURL
+	}
 	if err := checkURL(t.url); err != nil {
 		c.addAt(file, t.line, "targets", "url "+err.Error())
 		return 0, false, false

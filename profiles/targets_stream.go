@@ -36,11 +36,11 @@ type targetStream struct {
 	primed *engine.Streamed // the first target, read by prime before the run
 }
 
-func newTargetStream(r io.Reader, format string, bodyFile func(string) ([]byte, error)) *targetStream {
+func newTargetStream(r io.Reader, format string, bodyFile func(string) ([]byte, error), defaultURL string) *targetStream {
 	s := &targetStream{r: bufio.NewReaderSize(r, 64<<10), names: map[string]bool{}}
 	s.p = targetParser{format: format, bodyFile: bodyFile} // no limit, no body cache: it may never end
 	s.c = checker{file: stdinName, lines: lineIndex{}}
-	s.ix = targetIndexer{c: &s.c, file: stdinName, urlFromTargets: true, index: map[string]int{}}
+	s.ix = targetIndexer{c: &s.c, file: stdinName, urlFromTargets: true, defaultURL: defaultURL, index: map[string]int{}}
 	return s
 }
 

@@ -119,29 +119,37 @@ func TestTargetStreamProblems(t *testing.T) {
 	}
 	tests := []struct {
 		input string
+		url   string // --url
 		names string // the requests streamed before the end
 		err   string // "" for the end of input
 	}{
 		// comments and blank lines before the first target do not decide the format
-		{"# replay\n\n{\"method\":\"GET\",\"url\":\"http://h:1/\"}\n", "GET /", ""},
+		{"# replay\n\n{\"method\":\"GET\",\"url\":\"http://h:1/\"}\n", "", "GET /", ""},
 		// the same JSON-RPC method on two paths: two requests, the second named #2
-		{"POST http://h:1/a\n@slot.json\n\nPOST http://h:1/b\n@slot.json\n\nPOST http://h:1/a\n@slot.json\n", "getSlot,getSlot#2,getSlot", ""},
+		{"POST http://h:1/a\n@slot.json\n\nPOST http://h:1/b\n@slot.json\n\nPOST http://h:1/a\n@slot.json\n", "", "getSlot,getSlot#2,getSlot", ""},
 		// the last line may lack its line end
-		{"GET http://h:1/x", "GET /x", ""},
+		{"GET http://h:1/x", "", "GET /x", ""},
 		// a bad line ends the stream at that line, after the targets before it
-		{"GET http://h:1/\n\nGET http://h:1/\nnot a header\n", "GET /", `stdin:4: targets: "not a header" is neither a header`},
+		{"GET http://h:1/\n\nGET http://h:1/\nnot a header\n", "", "GET /", `stdin:4: targets: "not a header" is neither a header`},
 		// a missing body file, relative to the working directory
-		{"POST http://h:1/\n@none.json\n", "", `stdin:2: targets: body "none.json" not found`},
+		{"POST http://h:1/\n@none.json\n", "", "", `stdin:2: targets: body "none.json" not found`},
 		// one host per run
-		{"GET http://h:1/\n\nGET http://other:1/\n", "GET /", "stdin:3: targets: this target's host http://other:1 differs from http://h:1 (line 1)"},
+		{"GET http://h:1/\n\nGET http://other:1/\n", "", "GET /", "stdin:3: targets: this target's host http://other:1 differs from http://h:1 (line 1)"},
 		// the same cap of distinct requests as a file
-		{distinct(maxTargetShapes + 1), "", fmt.Sprintf("stdin:%d: targets: more than %d distinct requests", maxTargetShapes+1, maxTargetShapes)},
+		{distinct(maxTargetShapes + 1), "", "", fmt.Sprintf("stdin:%d: targets: more than %d distinct requests", maxTargetShapes+1, maxTargetShapes)},
 		// a line that cannot be a target is not read whole
-		{"GET http://h:1/\n\n" + strings.Repeat("x", maxTargetLine+1), "GET /", "stdin:3: targets: a line longer than"},
+		{"GET http://h:1/\n\n" + strings.Repeat("x", maxTargetLine+1), "", "GET /", "stdin:3: targets: a line longer than"},
+		// ethspam's format, a JSON-RPC call or batch per line, to --url
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}` + "\n" + `[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"}]` + "\n",
+			"http://h:1/v3/key", "eth_blockNumber,batch", ""},
+		// without --url such calls have nowhere to go
+		{`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}` + "\n", "", "", "stdin:1: targets: a call without a URL: name the node with --url"},
+		// a line that is not JSON among calls
+		{`{"jsonrpc":"2.0","method":"a"}` + "\n" + `{"jsonrpc` + "\n", "http://h:1/", "a", `stdin:2: targets: "{\"jsonrpc" is not a JSON-RPC call`},
 	}
 	files := fstest.MapFS{"slot.json": {Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`)}}
 	for _, tt := range tests {
-		s := newTargetStream(strings.NewReader(tt.input), "", fsReader(files))
+		s := newTargetStream(strings.NewReader(tt.input), "", fsReader(files), tt.url)
 		names, _, err := drain(t, s)
 		if len(names) > 3 {
 			names = names[:0] // the long ones: only the error matters
@@ -177,7 +185,7 @@ func FuzzTargetStream(f *testing.F) {
 	files := fstest.MapFS{"b.json": {Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"a"}`)}}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		lines := bytes.Count(data, []byte("\n")) + 1
-		s := newTargetStream(bytes.NewReader(data), "", fsReader(files))
+		s := newTargetStream(bytes.NewReader(data), "", fsReader(files), "http://h:1/rpc")
 		for range lines + 1 { // at most one target per line, then the end
 			st, err := s.Next()
 			if errors.Is(err, io.EOF) {
@@ -212,7 +220,7 @@ func FuzzTargetStream(f *testing.F) {
 func BenchmarkTargetStream(b *testing.B) {
 	line := []byte(`{"method":"POST","url":"http://127.0.0.1:8899/","body":"eyJqc29ucnBjIjoiMi4wIiwiaWQiOjEsIm1ldGhvZCI6ImdldEJhbGFuY2UiLCJwYXJhbXMiOlsiNEVWQUo4MXY5ZkxqejJ3cDQ0U1pteGdUYnZZQjhkQlJaNnMxU0FxUDk5ZVoiXX0=","header":{"Content-Type":["application/json"]}}` + "\n")
 	data := bytes.Repeat(line, b.N)
-	s := newTargetStream(bytes.NewReader(data), "", nil)
+	s := newTargetStream(bytes.NewReader(data), "", nil, "")
 	b.ReportAllocs()
 	b.ResetTimer()
 	for range b.N {

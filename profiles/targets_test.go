@@ -193,7 +193,7 @@ func FuzzTargets(f *testing.F) {
 		}
 		c := &checker{file: "p.toml", lines: lineIndex{}}
 		cfg := &engine.Config{}
-		mix := c.targetMix(ts, "t.txt", cfg, true)
+		mix := c.targetMix(ts, "t.txt", cfg, true, "http://h:1/rpc")
 		for _, p := range c.problems {
 			if p.Msg == "" || p.Line < 1 || p.Line > lines {
 				t.Fatalf("problem %+v (file has %d lines)", p, lines)
