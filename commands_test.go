@@ -59,7 +59,7 @@ func TestMistakesSayWhatWasMeant(t *testing.T) {
 		// help for a verb that does not exist
 		{[]string{"help", "reprot"}, "rpcstress: unknown command \"reprot\": did you mean \"report\"?\n"},
 		// a shell nobody supports yet
-		{[]string{"completion", "bsh"}, "rpcstress: completion bsh: did you mean bash?\n"},
+		{[]string{"completion", "tcsh"}, "rpcstress: completion tcsh: use bash, zsh or fish\n"},
 	}
 	for _, tt := range tests {
 		r := runQuick(t, tt.args...)

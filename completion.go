@@ -7,7 +7,6 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/internal/cliflag"
-	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
 // completion is `rpcstress completion bash|zsh|fish`: a script, written from the command
@@ -23,9 +22,6 @@ func (c *cli) completion(args []string) int {
 	}
 	write, ok := shells[args[0]]
 	if !ok {
-		if s := suggest.Closest(args[0], []string{"bash", "zsh", "fish"}); s != "" {
-			return c.fail(exitUsage, fmt.Errorf("completion %s: did you mean %s?", args[0], s))
-		}
 		return c.fail(exitUsage, fmt.Errorf("completion %s: use bash, zsh or fish", args[0]))
 	}
 	write(c.stdout, completionCommands())

@@ -22,7 +22,7 @@ func runStdin(t *testing.T, stdin io.Reader, args ...string) cliRun {
 	code := c.main(context.Background(), append(args, "--headless", "--out", out))
 	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
 	if _, err := os.Stat(out); err == nil {
-		if r.snap, err = engine.ReadSnapshot(out); err != nil {
+		if r.snap, err = readSnapshot(t, out); err != nil { // held against the schema too
 			t.Fatalf("snapshot: %v", err)
 		}
 	}

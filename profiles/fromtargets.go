@@ -49,8 +49,12 @@ func FromTargets(path string, opts TargetOptions, getenv func(string) (string, b
 		}
 		return nil, fmt.Errorf("target file %s: %w", path, err)
 	}
-	if kind := notRegular(info.Mode()); kind != "" {
+	switch kind := notRegular(info.Mode()); kind {
+	case "":
+	case "a directory":
 		return nil, notRegularError("target file "+path+": ", kind)
+	default: // /dev/stdin on a pipe: streaming is the way, not a copy to a file
+		return nil, fmt.Errorf("target file %s: is %s, not a regular file: to stream targets, pipe them into --targets -", path, kind)
 	}
 	doc := table{
 		"name":    targetsProfileName(path),
