@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
@@ -179,5 +181,36 @@ func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
 	r = runStdin(t, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`+"\n"), "--targets", "-", "--rate", "1/s")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "stdin:1: targets: a call without a URL: name the node with --url") {
 		t.Errorf("calls without --url: exit %d, stderr %q", r.code, r.stderr)
+	}
+}
+
+// TestE2ETargetsStdinWaits: a generator that has not written yet is waited for, and after a
+// second rpcstress says so (a forgotten pipe must not look like a hang); a signal meanwhile
+// ends the program, nothing sent.
+func TestE2ETargetsStdinWaits(t *testing.T) {
+	pr, _ := io.Pipe() // nothing is ever written
+	t.Cleanup(func() { pr.Close() })
+	sig := make(chan os.Signal, 1)
+	var stderr syncBuffer
+	c := &cli{stdin: pr, stdout: &syncBuffer{}, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
+	code := make(chan int, 1)
+	go func() {
+		code <- c.main(context.Background(), []string{"--targets", "-", "--rate", "10/s", "--headless"})
+	}()
+	deadline := time.Now().Add(5 * time.Second)
+	for !strings.Contains(stderr.String(), "waiting for the first target on standard input") {
+		if time.Now().After(deadline) {
+			t.Fatalf("no word of waiting after 5 s: %q", stderr.String())
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	sig <- syscall.SIGINT
+	select {
+	case got := <-code:
+		if want := "SIGINT while waiting for the first target on standard input: nothing was sent"; got != 130 || !strings.Contains(stderr.String(), want) {
+			t.Errorf("exit %d, stderr %q; want 130 and %q", got, stderr.String(), want)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the signal did not end the wait")
 	}
 }
