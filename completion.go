@@ -16,7 +16,7 @@ func (c *cli) completion(args []string) int {
 	if done {
 		return code
 	}
-	shells := map[string]func(io.Writer, []completionCommand){"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
+	shells := map[string]func(io.Writer, []shellCommand){"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress completion bash|zsh|fish"))
 	}
@@ -24,23 +24,23 @@ func (c *cli) completion(args []string) int {
 	if !ok {
 		return c.fail(exitUsage, fmt.Errorf("completion %s: use bash, zsh or fish", args[0]))
 	}
-	write(c.stdout, completionCommands())
+	write(c.stdout, shellCommands())
 	return exitOK
 }
 
-// completionCommand is what a completion script needs of a command.
-type completionCommand struct {
+// shellCommand is what a completion script needs of a command.
+type shellCommand struct {
 	name, summary string
 	flags         []cliflag.Flag // --help included
 	ext           string         // its arguments are files with this extension
 	words         []string       // or these words
 }
 
-// completionCommands reads the command table.
-func completionCommands() []completionCommand {
-	var out []completionCommand
+// shellCommands reads the command table.
+func shellCommands() []shellCommand {
+	var out []shellCommand
 	for _, cmd := range commands() {
-		cc := completionCommand{name: cmd.name, summary: cmd.summary, ext: cmd.argFiles, words: strings.Fields(cmd.argWords)}
+		cc := shellCommand{name: cmd.name, summary: cmd.summary, ext: cmd.argFiles, words: strings.Fields(cmd.argWords)}
 		if cmd.flags != nil {
 			cc.flags = cliflag.Flags(cmd.flags())
 		}
@@ -52,8 +52,8 @@ func completionCommands() []completionCommand {
 
 // runLast puts the run (cmds[0], no verb) after the verbs, for a shell's case statement
 // where its pattern, *, must come last.
-func runLast(cmds []completionCommand) []completionCommand {
-	return append(append([]completionCommand(nil), cmds[1:]...), cmds[0])
+func runLast(cmds []shellCommand) []shellCommand {
+	return append(append([]shellCommand(nil), cmds[1:]...), cmds[0])
 }
 
 // takesFile reports a flag whose value is a file name.
@@ -73,7 +73,7 @@ func short(s string) string {
 
 // bashCompletion writes a bash completion function: verbs as the first word, each verb's
 // flags after a -, files for flags taking a FILE, and the verb's files (.toml or .json).
-func bashCompletion(w io.Writer, cmds []completionCommand) {
+func bashCompletion(w io.Writer, cmds []shellCommand) {
 	var verbs []string
 	for _, c := range cmds[1:] {
 		verbs = append(verbs, c.name)
@@ -126,7 +126,7 @@ complete -o filenames -F _rpcstress rpcstress
 
 // zshCompletion writes a zsh completion function on _arguments, to be put on $fpath as
 // _rpcstress or sourced.
-func zshCompletion(w io.Writer, cmds []completionCommand) {
+func zshCompletion(w io.Writer, cmds []shellCommand) {
 	fmt.Fprint(w, `#compdef rpcstress
 # zsh completion for rpcstress, written by "rpcstress completion zsh" from its own
 # commands and flags. Put it on $fpath as _rpcstress, or: source <(rpcstress completion zsh)
@@ -186,7 +186,7 @@ func zshQuote(s string) string { return "'" + strings.ReplaceAll(s, "'", `'\''`)
 
 // fishCompletion writes fish complete commands: the verbs while none is given, each verb's
 // flags and files after it, the run's flags when no verb is given.
-func fishCompletion(w io.Writer, cmds []completionCommand) {
+func fishCompletion(w io.Writer, cmds []shellCommand) {
 	var verbs []string
 	for _, c := range cmds[1:] {
 		verbs = append(verbs, c.name)

@@ -461,12 +461,6 @@ type Sender struct {
 	streamed []streamedRequest
 }
 
-// streamedRequest is a Sender's prepared request for one entry of a Source's table.
-type streamedRequest struct {
-	req         *fasthttp.Request
-	head, empty uint32 // see headSizes
-}
-
 // NewSender makes one worker's Sender.
 func (c *Client) NewSender() *Sender {
 	s := &Sender{c: c, cls: NewClassifier(c.cfg.Limits), shaped: make([]*fasthttp.Request, len(c.shapes))}
@@ -532,29 +526,6 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 		setBody(req, r.Body)
 	}
 	s.do(ctx, req, idx, smp, b, sampleIdx, start)
-}
-
-// SendStreamed is Send for request idx of a Source (see Source) with this send's body: the
-// entry Config.Requests[idx] says its method, path and headers, and was written before idx
-// reached the caller. Its request is prepared and measured the first time this Sender sends
-// idx; after that only the body changes.
-func (s *Sender) SendStreamed(ctx context.Context, idx int, body []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
-	if s.streamed == nil {
-		s.streamed = make([]streamedRequest, len(s.c.cfg.Requests))
-	}
-	sr := &s.streamed[idx]
-	if sr.req == nil {
-		sr.req = new(fasthttp.Request)
-		sh := s.c.shapeFor(&s.c.cfg.Requests[idx])
-		s.c.prepareShape(sr.req, &sh)
-		var err error
-		if sr.head, sr.empty, err = headSizes(sr.req); err != nil {
-			sr.head, sr.empty = 0, 0 // only a count of bytes is wrong: the send shows the error
-		}
-	}
-	setBody(sr.req, body)
-	smp.BytesOut = bodySize(sr.head, sr.empty, len(body))
-	s.do(ctx, sr.req, idx, smp, b, sampleIdx, start)
 }
 
 // do sends the prepared req and fills smp with the result (see Send).
