@@ -71,7 +71,7 @@ func reword(fs *flag.FlagSet, err error) error {
 		f := fs.Lookup(name)
 		flag := Dashed(name)
 		if isBool(f) {
-			return fmt.Errorf("%s=%s: write %s alone (on), or %s=true or %s=false", flag, value, flag, flag, flag)
+			return fmt.Errorf("%s=%s: a switch takes true or false", flag, value)
 		}
 		return fmt.Errorf("%s %s: %s", flag, value, valueProblem(f, cause))
 	}
@@ -115,13 +115,13 @@ func valueProblem(f *flag.Flag, cause string) string {
 	switch g.Get().(type) {
 	case int, int64:
 		if cause == "value out of range" {
-			return "out of range: write a smaller whole number"
+			return "too large"
 		}
-		return "not a whole number: write digits only, e.g. " + Dashed(f.Name) + " 64"
+		return "not a whole number, e.g. 64"
 	case uint, uint64:
-		return "not a whole number of 0 or more: write digits only"
+		return "not a whole number of 0 or more, e.g. 64"
 	case float64:
-		return "not a number: write e.g. " + Dashed(f.Name) + " 1.5"
+		return "not a number, e.g. 1.5"
 	}
 	return cause
 }
@@ -192,7 +192,7 @@ func (v durationValue) Set(s string) error {
 	if isNumber(s) {
 		return fmt.Errorf("needs a unit: %ss, %sm (units: ms, s, m, h)", s, s)
 	}
-	return errors.New("not a duration: write a number with a unit, e.g. 30s, 1m30s (units: ms, s, m, h)")
+	return errors.New("not a duration, e.g. 30s (units: ms, s, m, h)")
 }
 
 // isNumber reports a plain decimal number, as people write a duration without its unit.
