@@ -27,7 +27,7 @@ func (c *cli) loadTargets(f *runFlags, o profiles.Overrides) (*profiles.Profile,
 	case stream && o.Rate == nil:
 		return nil, errors.New("--targets - needs a --rate, e.g. --rate 100/s")
 	case !stream && (o.Rate == nil || o.Duration <= 0):
-		return nil, fmt.Errorf("--targets %s needs --rate and --duration, e.g. --rate 100/s --duration 30s: a target file has no plan of its own", f.targets)
+		return nil, fmt.Errorf("--targets %s needs --rate and --duration, e.g. --rate 100/s --duration 30s", f.targets)
 	}
 	opts := profiles.TargetOptions{Rate: *o.Rate, Duration: o.Duration, URL: o.URL}
 	load := func() (*profiles.Profile, error) { return profiles.FromTargets(f.targets, opts, c.getenv) }
