@@ -178,6 +178,10 @@ func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
 	if got["eth_blockNumber"] != 50 || got["batch"] != 50 || st.Methods["eth_blockNumber"] != 50 || st.Methods["getSlot"] != 100 {
 		t.Errorf("rpcstress %v, node %v; want 50 eth_blockNumber and 50 batches of 2 getSlot", got, st.Methods)
 	}
+	// Each call is matched to its answer by its own line's id, not by the first line's.
+	if c := r.snap.Totals.Calls; c.Sent != 150 || c.OK != 150 || len(c.Faults) > 0 {
+		t.Errorf("calls %+v; want 150 sent and ok, no faults", c)
+	}
 	r = runStdin(t, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`+"\n"), "--targets", "-", "--rate", "1/s")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "stdin:1: targets: a call without a URL: name the node with --url") {
 		t.Errorf("calls without --url: exit %d, stderr %q", r.code, r.stderr)

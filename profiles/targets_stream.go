@@ -17,6 +17,9 @@ const stdinName = "stdin"
 // (`generate | rpcstress --targets - --rate 500/s`) is never read to its end first. @body
 // files are read relative to the working directory, each when its target is read. The
 // first problem ends the stream with an error naming its line.
+//
+// A request's answers are matched to its calls by id like a file's: each streamed body is
+// its own, so the Sender reads the ids of each as it is sent (engine.RPCCalls.PerSend).
 type targetStream struct {
 	tr      *targetReader
 	c       checker
@@ -77,6 +80,11 @@ func (s *targetStream) Next() (engine.Streamed, error) {
 		e := &s.ix.entries[i]
 		e.req.Name = s.names.unique(e.req.Name)
 		req := e.req
+		// Its answers are matched to the calls of each body as it is sent: the bodies of one
+		// request differ (their ids too), and which ones come is not known ahead.
+		if req.RPC = engine.ParseRPCCalls(t.body); req.RPC != nil {
+			req.RPC.PerSend = true
+		}
 		st.Request = &req
 	}
 	return st, nil

@@ -170,6 +170,47 @@ func TestTargetStreamProblems(t *testing.T) {
 	}
 }
 
+// TestTargetStreamCalls: a streamed request is described with its JSON-RPC calls, read per
+// send (each target's body has its own ids), like a target file's requests whose bodies vary.
+func TestTargetStreamCalls(t *testing.T) {
+	in := `{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}` + "\n" + `{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}` + "\n" +
+		`[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"a"}]` + "\n" + "GET http://h:1/health\n"
+	s := newTargetStream(strings.NewReader(in), "", nil, "http://h:1/")
+	var reqs []*engine.Request
+	for {
+		st, err := s.Next()
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			// The last line is not a call: the jsonrpc format was detected from the first.
+			if !strings.Contains(err.Error(), "stdin:4: targets:") {
+				t.Fatal(err)
+			}
+			break
+		}
+		if st.Request != nil {
+			reqs = append(reqs, st.Request)
+		}
+	}
+	if len(reqs) != 2 {
+		t.Fatalf("%d requests, want 2", len(reqs))
+	}
+	for i, want := range []struct {
+		calls int
+		batch bool
+	}{{1, false}, {2, true}} {
+		c := reqs[i].RPC
+		if c == nil || !c.PerSend || c.Calls() != want.calls || c.Batch != want.batch {
+			t.Errorf("%s: calls %+v, want %d read per send (batch %v)", reqs[i].Name, c, want.calls, want.batch)
+		}
+	}
+	s = newTargetStream(strings.NewReader("GET http://h:1/health\n"), "", nil, "")
+	if st, err := s.Next(); err != nil || st.Request == nil || st.Request.RPC != nil {
+		t.Errorf("a GET without a body: %+v, %v; want no calls", st.Request, err)
+	}
+}
+
 // FuzzTargetStream: any input streams targets until its end or a problem; never a panic or an
 // endless loop, every problem at a line of the input, every request one the engine can send.
 func FuzzTargetStream(f *testing.F) {
