@@ -6,7 +6,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -19,6 +18,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/cliflag"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
@@ -38,21 +38,20 @@ type findLimitFlags struct {
 	probe, settle, budget             time.Duration
 }
 
-func newFindLimitFlags(w io.Writer) (*flag.FlagSet, *findLimitFlags) {
+func newFindLimitFlags() (*flag.FlagSet, *findLimitFlags) {
 	f := &findLimitFlags{}
 	fs := flag.NewFlagSet("rpcstress find-limit", flag.ContinueOnError)
-	fs.SetOutput(w)
-	fs.StringVar(&f.p99, "p99", "", "SLO: p99 latency bound, e.g. 50ms (latency of all answers, from the intended send)")
-	fs.StringVar(&f.latency, "latency", "", "SLO: another percentile's bound, e.g. p95=50ms (p50 p75 p90 p95 p99 p999)")
-	fs.StringVar(&f.maxLimited, "max-limited", "", "SLO: at most this share rate-limited, e.g. 1% (default 1%)")
-	fs.StringVar(&f.maxFailed, "max-failed", "", "SLO: at most this share failed, e.g. 0.1% (default 0.1%)")
-	fs.StringVar(&f.minSuccess, "min-success", "", "SLO: at least this share successful, e.g. 99%")
+	fs.StringVar(&f.p99, "p99", "", "SLO: the p99 latency bound, a `duration` such as 50ms (latency of all answers, from the intended send)")
+	fs.StringVar(&f.latency, "latency", "", "SLO: another percentile's bound, `pN=D` such as p95=50ms (p50 p75 p90 p95 p99 p999)")
+	fs.StringVar(&f.maxLimited, "max-limited", "", "SLO: at most this `share` rate-limited, e.g. 1% (default 1%)")
+	fs.StringVar(&f.maxFailed, "max-failed", "", "SLO: at most this `share` failed, e.g. 0.1% (default 0.1%)")
+	fs.StringVar(&f.minSuccess, "min-success", "", "SLO: at least this `share` successful, e.g. 99%")
 	fs.StringVar(&f.start, "start", "", "first `rate` probed; the search doubles from it (default 100/s)")
 	fs.StringVar(&f.maxRate, "max-rate", "", "highest `rate` the search may probe (default 50000/s)")
-	fs.StringVar(&f.precision, "precision", "", "stop when (first bad − last good)/last good is at most this, e.g. 5% (default)")
-	fs.DurationVar(&f.probe, "probe", 0, "each probe's measured window (default 10s)")
-	fs.DurationVar(&f.settle, "settle", 0, "time at each rate before measuring, not counted (default 2s)")
-	fs.DurationVar(&f.budget, "budget", 0, "the whole search at most, burst probe included (default 5m)")
+	fs.StringVar(&f.precision, "precision", "", "stop when (first bad − last good)/last good is at most this `share` (default 5%)")
+	cliflag.DurationVar(fs, &f.probe, "probe", 0, "each probe's measured window (default 10s)")
+	cliflag.DurationVar(fs, &f.settle, "settle", 0, "time at each rate before measuring, not counted (default 2s)")
+	cliflag.DurationVar(fs, &f.budget, "budget", 0, "the whole search at most, burst probe included (default 5m)")
 	fs.BoolVar(&f.noBurst, "no-burst", false, "skip the limiter's burst probe (the limiter is inferred from the sustained probes alone)")
 	fs.BoolVar(&f.headless, "headless", false, "print one line per probe instead of the dashboard (the default when output is not a terminal)")
 	fs.BoolVar(&f.inline, "inline", false, "draw the dashboard without the alternate screen")
@@ -60,8 +59,8 @@ func newFindLimitFlags(w io.Writer) (*flag.FlagSet, *findLimitFlags) {
 	fs.BoolVar(&f.demo, "demo", false, "search the embedded mock node on 127.0.0.1 (default profile: the bundled demo, limited at 1000/s burst 60)")
 	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-findlimit-<UTC time>.json)")
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
-	fs.IntVar(&f.connections, "connections", 0, "maximum connections, so requests in flight (`N`)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "per-request timeout")
+	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
+	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
 	return fs, f
 }
@@ -141,17 +140,10 @@ func (f *findLimitFlags) searchConfig(base search.Config, set map[string]bool) (
 
 // findLimit is `rpcstress find-limit PROFILE.toml`: search the highest rate that meets the SLO.
 func (c *cli) findLimit(ctx context.Context, args []string) int {
-	fs, f := newFindLimitFlags(c.stderr)
-	fs.Usage = func() {
-		fmt.Fprintln(c.stderr, "usage: rpcstress find-limit [flags] PROFILE.toml   (the profile's [search] table sets the same knobs)")
-		fs.PrintDefaults()
-	}
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	fs, f := newFindLimitFlags()
+	pos, code, done := c.parseFlags("find-limit", fs, args)
+	if done {
+		return code
 	}
 	set := map[string]bool{}
 	fs.Visit(func(fl *flag.Flag) { set[fl.Name] = true })
@@ -159,7 +151,6 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 	case len(pos) > 1:
 		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
 	case len(pos) == 0 && !f.demo:
-		fs.Usage()
 		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress find-limit profiles/getBalance.toml`, or try `rpcstress find-limit --demo`"))
 	case f.fps < 1 || f.fps > 60:
 		return c.fail(exitUsage, fmt.Errorf("--fps %d: use 1 to 60", f.fps))
@@ -171,6 +162,7 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 		return c.fail(exitUsage, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url))
 	}
 	var p *profiles.Profile
+	var err error
 	if len(pos) == 1 {
 		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 	} else {

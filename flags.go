@@ -3,12 +3,12 @@ package main
 import (
 	"flag"
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/cliflag"
 	"github.com/rpcstress/rpcstress/profiles"
 )
 
@@ -36,10 +36,9 @@ type runFlags struct {
 	set map[string]bool
 }
 
-func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
+func newRunFlags() (*flag.FlagSet, *runFlags) {
 	f := &runFlags{}
 	fs := flag.NewFlagSet("rpcstress", flag.ContinueOnError)
-	fs.SetOutput(w)
 	fs.BoolVar(&f.headless, "headless", false, "print one line per second instead of the dashboard (the default when output is not a terminal)")
 	fs.BoolVar(&f.inline, "inline", false, "draw the dashboard without the alternate screen, so the final report stays in scrollback")
 	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, "leave the dashboard as soon as the run ends instead of waiting for a key")
@@ -47,34 +46,17 @@ func newRunFlags(w io.Writer) (*flag.FlagSet, *runFlags) {
 	fs.BoolVar(&f.demo, "demo", false, "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)")
 	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)")
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
-	fs.StringVar(&f.targets, "targets", "", "send the requests of a vegeta target `file` (http or json format) instead of a profile; needs --rate and --duration")
+	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
 	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
-	fs.DurationVar(&f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
-	fs.IntVar(&f.connections, "connections", 0, "maximum connections, so requests in flight (`N`)")
-	fs.DurationVar(&f.timeout, "timeout", 0, "per-request timeout")
+	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
+	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
+	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	fs.Int64Var(&f.requests, "requests", 0, "stop after `N` requests (like bombardier -n)")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
-	fs.DurationVar(&f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
+	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
 	return fs, f
-}
-
-// parseInterleaved parses flags that may stand before or after the positional arguments
-// (`rpcstress p.toml --rate 100/s` reads as naturally as the other order).
-func parseInterleaved(fs *flag.FlagSet, args []string) ([]string, error) {
-	var pos []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return pos, nil
-		}
-		pos = append(pos, args[0])
-		args = args[1:]
-	}
 }
 
 // noteSet records which flags the command line gave, after parsing.
@@ -134,13 +116,4 @@ func parseStartAt(s string) (time.Time, error) {
 		return time.Time{}, fmt.Errorf("--start-at %q: write an RFC3339 time such as 2026-11-23T10:00:00Z: %w", s, err)
 	}
 	return t, nil
-}
-
-// targetsProfile builds the profile of a run from a bare target file (--targets); the flags
-// give what such a file has no place for: the plan.
-func (f *runFlags) targetsProfile(o profiles.Overrides, getenv func(string) (string, bool)) (*profiles.Profile, error) {
-	if o.Rate == nil || o.Duration <= 0 {
-		return nil, fmt.Errorf("--targets %s needs --rate and --duration, e.g. --rate 100/s --duration 30s: a target file has no plan of its own", f.targets)
-	}
-	return profiles.FromTargets(f.targets, profiles.TargetOptions{Rate: *o.Rate, Duration: o.Duration}, getenv)
 }

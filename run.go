@@ -5,7 +5,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -27,14 +26,10 @@ import (
 
 // run is the main job: load, run, print, save.
 func (c *cli) run(ctx context.Context, args []string) int {
-	fs, f := newRunFlags(c.stderr)
-	fs.Usage = func() { c.usage(c.stderr) }
-	pos, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage // flag has printed what is wrong
+	fs, f := newRunFlags()
+	pos, code, done := c.parseFlags("", fs, args)
+	if done {
+		return code
 	}
 	f.noteSet(fs)
 	switch {
@@ -53,7 +48,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	var p *profiles.Profile
 	switch {
 	case f.targets != "":
-		p, err = whileWatching(c, "reading "+f.targets+": nothing was sent", func() (*profiles.Profile, error) { return f.targetsProfile(o, c.getenv) })
+		p, err = c.loadTargets(f, o)
 	case len(pos) == 1:
 		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 	default:
@@ -100,7 +95,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 			return code
 		}
 	}
-	code := c.execute(ctx, p, f)
+	code = c.execute(ctx, p, f)
 	if node != nil {
 		st := node.Stats()
 		codes := make([]string, 0, len(st.Status))
@@ -167,6 +162,8 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	switch {
 	case caught != 0:
 		return exitSignalsBase + int(caught) // an interrupted run: its thresholds are only indicative
+	case runner.SourceErr() != nil: // a bad target on standard input stopped the run there
+		return c.fail(exitUsage, fmt.Errorf("%w\n(the run stopped at that target; what was sent before is saved)", runner.SourceErr()))
 	case thresholdsFailed:
 		return exitThresholds
 	}

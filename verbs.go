@@ -18,6 +18,10 @@ import (
 
 // validate checks a profile and prints the resolved plan.
 func (c *cli) validate(args []string) int {
+	args, code, done := c.parseFlags("validate", newNoFlags("validate")(), args)
+	if done {
+		return code
+	}
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress validate PROFILE.toml"))
 	}
@@ -48,20 +52,26 @@ func reportFormats(width int) map[string]func(w io.Writer, s *engine.Snapshot) e
 const echartsRetired = "rpcstress: note: --echarts is retired and ignored: the HTML report's charts are " +
 	"SVG inside the page, drawn without a library, a script or a network"
 
+// reportFlags are the flags of `rpcstress report`.
+type reportFlags struct{ format, out, echarts string }
+
+func newReportFlags() (*flag.FlagSet, *reportFlags) {
+	f := &reportFlags{}
+	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
+	fs.StringVar(&f.format, "format", "text", "the `format`: text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
+	fs.StringVar(&f.out, "o", "", "write to this `file` instead of standard output")
+	fs.StringVar(&f.echarts, "echarts", "", "retired: the HTML report's charts need no library (ignored, with a note)")
+	return fs, f
+}
+
 // report prints the report of a saved run as text, or exports it as json (the summary), csv
 // (the per-second timeline) or html (one page with charts).
 func (c *cli) report(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	format := fs.String("format", "text", "text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
-	out := fs.String("o", "", "write to this `file` instead of standard output")
-	echarts := fs.String("echarts", "", "retired: the HTML report's charts need no library (ignored, with a note)")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	fs, f := newReportFlags()
+	format, out, echarts := &f.format, &f.out, &f.echarts
+	files, code, done := c.parseFlags("report", fs, args)
+	if done {
+		return code
 	}
 	if len(files) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress report RUN.json"))
@@ -79,6 +89,7 @@ func (c *cli) report(ctx context.Context, args []string) int {
 	}
 	var target outfile.Target
 	if *out != "" {
+		var err error
 		if target, err = outfile.Check(*out); err != nil {
 			return c.fail(exitUsage, fmt.Errorf("-o %s: %w", *out, err))
 		}
@@ -106,14 +117,9 @@ func (c *cli) report(ctx context.Context, args []string) int {
 
 // compare prints saved runs side by side, stage by stage, with deltas against the first.
 func (c *cli) compare(args []string) int {
-	fs := flag.NewFlagSet("rpcstress compare", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	files, code, done := c.parseFlags("compare", newNoFlags("compare")(), args)
+	if done {
+		return code
 	}
 	if len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
@@ -132,19 +138,21 @@ func (c *cli) compare(args []string) int {
 	return exitOK
 }
 
+func newMergeFlags() (fs *flag.FlagSet, out *string, force *bool) {
+	fs = flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
+	out = fs.String("o", "", "write the merged snapshot to this `file` (required)")
+	force = fs.Bool("force", false, "merge even runs of different profiles or plans, or one run given twice")
+	return fs, out, force
+}
+
 // merge combines the snapshots of several machines into one.
 func (c *cli) merge(ctx context.Context, args []string) int {
-	fs := flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
-	fs.SetOutput(c.stderr)
-	out := fs.String("o", "", "write the merged snapshot to this `file` (required)")
-	force := fs.Bool("force", false, "merge even runs of different profiles or plans, or one run given twice")
-	files, err := parseInterleaved(fs, args)
-	if err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage
+	fs, out, force := newMergeFlags()
+	files, code, done := c.parseFlags("merge", fs, args)
+	if done {
+		return code
 	}
+	var err error
 	if *out == "" || len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress merge -o OUT.json A.json B.json … (at least two runs)"))
 	}

@@ -76,7 +76,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		snapReq:   make(chan snapshotReq),
 		finished:  make(chan struct{}),
 		total:     newSpanAcc(),
-		rows:      newRequestRows(cfg.Requests),
+		rows:      newRequestRows(cfg.Requests, cfg.Source != nil),
 		rpcMsg:    map[string]string{},
 		headers:   map[string]string{},
 		tester:    TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
@@ -226,8 +226,10 @@ func (a *Aggregator) stageAcc(i int) *spanAcc {
 func (a *Aggregator) callsSent(stage int) int64 {
 	var n int64
 	for i := range a.cfg.Requests {
-		if c := a.cfg.Requests[i].RPC.Calls(); c > 0 {
-			n += a.counters.RequestSentIn(stage, i) * int64(c)
+		// The count first: a streamed request is described (see feed) before it is sent, and
+		// may be written while the run goes until then.
+		if sent := a.counters.RequestSentIn(stage, i); sent > 0 {
+			n += sent * int64(a.cfg.Requests[i].RPC.Calls())
 		}
 	}
 	return n

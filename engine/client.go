@@ -211,22 +211,16 @@ func (c *Client) shapeRequests() {
 		method = fasthttp.MethodPost
 	}
 	c.shapes = []requestShape{{method: method, uri: c.uri}}
+	if c.cfg.Source != nil {
+		return // a streamed request's shape is made by each Sender when it first sends one
+	}
 	c.shapeOf = make([]int, len(c.cfg.Requests))
 	index := map[string]int{}
 	for i, r := range c.cfg.Requests {
 		if r.Method == "" && r.Path == "" && len(r.Headers) == 0 {
 			continue
 		}
-		sh := requestShape{method: method, uri: c.uri, headers: r.Headers}
-		if r.Method != "" {
-			sh.method = r.Method
-		}
-		if r.Path != "" {
-			sh.uri = c.origin + r.Path
-			if r.Path[0] != '/' {
-				sh.uri = c.origin + "/" + r.Path
-			}
-		}
+		sh := c.shapeFor(&r)
 		var key strings.Builder
 		key.WriteString(sh.method + "\x00" + sh.uri)
 		for _, h := range sh.headers {
@@ -242,8 +236,26 @@ func (c *Client) shapeRequests() {
 	}
 }
 
+// shapeFor is the shape of a request with its own Method, Path or Headers.
+func (c *Client) shapeFor(r *Request) requestShape {
+	sh := requestShape{method: c.shapes[0].method, uri: c.uri, headers: r.Headers}
+	if r.Method != "" {
+		sh.method = r.Method
+	}
+	if r.Path != "" {
+		sh.uri = c.origin + r.Path
+		if r.Path[0] != '/' {
+			sh.uri = c.origin + "/" + r.Path
+		}
+	}
+	return sh
+}
+
 // sizeRequests computes bytesOut (see Client) for every mix entry.
 func (c *Client) sizeRequests() error {
+	if c.cfg.Source != nil {
+		return nil // streamed requests are sized per send (see SendStreamed)
+	}
 	c.bytesOut = make([]uint32, len(c.cfg.Requests))
 	c.bytesOutEmpty = make([]uint32, len(c.cfg.Requests))
 	reqs := make([]fasthttp.Request, len(c.shapes))
@@ -265,13 +277,38 @@ func (c *Client) sizeRequests() error {
 		if r.Template == nil {
 			continue
 		}
-		c.bytesOut[i] = n - clampU32(len(body)+decimalDigits(len(body)))
-		setBody(req, nil)
-		if c.bytesOutEmpty[i], err = wireSize(req); err != nil {
+		if c.bytesOut[i], c.bytesOutEmpty[i], err = headSizes(req); err != nil {
 			return fmt.Errorf("request %d (%s): %w", i, r.Name, err)
 		}
 	}
 	return nil
+}
+
+// headSizes measures a request whose body changes with every send: head is its size without
+// the body and without the digits of its Content-Length, which each send adds (see
+// bodySize); empty is its size with an empty body (then fasthttp writes no Content-Length
+// for GET and HEAD).
+func headSizes(req *fasthttp.Request) (head, empty uint32, err error) {
+	body := []byte("{}") // any non-empty body: only the head is kept
+	setBody(req, body)
+	n, err := wireSize(req)
+	if err != nil {
+		return 0, 0, err
+	}
+	setBody(req, nil)
+	if empty, err = wireSize(req); err != nil {
+		return 0, 0, err
+	}
+	return n - clampU32(len(body)+decimalDigits(len(body))), empty, nil
+}
+
+// bodySize is the size on the wire of a request measured by headSizes, sent with a body of
+// n bytes.
+func bodySize(head, empty uint32, n int) uint32 {
+	if n == 0 {
+		return empty
+	}
+	return head + clampU32(n+decimalDigits(n))
 }
 
 // setBody sets the body of a prepared request. An empty body gets an explicit
@@ -345,8 +382,10 @@ func (c *Client) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 }
 
 // prepare sets everything of a request of shape k that does not change between sends.
-func (c *Client) prepare(req *fasthttp.Request, k int) {
-	sh := &c.shapes[k]
+func (c *Client) prepare(req *fasthttp.Request, k int) { c.prepareShape(req, &c.shapes[k]) }
+
+// prepareShape sets everything of a request of shape sh that does not change between sends.
+func (c *Client) prepareShape(req *fasthttp.Request, sh *requestShape) {
 	// Custom headers go out spelled as the profile wrote them: some gateways match API-key
 	// header names case-sensitively.
 	req.Header.DisableNormalizing()
@@ -422,6 +461,9 @@ type Sender struct {
 	rng    *rand.Rand
 	calls  RPCCalls        // the calls of a rendering whose ids change per send (RPCCalls.PerSend)
 	bodyP  fastjson.Parser // reads them
+	// streamed are the requests of a Source, by Index, each prepared and measured the first
+	// time this Sender sends it.
+	streamed []streamedRequest
 }
 
 // NewSender makes one worker's Sender.
@@ -504,17 +546,23 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 	r := &c.cfg.Requests[idx]
 	req := s.request(idx)
 	smp.BytesOut = c.bytesOut[idx]
+	var rendered []byte // a body of this send only, whose ids may be its own
 	if r.Template != nil {
 		s.body = r.Template.Append(s.body[:0], s.rng)
 		setBody(req, s.body)
-		if n := len(s.body); n > 0 {
-			smp.BytesOut += clampU32(n + decimalDigits(n))
-		} else {
-			smp.BytesOut = c.bytesOutEmpty[idx]
-		}
+		smp.BytesOut = bodySize(c.bytesOut[idx], c.bytesOutEmpty[idx], len(s.body))
+		rendered = s.body
 	} else {
 		setBody(req, r.Body)
 	}
+	s.do(ctx, req, idx, r.RPC, rendered, smp, b, sampleIdx, start)
+}
+
+// do sends the prepared req and fills smp with the result (see Send). rpc are the calls of
+// the request's body, or of its sample when sent, this send's own body, may carry other ids
+// (RPCCalls.PerSend; see callsOf).
+func (s *Sender) do(ctx context.Context, req *fasthttp.Request, idx int, rpc *RPCCalls, sent []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	c := s.c
 	smp.Request = uint16(idx)
 	smp.BytesIn = 0
 	smp.RPCErrN = 0
@@ -531,7 +579,7 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 	err := c.hc.DoDeadline(req, &s.resp, deadline)
 	smp.Done = int64(time.Since(start))
 
-	calls := s.callsOf(r)
+	calls := s.callsOf(rpc, sent)
 	if err != nil {
 		smp.Status = 0
 		smp.Err = ClassifyError(err)
@@ -555,16 +603,16 @@ func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampl
 	s.cls.Classify(smp, status, body, calls, sampleIdx, b)
 }
 
-// callsOf is the JSON-RPC calls request r sent. For a body whose ids change per send they are
-// read from this send's rendering (one parse of it, no allocation once warm); a rendering that
-// does not have the calls the profile's sample had keeps the sample's, so the count of calls
-// sent and answered always agree.
-func (s *Sender) callsOf(r *Request) *RPCCalls {
-	if r.RPC == nil || !r.RPC.PerSend || r.Template == nil {
-		return r.RPC
+// callsOf is the JSON-RPC calls a request sent: rpc, its sample's. For a body whose ids change
+// per send (a template's rendering, a streamed target's body) they are read from body, this
+// send's (one parse of it, no allocation once warm); a body that does not have the calls the
+// sample had keeps the sample's, so the count of calls sent and answered always agree.
+func (s *Sender) callsOf(rpc *RPCCalls, body []byte) *RPCCalls {
+	if rpc == nil || !rpc.PerSend || body == nil {
+		return rpc
 	}
-	if !s.calls.parse(&s.bodyP, s.body) || s.calls.Calls() != r.RPC.Calls() || s.calls.Batch != r.RPC.Batch {
-		return r.RPC
+	if !s.calls.parse(&s.bodyP, body) || s.calls.Calls() != rpc.Calls() || s.calls.Batch != rpc.Batch {
+		return rpc
 	}
 	return &s.calls
 }

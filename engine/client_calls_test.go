@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"io"
 	"math/rand/v2"
 	"strconv"
 	"sync/atomic"
@@ -126,5 +127,47 @@ func TestSendCallsZeroAlloc(t *testing.T) {
 	})
 	if n > 0 {
 		t.Errorf("%v allocs per Send", n)
+	}
+}
+
+// endedSource is a Source with nothing in it: a Config streamed from it, for a Client alone.
+type endedSource struct{}
+
+func (endedSource) Next() (Streamed, error) { return Streamed{}, io.EOF }
+
+// TestSendStreamedCalls: a streamed request's answers are matched to the calls of the body
+// it was sent with (each streamed target's own ids), not to those of its first body.
+func TestSendStreamedCalls(t *testing.T) {
+	first := ParseRPCCalls([]byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`))
+	first.PerSend = true
+	for _, tt := range []struct {
+		mode    hostile.Mode
+		outcome Outcome
+		callsOK uint16
+		faults  uint32
+	}{
+		{hostile.Echo, OutcomeOK, 1, 0},          // ids 7, 8, 9 answered as sent
+		{hostile.ForeignID, OutcomeFailed, 0, 1}, // another id: caught
+	} {
+		srv := hostile.Start(t, hostile.Config{Mode: tt.mode})
+		cfg := clientConfig(srv.URL)
+		cfg.Source, cfg.SourceRequests = endedSource{}, 1
+		cfg.Requests = []Request{{Name: "getSlot", Items: 1, Weight: 1, RPC: first}}
+		c, err := NewClient(cfg, NewCounters(1))
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := c.NewSender()
+		for id := 7; id <= 9; id++ {
+			b := &Batch{}
+			var smp Sample
+			body := []byte(`{"jsonrpc":"2.0","id":` + strconv.Itoa(id) + `,"method":"getSlot"}`)
+			s.SendStreamed(context.Background(), 0, body, &smp, b, 0, time.Now())
+			if smp.Err != ErrNone || smp.Outcome != tt.outcome || smp.Calls != 1 || smp.CallsOK != tt.callsOK || faultCounts(b)[FaultForeignID] != tt.faults {
+				t.Errorf("%v, id %d: err %v outcome %v calls %d ok %d faults %v; want %v, %d ok, %d foreign",
+					tt.mode, id, smp.Err, smp.Outcome, smp.Calls, smp.CallsOK, faultCounts(b), tt.outcome, tt.callsOK, tt.faults)
+			}
+		}
+		c.Close()
 	}
 }

@@ -96,8 +96,12 @@ type Config struct {
 	Mode Mode
 	// MaxRequests stops the run after this many requests were scheduled; 0 means no limit.
 	MaxRequests int64
-	// Requests is the weighted request mix; at least one.
+	// Requests is the weighted request mix; at least one, unless Source is set.
 	Requests []Request
+	// Source, when set, streams the requests instead (see Source): the run makes Requests a
+	// table of SourceRequests entries that the Source describes as they appear.
+	Source         Source
+	SourceRequests int
 	// Plan is the list of stages.
 	Plan Plan
 	// Limits classifies rate-limited answers.

@@ -25,7 +25,8 @@ type pool struct {
 	agg      *Aggregator
 	counters *Counters
 	start    time.Time
-	mix      mix
+	mix      mix   // the fixed mix requests are picked from …
+	feed     *feed // … or the stream they are taken from
 	wg       sync.WaitGroup
 	// abandoned is set when the drain at the end gives up: what is still in the backlog is
 	// then never sent, and counted dropped.
@@ -79,8 +80,25 @@ func (w *worker) openLoop(ctx context.Context) {
 			sc.Dropped.Add(1)
 			continue
 		}
-		sc.Sent.Add(1)
-		w.send(ctx, j.intended, j.stage)
+		if w.p.feed == nil {
+			sc.Sent.Add(1)
+			w.send(ctx, j.intended, j.stage, -1, nil)
+			continue
+		}
+		// A streamed request is not waited for: a late one would show the source's delay
+		// as the target's latency (see Source).
+		it, ok, more := w.p.feed.take()
+		switch {
+		case !more:
+			sc.Dropped.Add(1)
+			w.p.feed.end(w.p.sched.Stop)
+		case !ok:
+			sc.Dropped.Add(1)
+			w.p.feed.starve()
+		default:
+			sc.Sent.Add(1)
+			w.send(ctx, j.intended, j.stage, it.idx, it.body)
+		}
 	}
 }
 
@@ -93,23 +111,42 @@ func (w *worker) closedLoop(ctx context.Context) {
 			w.p.sched.unclaim()
 			continue
 		}
+		idx, body := -1, []byte(nil)
+		if w.p.feed != nil {
+			it, ok, more := w.p.feed.wait(w.p.sched.Done()) // back to back: as fast as the source gives
+			if !ok {
+				w.p.sched.unclaim()
+				if !more {
+					w.p.feed.end(w.p.sched.Stop)
+				}
+				return
+			}
+			idx, body = it.idx, it.body
+		}
 		stage := w.p.sched.Stage()
 		sc := w.p.counters.Stage(stage)
 		sc.Scheduled.Add(1)
 		sc.Sent.Add(1)
-		w.send(ctx, -1, uint16(stage))
+		w.send(ctx, -1, uint16(stage), idx, body)
 	}
 }
 
 // send sends one request and files its sample. intended < 0 means "now" (closed loop).
-func (w *worker) send(ctx context.Context, intended int64, stage uint16) {
+// streamed < 0 picks a request of the mix; else it is the Index of a Source's request, sent
+// with body.
+func (w *worker) send(ctx context.Context, intended int64, stage uint16, streamed int, body []byte) {
 	b := w.b
 	i := len(b.Samples)
 	b.Samples = append(b.Samples, Sample{Intended: intended, Stage: stage})
 	s := &b.Samples[i]
-	idx := w.p.mix.pick(w.rng)
-	w.p.counters.RequestSent(int(stage), idx)
-	w.snd.Send(ctx, idx, s, b, int32(i), w.p.start)
+	if streamed < 0 {
+		idx := w.p.mix.pick(w.rng)
+		w.p.counters.RequestSent(int(stage), idx)
+		w.snd.Send(ctx, idx, s, b, int32(i), w.p.start)
+	} else {
+		w.p.counters.RequestSent(int(stage), streamed)
+		w.snd.SendStreamed(ctx, streamed, body, s, b, int32(i), w.p.start)
+	}
 	if intended < 0 {
 		s.Intended = s.Sent
 	}

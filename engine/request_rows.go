@@ -18,15 +18,20 @@ const OtherRequests = "(other requests)"
 // requestRows maps the requests of a mix to rows of per-request numbers: request i to row i,
 // and every request from MaxRequestRows on to the last row, OtherRequests.
 type requestRows struct {
-	names []string // per row
+	names []string // per row; "" for a streamed request not seen yet (see requestAccs)
 	n     int      // requests in the mix
 }
 
-func newRequestRows(reqs []Request) requestRows {
+// newRequestRows makes the rows of reqs. The requests of a Source (streamed) are described
+// while the run goes, each before its first send: their rows are named when first seen.
+func newRequestRows(reqs []Request, streamed bool) requestRows {
 	r := requestRows{n: len(reqs)}
 	taken := map[string]bool{}
 	for i := range min(len(reqs), MaxRequestRows) {
-		name := requestName(reqs, i)
+		name := ""
+		if !streamed {
+			name = requestName(reqs, i)
+		}
 		r.names = append(r.names, name)
 		taken[name] = true
 	}
@@ -70,6 +75,9 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 	}
 	if a.reqTotal[row] == nil {
 		a.reqTotal[row] = newRequestAcc()
+		if a.rows.names[row] == "" { // a streamed request, described before it was sent
+			a.rows.names[row] = requestName(a.cfg.Requests, row)
+		}
 	}
 	if a.reqStages[stage] == nil {
 		a.reqStages[stage] = make([]*spanAcc, len(a.rows.names))
@@ -100,9 +108,12 @@ func (a *Aggregator) byRequest(stage int) map[string]Summary {
 		var sent, calls int64
 		from, to := a.rows.requests(row)
 		for req := from; req < to; req++ {
-			n := a.counters.RequestSentIn(stage, req)
-			sent += n
-			calls += n * int64(a.cfg.Requests[req].RPC.Calls())
+			// A request is read only once sent: a streamed one is described (by the feeder,
+			// see feed) before it is, and may be written while the run goes until then.
+			if n := a.counters.RequestSentIn(stage, req); n > 0 {
+				sent += n
+				calls += n * int64(a.cfg.Requests[req].RPC.Calls())
+			}
 		}
 		out[a.rows.names[row]] = acc.summary(sent, sent, 0, calls)
 	}

@@ -38,6 +38,7 @@ type Runner struct {
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64
+	feed     *feed // nil unless the requests stream from a Source
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -51,11 +52,21 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	if opt.DrainTimeout <= 0 {
 		opt.DrainTimeout = cfg.Timeout + 2*time.Second
 	}
+	if cfg.Source != nil {
+		// The run's own copy, whose request table the Source fills in as the run goes; the
+		// caller's Config stays as it was.
+		own := *cfg
+		own.Requests = make([]Request, cfg.SourceRequests)
+		cfg = &own
+	}
 	start := time.Now()
 	r := &Runner{cfg: cfg, opt: opt, start: start}
 	r.counters = NewCounters(len(cfg.Plan.Stages))
 	r.counters.InitRequests(len(cfg.Requests))
 	r.events = NewEventLog(start)
+	if cfg.Source != nil {
+		r.feed = newFeed(cfg.Source, cfg.Requests, r.events)
+	}
 	client, err := NewClient(cfg, r.counters)
 	if err != nil {
 		return nil, err
@@ -73,7 +84,10 @@ func validateConfig(cfg *Config) error {
 	if cfg.Connections < 1 {
 		errs = append(errs, fmt.Errorf("connections = %d: need at least 1", cfg.Connections))
 	}
-	if len(cfg.Requests) == 0 {
+	switch {
+	case cfg.Source != nil && (cfg.SourceRequests < 1 || cfg.SourceRequests > 1<<16):
+		errs = append(errs, fmt.Errorf("a Source of %d distinct requests: give 1 to 65536", cfg.SourceRequests))
+	case cfg.Source == nil && len(cfg.Requests) == 0:
 		errs = append(errs, errors.New("no requests: add at least one [[request]]"))
 	}
 	if len(cfg.Plan.Stages) == 0 {
@@ -100,6 +114,15 @@ func (r *Runner) SnapshotNow(meta SnapshotMeta) (*Snapshot, error) { return r.ag
 // Start is when the run's clock started.
 func (r *Runner) Start() time.Time { return r.start }
 
+// SourceErr is why the Source broke off the run (end reason EndTargetsFailed), or nil: a
+// bad target read while the run went on. Call it after Run.
+func (r *Runner) SourceErr() error {
+	if r.feed == nil || r.sched.StopReason() != EndTargetsFailed {
+		return nil
+	}
+	return r.feed.failure()
+}
+
 // planState is the scheduler's position, as "draining" once the schedule has ended.
 func (r *Runner) planState() PlanState {
 	ps := r.sched.State()
@@ -121,7 +144,13 @@ func (r *Runner) planState() PlanState {
 // snapshot. Faults of the target never end a run: they are outcomes.
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
 	go r.agg.Run()
-	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, mix: newMix(r.cfg.Requests)}
+	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, feed: r.feed}
+	if r.feed != nil {
+		go r.feed.run()
+		r.feed.waitPrimed(100 * time.Millisecond)
+	} else {
+		p.mix = newMix(r.cfg.Requests)
+	}
 	p.run(ctx)
 	go r.sched.Run(ctx)
 
@@ -141,6 +170,9 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 		default:
 			r.endDrain(p, "left on a stop without waiting")
 		}
+	}
+	if r.feed != nil {
+		r.feed.close()
 	}
 	reason := r.sched.StopReason()
 	if reason == "" {

@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
 // table is a TOML table as the decoder hands it over.
@@ -55,7 +56,7 @@ func (c *checker) unknownKeys(t table, path string, valid []string) {
 			continue
 		}
 		field := joinPath(path, k)
-		if s := suggest(k, valid); s != "" {
+		if s := suggest.Closest(k, valid); s != "" {
 			c.addf(field, "unknown key: did you mean %q?", s)
 		} else {
 			c.addf(field, "unknown key: remove it, or use one of: %s", strings.Join(valid, ", "))

@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rpcstress/rpcstress/engine"
 )
 
@@ -219,6 +221,70 @@ p = 1
 	}
 }
 
+// TestDescribeWholeBodies: validate shows each request's sample body whole (templated values
+// included), wrapped within 80 columns under its row; a body of kilobytes is cut after
+// bodyLines lines with its size; control characters never reach the terminal raw.
+func TestDescribeWholeBodies(t *testing.T) {
+	const profile = `name = "tmpl"
+url = "http://127.0.0.1:8899"
+[headers]
+X-Note = "a\u001b]0;title\u0007b"
+[[request]]
+method = "getBlocks"
+params = ["{{randInt 250000000 250100000}}", {commitment = "{{pick \"finalized\" \"confirmed\"}}", encoding = "jsonParsed"}]
+[[request]]
+body = '{"jsonrpc":"2.0","id":{{seq}},"method":"eth_getBalance","params":["0x{{randHex 40}}","latest"]}'
+[[request]]
+name = "big"
+method = "getBalance"
+params = ["{{payload 5000}}"]
+[[stage]]
+rate = "10/s"
+duration = "1s"
+`
+	p, err := LoadBytes("t.toml", []byte(profile), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	p.Describe(&b)
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > describeWidth {
+			t.Errorf("a line of %d cells: %q", w, l)
+		}
+	}
+	// The lines under a request's row, joined, are "e.g. " and its sample body.
+	under := func(name string) string {
+		var got strings.Builder
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if !strings.HasPrefix(l, "  "+name+" ") {
+				continue
+			}
+			for _, body := range lines[i+1:] {
+				if !strings.HasPrefix(body, "    ") {
+					break
+				}
+				got.WriteString(strings.TrimPrefix(body, "    "))
+			}
+		}
+		return got.String()
+	}
+	for i, name := range []string{"getBlocks", "eth_getBalance"} {
+		if got, want := under(name), "e.g. "+string(p.Config.Requests[i].Body); got != want {
+			t.Errorf("%s: shown\n%s\nwant the whole sample\n%s", name, got, want)
+		}
+	}
+	big := under("big")
+	if n := strings.Count(out, "\n    "); n > 2*4+bodyLines || !strings.HasSuffix(big, "… (5060 bytes in all)") {
+		t.Errorf("the 5 kB body: %d body lines, ends %q", n, big[max(len(big)-40, 0):])
+	}
+	if strings.ContainsAny(out, "\x1b\x07") || !strings.Contains(out, `a\x1b]0;title\x07b`) {
+		t.Errorf("control characters shown raw, or not shown escaped:\n%q", out)
+	}
+}
+
 func TestDescribe(t *testing.T) {
 	p, err := LoadBundled("getBalance.toml", nil)
 	if err != nil {
@@ -232,7 +298,8 @@ func TestDescribe(t *testing.T) {
 	out := b.String()
 	for _, want := range []string{
 		"getBalance (getBalance.toml)", "POST http://127.0.0.1:8899", "128 connections", "5s per request",
-		"Content-Type: application/json", "100.0%", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4E…`,
+		"Content-Type: application/json", "100.0%", `{"jsonrpc":"2.0","id":1,"method":"getBalance",`,
+		`"params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}`,
 		"warm", "200/s", "20s", "4000", "push", "500/s", "10s", "5000", "total", "30s", "9000", "--duration 30s",
 	} {
 		if !strings.Contains(out, want) {

@@ -8,54 +8,65 @@ import (
 	"strings"
 	"text/tabwriter"
 	"time"
+	"unicode/utf8"
+
+	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
-// bodyPreview is how much of each body Describe shows.
-const bodyPreview = 60
+// describeWidth is the width validate's output fits (an 80-column terminal).
+const describeWidth = 80
+
+// bodyLines is the most lines of one body Describe shows: a JSON-RPC call takes one to a
+// few, so it is shown whole; a payload of megabytes (a body_file, {{payload N}}) is not
+// read by anyone, and its size is in the bytes column.
+const bodyLines = 12
 
 // Describe writes the resolved profile for people (`rpcstress validate`): target, mode,
-// headers with secrets hidden, the request mix with each request's share, and the plan with
-// each stage's start time and expected number of requests. Names, paths, URLs, headers and
-// bodies come from files: each is made safe to show (safetext; a tab would also break the
-// columns) before it is laid out.
+// headers with secrets hidden, the request mix with each request's share and a whole sample
+// body, and the plan with each stage's start time and expected number of requests. It fits
+// 80 columns: long values wrap under themselves. Names, paths, URLs, headers and bodies come
+// from files: each is made safe to show (safetext; a tab would also break the columns)
+// before it is laid out.
 func (p *Profile) Describe(w io.Writer) {
 	c := p.Config
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	defer tw.Flush()
-	fmt.Fprintf(tw, "profile\t%s (%s)\n", safetext.Line(p.Name), safetext.Line(p.Path))
-	fmt.Fprintf(tw, "target\t%s %s\n", c.Method, safetext.Line(c.DisplayURL))
-	if c.Mode == engine.ModeClosed {
-		fmt.Fprintf(tw, "mode\tclosed: %d connections send back to back; stage rates are ignored, stages only bound time\n", c.Connections)
-	} else {
-		fmt.Fprintf(tw, "mode\topen: sends on the plan's schedule whatever the answers do, up to %d connections\n", c.Connections)
+	var rows [][2]string
+	add := func(key, format string, args ...any) {
+		rows = append(rows, [2]string{key, fmt.Sprintf(format, args...)})
 	}
-	fmt.Fprintf(tw, "timeout\t%s per request; bodies over %s count as too large\n", c.Timeout, byteSize(c.MaxBodyBytes))
+	add("profile", "%s (%s)", safetext.Line(p.Name), safetext.Line(p.Path))
+	add("target", "%s %s", c.Method, safetext.Line(c.DisplayURL))
+	if c.Mode == engine.ModeClosed {
+		add("mode", "closed: %d connections send back to back; stage rates are ignored, stages only bound time", c.Connections)
+	} else {
+		add("mode", "open: sends on the plan's schedule whatever the answers do, up to %d connections", c.Connections)
+	}
+	add("timeout", "%s per request; bodies over %s count as too large", c.Timeout, byteSize(c.MaxBodyBytes))
 	if c.MaxRequests > 0 {
-		fmt.Fprintf(tw, "limit\tstops after %d requests\n", c.MaxRequests)
+		add("limit", "stops after %d requests", c.MaxRequests)
 	}
 	if len(p.Overridden) > 0 {
-		fmt.Fprintf(tw, "overrides\t%s\n", safetext.Line(strings.Join(p.Overridden, " ")))
+		add("overrides", "%s", safetext.Line(strings.Join(p.Overridden, " ")))
 	}
 	for i, h := range redactHeaders(c.Headers) {
 		label := ""
 		if i == 0 {
 			label = "headers"
 		}
-		fmt.Fprintf(tw, "%s\t%s: %s\n", label, safetext.Line(h.Name), safetext.Line(h.Value))
+		add(label, "%s: %s", safetext.Line(h.Name), safetext.Line(h.Value))
 	}
 	if c.TLS.Insecure {
-		fmt.Fprintf(tw, "tls\tTLS verification OFF (insecure = true): any certificate is accepted\n")
+		add("tls", "TLS verification OFF (insecure = true): any certificate is accepted")
 	}
 	if c.TLS.CAFile != "" {
-		fmt.Fprintf(tw, "tls\ttrusts the CA in %s as well as the system's\n", safetext.Line(c.TLS.CAFile))
+		add("tls", "trusts the CA in %s as well as the system's", safetext.Line(c.TLS.CAFile))
 	}
-	fmt.Fprintf(tw, "rate-limited\tHTTP %s; JSON-RPC codes %s\n", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
-	p.describeSearch(tw)
-	p.describeThresholds(tw)
-	tw.Flush()
+	add("rate-limited", "HTTP %s; JSON-RPC codes %s", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
+	rows = append(rows, p.describeSearch()...)
+	rows = append(rows, p.describeThresholds()...)
+	writeRows(w, rows)
 
 	p.describeRequests(w)
 	if len(c.Plan.Stages) > 0 || !p.HasSearch {
@@ -63,21 +74,49 @@ func (p *Profile) Describe(w io.Writer) {
 	}
 }
 
-// describeRequests writes the request mix.
+// writeRows writes key/value rows, the values in one column, each wrapped to describeWidth
+// with its continuation lines under it.
+func writeRows(w io.Writer, rows [][2]string) {
+	keyWidth := 0
+	for _, r := range rows {
+		keyWidth = max(keyWidth, utf8.RuneCountInString(r[0]))
+	}
+	keyWidth += 2
+	for _, r := range rows {
+		for i, l := range strings.Split(ansi.Wrap(r[1], describeWidth-keyWidth, ""), "\n") {
+			key := r[0]
+			if i > 0 {
+				key = ""
+			}
+			fmt.Fprintf(w, "%-*s%s\n", keyWidth, key, l)
+		}
+	}
+}
+
+// describeRequests writes the request mix: a row of numbers per request, and under it what
+// it sends.
 func (p *Profile) describeRequests(w io.Writer) {
 	c := p.Config
-	total := 0
-	for _, r := range c.Requests {
+	total, nameWidth := 0, len("name")
+	names := make([]string, len(c.Requests))
+	for i, r := range c.Requests {
 		total += r.Weight
+		// A long batch name is cut so the numbers stay within the width.
+		names[i] = ansi.Truncate(safetext.Line(r.Name), describeWidth-2-27, "…")
+		nameWidth = max(nameWidth, ansi.StringWidth(names[i]))
 	}
 	fmt.Fprintf(w, "\nrequests (%d, share by weight)\n", len(c.Requests))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "  name\tweight\tshare\tbytes\tbody")
-	for _, r := range c.Requests {
-		share := 100 * float64(r.Weight) / float64(max(total, 1))
-		fmt.Fprintf(tw, "  %s\t%d\t%.1f%%\t%d\t%s\n", safetext.Line(r.Name), r.Weight, share, len(r.Body), requestPreview(r))
+	row := func(name, weight, share, bytes string) {
+		fmt.Fprintf(w, "  %s%s  %6s  %6s  %8s\n", name, strings.Repeat(" ", nameWidth-ansi.StringWidth(name)), weight, share, bytes)
 	}
-	tw.Flush()
+	row("name", "weight", "share", "bytes")
+	for i, r := range c.Requests {
+		share := 100 * float64(r.Weight) / float64(max(total, 1))
+		row(names[i], strconv.Itoa(r.Weight), strconv.FormatFloat(share, 'f', 1, 64)+"%", strconv.Itoa(len(r.Body)))
+		for _, l := range requestLines(r) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
+	}
 }
 
 // describePlan writes the stages with start times and expected requests.
@@ -143,10 +182,11 @@ func (p *Profile) describePlan(w io.Writer) {
 	tw.Flush()
 }
 
-// requestPreview shows what a request sends: the start of its body, after its own method and
-// path when it has them (targets; never the query, where API keys live), and marked "e.g." when
-// a template renders a fresh body for every send.
-func requestPreview(r engine.Request) string {
+// requestLines show what a request sends, wrapped to fit under its row: its own method and
+// path when it has them (targets; never the query, where API keys live), then its body
+// whole, marked "e.g." when a template renders a fresh one for every send; at most
+// bodyLines lines.
+func requestLines(r engine.Request) []string {
 	var s string
 	if r.Method != "" || r.Path != "" {
 		path, _, _ := strings.Cut(r.Path, "?")
@@ -155,12 +195,24 @@ func requestPreview(r engine.Request) string {
 	if r.Template != nil {
 		s += "e.g. "
 	}
-	return s + preview(r.Body)
-}
-
-// preview is the start of a body on one line, safe to show (safetext).
-func preview(body []byte) string {
-	return clip(safetext.Line(strings.Join(strings.Fields(string(body)), " ")), bodyPreview)
+	width := describeWidth - 4
+	body := string(r.Body)
+	// Cut before wrapping: a body of megabytes must not be wrapped whole to show 12 lines.
+	limit := bodyLines * width * 2
+	cut := len(body) > limit
+	if cut {
+		body = body[:limit]
+	}
+	s += safetext.Line(strings.Join(strings.Fields(body), " "))
+	if strings.TrimSpace(s) == "" {
+		return []string{"(no body)"}
+	}
+	lines := strings.Split(ansi.Wrap(s, width, ","), "\n")
+	if len(lines) > bodyLines || cut {
+		lines = lines[:min(len(lines), bodyLines-1)]
+		lines = append(lines, fmt.Sprintf("… (%d bytes in all)", len(r.Body)))
+	}
+	return lines
 }
 
 // shortDuration writes 90s as "1m30s" and 1h as "1h" rather than "1h0m0s".

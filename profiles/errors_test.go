@@ -272,3 +272,52 @@ duration = "1s"
 		}
 	}
 }
+
+// TestParamsElementLines: a mistake inside a multi-line params = [...] (or a batch list, or
+// an inline table spread over lines) is reported at the line of the element, at any depth,
+// not at the line of the key holding the array.
+func TestParamsElementLines(t *testing.T) {
+	src := `url = "http://127.0.0.1:8899"
+[[request]]
+method = "getBlocks"
+params = [
+  "{{randInt 1 2}}",
+  # a comment, and a string holding brackets: "[{"
+  "[{ {{randInt 9 1}}",
+  {commitment = "finalized", filter = "{{pick}}"},
+  [1, 2,
+   "{{seq x}}"],
+  {nested = {deep = ["ok", """
+two lines""", "{{nope}}"]}},
+]
+
+[[request]]
+batch = [
+  {method = "getSlot"},
+  {method = "getBalance", params = [
+    "{{randHex 0}}"]},
+]
+[[stage]]
+rate = "10/s"
+duration = "1s"
+`
+	pe := loadErr(t, src, nil)
+	want := []struct {
+		field string
+		line  int
+	}{
+		{"request[1].params[2]", 7},                 // a string element, after a comment
+		{"request[1].params[3].filter", 8},          // a key of an inline table
+		{"request[1].params[4][3]", 10},             // an element of an array in an array, on its own line
+		{"request[1].params[5].nested.deep[3]", 12}, // after a multi-line string
+		{"request[2].batch[2].params[1]", 19},       // in a batch list's call
+	}
+	if len(pe.Problems) != len(want) {
+		t.Fatalf("%d problems, want %d:\n%v", len(pe.Problems), len(want), pe)
+	}
+	for i, w := range want {
+		if p := pe.Problems[i]; p.Field != w.field || p.Line != w.line {
+			t.Errorf("problem %d: %s at line %d, want %s at line %d", i, p.Field, p.Line, w.field, w.line)
+		}
+	}
+}

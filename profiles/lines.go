@@ -30,11 +30,11 @@ func (ix lineIndex) line(field string) int {
 	return 1
 }
 
-// indexLines scans src for the lines of headers and keys. Indices of arrays of tables count
-// from 1. Keys inside inline tables are not indexed; they fall back to the key holding the
-// inline table. It runs before the TOML parser, on any input, because it also measures how
-// deeply the file nests (see nesting): it stops at the first place nested deeper than maxDepth
-// and returns it; the index is then incomplete, and the file must not be parsed.
+// indexLines scans src for the lines of headers, keys, array elements and the keys of inline
+// tables. Indices of arrays count from 1. It runs before the TOML parser, on any input,
+// because it also measures how deeply the file nests (see nesting): it stops at the first
+// place nested deeper than maxDepth and returns it; the index is then incomplete, and the file
+// must not be parsed.
 func indexLines(src string) (lineIndex, *nesting) {
 	s := lineScanner{src: strings.TrimPrefix(src, "\ufeff"), line: 1, ix: lineIndex{}, count: map[string]int{}}
 	for s.i < len(s.src) {
@@ -107,7 +107,8 @@ func (s *lineScanner) header() {
 	s.skipComment() // the closing brackets and any comment: nothing else may follow a header
 }
 
-// keyValue reads key = value, recording the key (and, for dotted keys, each prefix).
+// keyValue reads key = value, recording the key (and, for dotted keys, each prefix), and
+// inside the value the elements of arrays and the keys of inline tables.
 func (s *lineScanner) keyValue() {
 	line, start := s.line, s.i
 	path, depth := s.table, s.depth
@@ -124,7 +125,8 @@ func (s *lineScanner) keyValue() {
 	}
 	if s.i < len(s.src) && s.src[s.i] == '=' {
 		s.i++
-		s.skipValue(depth, line, path)
+		s.skipBlanks()
+		s.value(path, depth, nesting{line: line, field: path})
 	}
 	if s.i == start { // not a key: step over the byte so the scan always moves on
 		s.i++
@@ -188,73 +190,128 @@ func (s *lineScanner) skipComment() {
 	}
 }
 
-// skipValue moves past one value, which may span lines inside brackets or multi-line strings.
-// depth is how deep the value's key is; every array or inline table the value opens, and every
-// dotted key inside an inline table, goes one level deeper. key and line locate the value for
-// checkDepth.
-func (s *lineScanner) skipValue(depth int, line int, key string) {
-	var open []container // the arrays and inline tables the scan is inside, innermost last
-	atKey := false       // inside an inline table, where a key comes next
-	for s.i < len(s.src) {
-		rest := s.src[s.i:]
-		switch c := rest[0]; {
-		case c == '\n':
-			if len(open) == 0 {
-				return
-			}
-			s.line++
+// value moves past the value at s.i, which may span lines inside brackets or multi-line
+// strings. It marks the line where each element of an array starts (path[1], path[2] …,
+// counting from 1 like the checker's fields) and each key of an inline table (path.key), at
+// any depth, so that a mistake in the third element of a multi-line params = [...] is
+// reported at that element's line, not at the line of params.
+//
+// depth is how deep path is; every array or inline table the value opens, and every dotted
+// key inside an inline table, goes one level deeper. key is the key = value the value belongs
+// to, where a value nested too deeply is reported (checkDepth): the recursion over arrays and
+// inline tables stops there, so it is never deeper than maxDepth, whatever the input.
+func (s *lineScanner) value(path string, depth int, key nesting) {
+	if s.i >= len(s.src) {
+		return
+	}
+	switch rest := s.src[s.i:]; {
+	case rest[0] == '[' || rest[0] == '{':
+		if s.checkDepth(depth+1, key.line, key.field) {
+			return
+		}
+		if rest[0] == '[' {
+			s.array(path, depth+1, key)
+		} else {
+			s.inlineTable(path, depth+1, key)
+		}
+	case strings.HasPrefix(rest, `"""`):
+		s.skipMultiline(`"""`, true)
+	case strings.HasPrefix(rest, `'''`):
+		s.skipMultiline(`'''`, false)
+	case rest[0] == '"':
+		s.skipString('"', true)
+	case rest[0] == '\'':
+		s.skipString('\'', false)
+	default: // a number, boolean or date: up to what ends a value
+		start := s.i
+		for s.i < len(s.src) && !strings.ContainsRune(",]}\n#", rune(s.src[s.i])) {
 			s.i++
-		case atKey && (c == '"' || c == '\'' || isBareKeyByte(c)):
-			// {a.b.c = 1} nests like {a = {b = {c = 1}}}; the extra levels end with the entry.
-			top := &open[len(open)-1]
-			top.dotted = len(s.keyParts()) - 1
-			depth += top.dotted
-			atKey = false
-			if s.checkDepth(depth, line, key) {
-				return
-			}
-		case strings.HasPrefix(rest, `"""`):
-			s.skipMultiline(`"""`, true)
-		case strings.HasPrefix(rest, `'''`):
-			s.skipMultiline(`'''`, false)
-		case c == '"':
-			s.skipString('"', true)
-		case c == '\'':
-			s.skipString('\'', false)
-		case c == '[' || c == '{':
-			open = append(open, container{table: c == '{'})
-			depth++
-			if s.checkDepth(depth, line, key) {
-				return
-			}
-			atKey = c == '{'
+		}
+		if s.i == start {
+			s.i++ // a stray delimiter: step over it so the scan moves on
+		}
+	}
+}
+
+// array reads [v, v, …] at depth, marking each element.
+func (s *lineScanner) array(path string, depth int, key nesting) {
+	s.i++ // [
+	for n := 1; ; n++ {
+		s.skipSpace()
+		if s.i >= len(s.src) {
+			return
+		}
+		if s.src[s.i] == ']' {
 			s.i++
-		case c == ']' || c == '}':
-			if n := len(open); n > 0 {
-				depth -= 1 + open[n-1].dotted
-				open = open[:n-1]
-			}
-			atKey = false
-			s.i++
-		case c == ',':
-			if n := len(open); n > 0 && open[n-1].table {
-				depth -= open[n-1].dotted
-				open[n-1].dotted = 0
-				atKey = true
-			}
-			s.i++
-		case c == '#':
-			s.skipComment()
-		default:
+			return
+		}
+		elem := path + "[" + strconv.Itoa(n) + "]"
+		s.mark(elem, s.line)
+		s.value(elem, depth, key)
+		s.skipSpace()
+		if s.i < len(s.src) && s.src[s.i] == ',' {
 			s.i++
 		}
 	}
 }
 
-// container is an array or inline table that skipValue is inside.
-type container struct {
-	table  bool // an inline table (its entries start with keys)
-	dotted int  // extra levels of the current entry's dotted key
+// inlineTable reads {k = v, …} at depth, marking each key. {a.b.c = 1} nests like
+// {a = {b = {c = 1}}}: its value is two levels deeper.
+func (s *lineScanner) inlineTable(path string, depth int, key nesting) {
+	s.i++ // {
+	for s.i < len(s.src) {
+		s.skipSpace()
+		if s.i >= len(s.src) {
+			return
+		}
+		if s.src[s.i] == '}' {
+			s.i++
+			return
+		}
+		start, line := s.i, s.line
+		parts := s.keyParts()
+		d := depth + max(len(parts)-1, 0)
+		// Checked before the parts are joined: a key of a million parts must not be.
+		if s.checkDepth(d, key.line, key.field) {
+			return
+		}
+		k := path
+		for _, p := range parts {
+			k = joinPath(k, p)
+			s.mark(k, line)
+		}
+		s.skipBlanks()
+		if s.i < len(s.src) && s.src[s.i] == '=' {
+			s.i++
+			s.skipSpace()
+			s.value(k, d, key)
+		}
+		s.skipSpace()
+		if s.i < len(s.src) && s.src[s.i] == ',' {
+			s.i++
+		}
+		if s.i == start {
+			s.i++ // not a key: step over the byte so the scan always moves on
+		}
+	}
+}
+
+// skipSpace moves past blanks, line ends (counting them) and comments, as may stand between
+// the elements of an array.
+func (s *lineScanner) skipSpace() {
+	for s.i < len(s.src) {
+		switch s.src[s.i] {
+		case ' ', '\t', '\r':
+			s.i++
+		case '\n':
+			s.line++
+			s.i++
+		case '#':
+			s.skipComment()
+		default:
+			return
+		}
+	}
 }
 
 // skipString moves past a one-line string starting at s.i.

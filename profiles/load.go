@@ -52,7 +52,11 @@ type source struct {
 	readBody func(name string) ([]byte, error) // body, lines and CA files, whole
 	// open streams a target file, which may be far larger than any body (a million targets):
 	// it is read a line at a time and never held whole.
-	open func(name string) (io.ReadCloser, error)
+	open   func(name string) (io.ReadCloser, error)
+	stream *targetStream // targets = "-": standard input, for FromTargets only
+	// defaultURL is where targets without a URL of their own go (the jsonrpc format) when
+	// the profile has no url: --url, for FromTargets.
+	defaultURL string
 }
 
 // displayPath is where a file named in the profile lives, as a path people can open.

@@ -67,6 +67,7 @@ func (p *Profile) Redacted() any {
 		Timeout: c.Timeout.String(), Connections: c.Connections, MaxRequests: c.MaxRequests,
 		MaxBodyBytes: c.MaxBodyBytes, Backlog: c.Backlog,
 		Headers:   redactHeaders(c.Headers),
+		Requests:  []ResolvedRequest{}, // never null: a streamed run names its requests as they come
 		Stages:    append([]engine.Stage{}, c.Plan.Stages...),
 		Limits:    ResolvedLimits{Statuses: nonNil(c.Limits.Statuses), RPCCodes: nonNil(c.Limits.RPCCodes)},
 		Overrides: append([]string(nil), p.Overridden...),

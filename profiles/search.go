@@ -2,7 +2,6 @@ package profiles
 
 import (
 	"fmt"
-	"io"
 	"math"
 	"slices"
 	"strconv"
@@ -163,25 +162,27 @@ func toFloat(v any) (float64, bool) {
 	return 0, false
 }
 
-// describeSearch writes [search] for `validate`, when the profile has one.
-func (p *Profile) describeSearch(w io.Writer) {
+// describeSearch is [search] for `validate`, when the profile has one.
+func (p *Profile) describeSearch() [][2]string {
 	if !p.HasSearch {
-		return
+		return nil
 	}
 	s := p.Search
-	fmt.Fprintf(w, "find-limit\tfrom %s up to %s, ×2 then bisection to %s; probes of %s after %s settling; budget %s\n",
-		s.Start, s.Max, strconv.FormatFloat(s.PrecisionPct, 'g', -1, 64)+"%", s.Probe, s.Settle, s.Budget)
-	fmt.Fprintf(w, "SLO\t%s\n", s.SLO)
+	return [][2]string{
+		{"find-limit", fmt.Sprintf("from %s up to %s, ×2 then bisection to %s; probes of %s after %s settling; budget %s",
+			s.Start, s.Max, strconv.FormatFloat(s.PrecisionPct, 'g', -1, 64)+"%", s.Probe, s.Settle, s.Budget)},
+		{"SLO", s.SLO.String()},
+	}
 }
 
 // describeThresholds writes [thresholds] for `validate`.
-func (p *Profile) describeThresholds(w io.Writer) {
+func (p *Profile) describeThresholds() [][2]string {
 	if len(p.Thresholds) == 0 {
-		return
+		return nil
 	}
 	parts := make([]string, len(p.Thresholds))
 	for i, t := range p.Thresholds {
 		parts[i] = t.Label() + " " + t.Condition
 	}
-	fmt.Fprintf(w, "thresholds\t%s (exit 1 when one fails)\n", strings.Join(parts, "; "))
+	return [][2]string{{"thresholds", strings.Join(parts, "; ") + " (exit 1 when one fails)"}}
 }

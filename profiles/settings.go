@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
 // settings reads the top-level scalar keys into cfg, with defaults for those left out. It
@@ -58,7 +59,7 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTarget
 			cfg.Mode = m
 		default:
 			hint := ""
-			if sg := suggest(s, []string{"open", "closed"}); sg != "" {
+			if sg := suggest.Closest(s, []string{"open", "closed"}); sg != "" {
 				hint = "did you mean " + `"` + sg + `"? `
 			}
 			c.addf("mode", `%q is not a mode: %suse "open" (sends on the rate plan's schedule) or "closed" (connections send back to back)`, s, hint)

@@ -22,11 +22,15 @@ import (
 // line between targets, # comments), or in its json format, one object per line:
 //
 //	{"method":"POST","url":"http://127.0.0.1:8899/","body":"<base64>","header":{"X-A":["1"]}}
+//
+// A third format, jsonrpc, is what generators such as ethspam write: a JSON-RPC call or batch
+// per line, the body of a POST to the run's URL.
 
 // Bounds of a target file. maxTargets keeps the request mix's weights in range; maxTargetErrors
 // keeps a wrong file (a CSV, a binary) from printing a thousand lines; maxTargetLine is the
 // longest line, a json target with the largest body (base64 takes 4 bytes for 3) and room for
-// its url and headers.
+// its url and headers: a longer line is not a target (a binary piped in by mistake) and is
+// never read into memory whole.
 const (
 	maxTargets      = 1_000_000
 	maxTargetErrors = 20
@@ -37,7 +41,7 @@ const (
 type target struct {
 	line    int // where it starts, 1-based
 	method  string
-	url     string
+	url     string      // "" in the jsonrpc format: the run's URL
 	headers [][2]string // name, value; in file order
 	body    []byte
 	// kept says body is kept as it is for the whole run (an @file, read once however many
@@ -53,46 +57,81 @@ type targetError struct {
 
 func (e *targetError) Error() string { return fmt.Sprintf("line %d: %s", e.line, e.msg) }
 
-// parseTargets reads a target file from r, a line at a time, in format "json" or "http" (""
-// detects it: the json format's first line that is not blank or a comment starts with "{").
-// Each target is handed to add as soon as it is read, and the file is never held whole: a
-// million targets would otherwise take several times the file's size at once. add returns
-// false to stop reading. bodyFile reads the @files of the http format. Problems are returned
-// with their lines, at most maxTargetErrors of them.
+// noTargets says how targets are written.
+const noTargets = `has no targets: write one per line, e.g. "POST http://127.0.0.1:8899/" (http format) or {"method":"POST","url":"http://127.0.0.1:8899/"} (json format)`
+
+// parseTargets reads a target file from r, a line at a time, in format "json", "http" or
+// "jsonrpc" ("" detects it from the first line that is not blank or a comment, see
+// targetFormat). Each target is handed to add as soon as it is read, and the file is never
+// held whole: a million targets would otherwise take several times the file's size at once.
+// add returns false to stop reading. bodyFile reads the @files of the http format. Problems
+// are returned with their lines, at most maxTargetErrors of them.
 func parseTargets(r io.Reader, format string, bodyFile func(string) ([]byte, error), add func(target) bool) []*targetError {
-	p := targetParser{format: format, bodyFile: bodyFile, add: add, more: true}
-	sc := bufio.NewScanner(r)
-	sc.Buffer(nil, maxTargetLine)
-	n := 0
-	for p.more && sc.Scan() {
-		n++
-		p.line(n, sc.Bytes())
+	tr := newTargetReader(r, targetParser{format: format, bodyFile: bodyFile, bodies: map[string][]byte{}, limit: maxTargets, add: add})
+	for tr.step() {
 	}
-	switch err := sc.Err(); {
-	case errors.Is(err, bufio.ErrTooLong):
-		p.fail(n+1, "the line is longer than %d MiB: a target's body is at most %d MiB (base64 in the json format; in the http format, put it in an @file)", maxTargetLine>>20, maxBodyFileBytes>>20)
-	case err != nil:
-		p.fail(n+1, "cannot be read: %v", err)
-	}
-	if p.more {
-		p.flush()
-	}
+	p := &tr.p
 	if p.count == 0 && len(p.errs) == 0 {
-		p.fail(1, `has no targets: write one per line, e.g. "POST http://127.0.0.1:8899/" (http format) or {"method":"POST","url":"http://127.0.0.1:8899/"} (json format)`)
+		p.fail(1, noTargets)
 	}
 	return p.errs
 }
 
-// targetParser is the state of parseTargets.
+// targetReader feeds a target file or stream to its parser a line at a time: the one reader
+// of targets, for a whole file (parseTargets) and for standard input while the run goes
+// (targetStream) alike.
+type targetReader struct {
+	sc    *bufio.Scanner
+	n     int // lines read
+	p     targetParser
+	ended bool
+}
+
+func newTargetReader(r io.Reader, p targetParser) *targetReader {
+	sc := bufio.NewScanner(r)
+	sc.Buffer(nil, maxTargetLine)
+	p.more = true
+	return &targetReader{sc: sc, p: p}
+}
+
+// step reads the next line into the parser, which hands on the targets it completes; false
+// once reading is over: the input ended (the last target was then handed on) or failed, or
+// the parser stopped (add said stop, or problems filled up).
+func (tr *targetReader) step() bool {
+	if tr.ended {
+		return false
+	}
+	if tr.p.more && tr.sc.Scan() {
+		tr.n++
+		tr.p.line(tr.n, tr.sc.Bytes())
+		return true
+	}
+	tr.ended = true
+	switch err := tr.sc.Err(); {
+	case errors.Is(err, bufio.ErrTooLong):
+		tr.p.fail(tr.n+1, "the line is longer than %d MiB: a target's body is at most %d MiB (base64 in the json format; in the http format, put it in an @file)", maxTargetLine>>20, maxBodyFileBytes>>20)
+	case err != nil:
+		tr.p.fail(tr.n+1, "cannot be read: %v", err)
+	}
+	if tr.p.more {
+		tr.p.flush()
+	}
+	return false
+}
+
+// targetParser is the state of a targetReader's parse.
 type targetParser struct {
-	format   string // "json" or "http"; "" until the first line that says
+	format   string // "json", "http" or "jsonrpc"; "" until the first line that says
 	errs     []*targetError
 	bodyFile func(string) ([]byte, error)
-	bodies   map[string][]byte // @files already read
-	add      func(target) bool
-	more     bool    // false once add said stop, or problems filled up
-	count    int     // targets handed to add
-	cur      *target // http: the target being read; nil between targets
+	// bodies are the @files already read, kept for a file (whose targets often share them);
+	// nil for a stream, which would keep every file it ever named.
+	bodies map[string][]byte
+	add    func(target) bool
+	more   bool    // false once add said stop, or problems filled up
+	count  int     // targets handed to add
+	limit  int     // the most targets a file may hold; 0 for a stream, which may never end
+	cur    *target // http: the target being read; nil between targets
 }
 
 func (p *targetParser) fail(line int, format string, args ...any) {
@@ -106,8 +145,8 @@ func (p *targetParser) fail(line int, format string, args ...any) {
 
 // emit hands a target to add, unless there are enough of them already.
 func (p *targetParser) emit(t target) {
-	if p.count >= maxTargets {
-		p.fail(t.line, "more than %d targets: split the file, or use templates ({{line \"accounts.txt\"}}) to vary one request", maxTargets)
+	if p.limit > 0 && p.count >= p.limit {
+		p.fail(t.line, "more than %d targets: split the file, or use templates ({{line \"accounts.txt\"}}) to vary one request", p.limit)
 		p.more = false
 		return
 	}
@@ -117,19 +156,42 @@ func (p *targetParser) emit(t target) {
 	}
 }
 
-// line reads line n of the file, without its line end; raw is the scanner's, valid until the
+// targetFormat is the format a line that is not blank or a comment says the input is in: a
+// JSON-RPC call or batch ("jsonrpc": what generators such as ethspam write, a call per line),
+// another JSON object (vegeta's json format), or else vegeta's http format.
+func targetFormat(l []byte) string {
+	switch {
+	case l[0] == '[' || l[0] == '{' && isJSONRPCCall(l):
+		return "jsonrpc"
+	case l[0] == '{':
+		return "json"
+	}
+	return "http"
+}
+
+// isJSONRPCCall reports a JSON object with a "jsonrpc" member, which no vegeta target has.
+func isJSONRPCCall(l []byte) bool {
+	var members map[string]json.RawMessage
+	if json.Unmarshal(l, &members) != nil {
+		return false
+	}
+	_, ok := members["jsonrpc"]
+	return ok
+}
+
+// line reads line n of the input, without its line end; raw is the reader's, valid until the
 // next line is read.
 func (p *targetParser) line(n int, raw []byte) {
 	l := bytes.TrimSpace(raw)
 	if p.format == "" && len(l) > 0 && l[0] != '#' {
-		p.format = "http"
-		if l[0] == '{' {
-			p.format = "json"
-		}
+		p.format = targetFormat(l)
 	}
-	if p.format == "json" {
+	switch p.format {
+	case "json":
 		p.json(n, l)
-	} else {
+	case "jsonrpc":
+		p.jsonrpc(n, l)
+	default:
 		p.http(n, string(l))
 	}
 }
@@ -196,7 +258,7 @@ func isRequestLine(l string) bool {
 	return ok && isHTTPMethod(method) && strings.Contains(rest, "://")
 }
 
-// readBody reads an @file once, however many targets use it.
+// readBody reads an @file, once for a whole file however many targets use it.
 func (p *targetParser) readBody(name string) ([]byte, error) {
 	if b, ok := p.bodies[name]; ok {
 		return b, nil
@@ -208,11 +270,23 @@ func (p *targetParser) readBody(name string) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if p.bodies == nil {
-		p.bodies = map[string][]byte{}
+	if p.bodies != nil {
+		p.bodies[name] = b
 	}
-	p.bodies[name] = b
 	return b, nil
+}
+
+// jsonrpc reads line n of the jsonrpc format, trimmed: a JSON-RPC call or batch, the body of
+// a POST to the run's URL (the target has none of its own).
+func (p *targetParser) jsonrpc(n int, l []byte) {
+	if len(l) == 0 || l[0] == '#' {
+		return
+	}
+	if !json.Valid(l) || l[0] != '{' && l[0] != '[' {
+		p.fail(n, "%q is not a JSON-RPC call: write one call ({\"jsonrpc\":\"2.0\",\"id\":1,\"method\":\"…\"}) or batch ([…]) per line", clip(string(l), 40))
+		return
+	}
+	p.emit(target{line: n, method: "POST", body: bytes.Clone(l)})
 }
 
 // jsonTarget is one line of the json format. Body is base64 in the file; encoding/json

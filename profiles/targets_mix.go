@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/base64"
 	"net/url"
 	"strconv"
@@ -11,7 +12,7 @@ import (
 )
 
 // maxTargetShapes bounds the distinct requests a target file may hold. Targets that differ
-// only in their bodies share one entry of the mix (see targetMix); each distinct method, path,
+// only in their bodies share one entry of the mix (see targetMixer); each distinct method, path,
 // header set and JSON-RPC method is an entry with its own numbers.
 const maxTargetShapes = engine.MaxRequestRows
 
@@ -21,10 +22,10 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 	format := ""
 	if f, ok := c.str(doc, "", "targets_format", `targets_format = "json"`); ok {
 		switch f {
-		case "json", "http":
+		case "json", "http", "jsonrpc":
 			format = f
 		default:
-			c.addf("targets_format", `%q is not a target format: use "http" or "json" (vegeta's formats), or drop the key to detect it`, f)
+			c.addf("targets_format", `%q is not a target format: use "http" or "json" (vegeta's formats) or "jsonrpc" (a call per line), or drop the key to detect it`, f)
 		}
 		if _, has := doc["targets"]; !has {
 			c.addf("targets_format", `goes with targets = "targets.txt": add the target file, or drop the key`)
@@ -38,6 +39,15 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 		c.addf("targets", `is empty: name a vegeta target file, e.g. targets = "targets.txt"`)
 		return nil
 	}
+	if name == "-" {
+		if src.stream == nil {
+			c.addf("targets", `"-" is standard input, which only the command line reads: rpcstress --targets - --rate R (a profile names a file)`)
+			return nil
+		}
+		// Streamed: the requests are named as they appear, while the run goes.
+		cfg.Source, cfg.SourceRequests = src.stream, maxTargetShapes
+		return nil
+	}
 	f, err := src.openFile(name)
 	if err != nil {
 		c.addErr("targets", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
@@ -46,7 +56,7 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 	defer f.Close()
 	file := src.displayPath(name)
 	_, hasURL := doc["url"]
-	m := c.newTargetMixer(file, cfg, !hasURL)
+	m := c.newTargetMixer(file, cfg, !hasURL, cmp.Or(cfg.URL, src.defaultURL))
 	errs := parseTargets(f, format, bodyFileReader(name, src.readBody), m.add)
 	for _, e := range errs {
 		c.addAt(file, e.line, "targets", e.msg)
@@ -57,27 +67,22 @@ func (c *checker) targets(doc table, cfg *engine.Config, src *source) []mixEntry
 	return m.finish()
 }
 
-// targetMixer turns targets into entries of the mix as they are read. Targets that differ
-// only in their body share an entry: its weight is their number and its bodies are sent in
-// file order, wrapping (vegeta's round robin, per entry), so a file of 100 000 getBalance
-// calls with different accounts is one request, "getBalance", with one set of numbers. Every
-// target must name the run's host: the profile's url, or when it has none (urlFromTargets)
-// the first target's.
-type targetMixer struct {
+// targetIndexer sorts targets into the distinct requests of a run, for a whole file
+// (targetMixer) and for a stream (targetStream) alike: one entry per method, path, headers and
+// JSON-RPC method, at most maxTargetShapes; every target for one host (base): the profile's
+// url, or when it has none (urlFromTargets) the first target's. A target without a URL of its
+// own (the jsonrpc format) goes to defaultURL.
+type targetIndexer struct {
 	c              *checker
 	file           string
-	cfg            *engine.Config
-	urlFromTargets bool
+	urlFromTargets bool   // the first target's host is the run's (no url in the profile)
 	base           string // scheme://host:port every target must name
 	baseLine       int
-	bad, explained bool
-	stop           bool // nothing more to learn: the url is invalid, or too many requests
-	problems       int
-	out            []mixEntry
-	bodies         [][][]byte // per entry
-	varied         []bool     // per entry: not all its bodies are the same
+	url            string // the run's URL, once the first target set it
+	defaultURL     string // where a target without a URL goes (the jsonrpc format)
+	explained      bool   // a host mismatch was explained once; later ones say less
 	index          map[string]int
-	arena          bodyArena
+	entries        []mixEntry
 	// The last url seen and what it gave: targets mostly share one, and parsing it for each
 	// of a million targets was most of the loading time.
 	lastURL string
@@ -85,67 +90,124 @@ type targetMixer struct {
 	lastKey string
 }
 
-func (c *checker) newTargetMixer(file string, cfg *engine.Config, urlFromTargets bool) *targetMixer {
-	m := &targetMixer{c: c, file: file, cfg: cfg, urlFromTargets: urlFromTargets, index: map[string]int{}}
+func newTargetIndexer(c *checker, file string, urlFromTargets bool, defaultURL string) *targetIndexer {
+	return &targetIndexer{c: c, file: file, urlFromTargets: urlFromTargets, defaultURL: defaultURL, index: map[string]int{}}
+}
+
+// add finds the entry t belongs to, making a new one for a new request. ok is false when t
+// was reported as a problem; stop when reading should end (too many distinct requests, or
+// calls with nowhere to go).
+func (x *targetIndexer) add(t target) (idx int, ok, stop bool) {
+	c, file := x.c, x.file
+	if t.url == "" {
+		if x.defaultURL == "" {
+			c.addAt(file, t.line, "targets", "a call without a URL: name the node with --url (or url in a profile)")
+			return 0, false, true
+		}
+		t.url = x.defaultURL
+	}
+	u, key, err := x.parseURL(t.url)
+	if err != nil {
+		c.addAt(file, t.line, "targets", "url "+err.Error())
+		return 0, false, false
+	}
+	switch {
+	case x.base == "":
+		x.base, x.baseLine = key, t.line
+		x.url = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
+	case key == x.base:
+	case x.explained:
+		c.addAt(file, t.line, "targets", "another target for "+DisplayURL(key))
+		return 0, false, false
+	case x.urlFromTargets:
+		c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(x.base)+" (line "+strconv.Itoa(x.baseLine)+
+			"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
+		x.explained = true
+		return 0, false, false
+	default:
+		c.addAt(file, t.line, "targets", "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(x.base)+
+			": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
+		x.explained = true
+		return 0, false, false
+	}
+	req, rpc, ok := c.targetRequest(t, u, file)
+	if !ok {
+		return 0, false, false
+	}
+	k := targetKey(req)
+	if i, ok := x.index[k]; ok {
+		return i, true, false
+	}
+	if len(x.entries) == maxTargetShapes {
+		c.addAt(file, t.line, "targets", "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
+		return 0, false, true
+	}
+	x.index[k] = len(x.entries)
+	x.entries = append(x.entries, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + file + ":" + strconv.Itoa(t.line)}})
+	return len(x.entries) - 1, true, false
+}
+
+// parseURL checks a target's url and gives it parsed with its host key, reusing the last
+// answer for the same url.
+func (x *targetIndexer) parseURL(raw string) (*url.URL, string, error) {
+	if raw == x.lastURL && x.lastU != nil {
+		return x.lastU, x.lastKey, nil
+	}
+	if err := checkURL(raw); err != nil {
+		return nil, "", err
+	}
+	u, _ := url.Parse(strings.TrimSpace(raw))
+	x.lastURL, x.lastU, x.lastKey = raw, u, hostKey(u.String())
+	return u, x.lastKey, nil
+}
+
+// targetMixer turns the targets of a file into entries of the mix as they are read. Targets
+// that differ only in their body share an entry (targetIndexer): its weight is their number
+// and its bodies are sent in file order, wrapping (vegeta's round robin, per entry), so a file
+// of 100 000 getBalance calls with different accounts is one request, "getBalance", with one
+// set of numbers.
+type targetMixer struct {
+	x        *targetIndexer
+	cfg      *engine.Config
+	bad      bool
+	stop     bool // nothing more to learn: the url is invalid, or too many requests
+	problems int
+	bodies   [][][]byte // per entry
+	varied   []bool     // per entry: not all its bodies are the same
+	arena    bodyArena
+}
+
+// newTargetMixer makes the mixer of a target file; defaultURL is where targets without a URL
+// of their own go (see targetIndexer).
+func (c *checker) newTargetMixer(file string, cfg *engine.Config, urlFromTargets bool, defaultURL string) *targetMixer {
+	m := &targetMixer{x: newTargetIndexer(c, file, urlFromTargets, defaultURL), cfg: cfg}
 	if !urlFromTargets {
-		m.base = hostKey(cfg.URL)
+		m.x.base = hostKey(cfg.URL)
 		// An invalid url is reported already; host checks would only add noise.
-		m.stop = m.base == ""
+		m.stop = m.x.base == ""
 	}
 	return m
 }
 
-// fail records a problem at a line of the target file; it reports false once there are enough
-// of them (a file of a million targets for another host would list a million).
-func (m *targetMixer) fail(line int, msg string) bool {
-	m.c.addAt(m.file, line, "targets", msg)
-	m.bad = true
-	m.problems++
-	return m.problems < maxTargetErrors
-}
-
-// add puts one target into the mix; false means stop reading.
+// add puts one target into the mix; false means stop reading. Problems stop it once there
+// are enough of them (a file of a million targets for another host would list a million).
 func (m *targetMixer) add(t target) bool {
 	if m.stop {
 		return false
 	}
-	u, key, err := m.parseURL(t.url)
-	if err != nil {
-		return m.fail(t.line, "url "+err.Error())
+	i, ok, stop := m.x.add(t)
+	if m.x.url != "" && m.cfg.URL != m.x.url {
+		m.cfg.URL = m.x.url // the first target's host is the run's
 	}
 	switch {
-	case m.base == "":
-		m.base, m.baseLine = key, t.line
-		m.cfg.URL = strings.ToLower(u.Scheme) + "://" + u.Host + "/"
-	case key == m.base:
-	case m.explained:
-		return m.fail(t.line, "another target for "+DisplayURL(key))
-	case m.urlFromTargets:
-		m.explained = true
-		return m.fail(t.line, "this target's host "+DisplayURL(key)+" differs from "+DisplayURL(m.base)+" (line "+strconv.Itoa(m.baseLine)+
-			"): rpcstress sends to one host per run: split the file by host and run each, or set url in a profile")
-	default:
-		m.explained = true
-		return m.fail(t.line, "this target's host "+DisplayURL(key)+" is not the profile's url host "+DisplayURL(m.base)+
-			": rpcstress sends to one host per run: point the targets at it, or drop url from the profile to use the targets' host")
-	}
-	req, rpc, ok := m.c.targetRequest(t, u, m.file)
-	if !ok {
+	case stop:
+		m.bad, m.stop = true, true
+		return false
+	case !ok:
 		m.bad = true
 		m.problems++
 		return m.problems < maxTargetErrors
-	}
-	k := targetKey(req)
-	i, seen := m.index[k]
-	if !seen {
-		if len(m.out) == maxTargetShapes {
-			m.fail(t.line, "more than "+strconv.Itoa(maxTargetShapes)+" distinct requests (method, path, headers, JSON-RPC method): each is a row of numbers; vary bodies, not paths, or use fewer")
-			m.stop = true
-			return false
-		}
-		i = len(m.out)
-		m.index[k] = i
-		m.out = append(m.out, mixEntry{req: req, info: requestInfo{RPCMethod: rpc, Source: "targets:" + m.file + ":" + strconv.Itoa(t.line)}})
+	case i == len(m.bodies):
 		m.bodies = append(m.bodies, nil)
 		m.varied = append(m.varied, false)
 	}
@@ -170,39 +232,26 @@ func (m *targetMixer) keep(i int, t target) []byte {
 	return m.arena.copy(t.body)
 }
 
-// parseURL checks a target's url and gives it parsed with its host key, reusing the last
-// answer for the same url.
-func (m *targetMixer) parseURL(raw string) (*url.URL, string, error) {
-	if raw == m.lastURL && m.lastU != nil {
-		return m.lastU, m.lastKey, nil
-	}
-	if err := checkURL(raw); err != nil {
-		return nil, "", err
-	}
-	u, _ := url.Parse(strings.TrimSpace(raw))
-	m.lastURL, m.lastU, m.lastKey = raw, u, hostKey(u.String())
-	return u, m.lastKey, nil
-}
-
 // finish is the mix, or nil when a target was wrong (the problems say which).
 func (m *targetMixer) finish() []mixEntry {
 	if m.bad || m.stop {
 		return nil
 	}
-	for i := range m.out {
-		m.out[i].req.Weight = min(len(m.bodies[i]), maxWeight)
-		m.out[i].req.Body = m.bodies[i][0]
+	out := m.x.entries
+	for i := range out {
+		out[i].req.Weight = min(len(m.bodies[i]), maxWeight)
+		out[i].req.Body = m.bodies[i][0]
 		// Answers are matched to the calls by id: those of the first body, or of each body
 		// as it is sent when they differ (each body's own ids).
-		m.out[i].req.RPC = engine.ParseRPCCalls(m.bodies[i][0])
+		out[i].req.RPC = engine.ParseRPCCalls(m.bodies[i][0])
 		if m.varied[i] {
-			m.out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(m.bodies[i], true)}}}
-			if m.out[i].req.RPC != nil {
-				m.out[i].req.RPC.PerSend = true
+			out[i].req.Template = &bodyTemplate{parts: []part{{gen: newChoiceGen(m.bodies[i], true)}}}
+			if out[i].req.RPC != nil {
+				out[i].req.RPC.PerSend = true
 			}
 		}
 	}
-	return m.out
+	return out
 }
 
 // bodyArena keeps the bodies of a target file in blocks of a MiB rather than one heap object
@@ -225,7 +274,7 @@ func (a *bodyArena) copy(b []byte) []byte {
 	return a.block[start:len(a.block):len(a.block)]
 }
 
-// targetRequest makes the request of one target (its body is set by targetMix) and finds its
+// targetRequest makes the request of one target (its body is set by targetMixer) and finds its
 // JSON-RPC method, if its body is a JSON-RPC call.
 func (c *checker) targetRequest(t target, u *url.URL, file string) (req engine.Request, rpc string, ok bool) {
 	path := u.EscapedPath()

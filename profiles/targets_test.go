@@ -183,7 +183,7 @@ func FuzzTargets(f *testing.F) {
 		read := fsReader(files)
 		c := &checker{file: "p.toml", lines: lineIndex{}}
 		cfg := &engine.Config{}
-		m := c.newTargetMixer("t.txt", cfg, true)
+		m := c.newTargetMixer("t.txt", cfg, true, "http://h:1/rpc")
 		errs := parseTargets(bytes.NewReader(data), "", bodyFileReader("t.txt", read), m.add)
 		lines := bytes.Count(data, []byte("\n")) + 1
 		for _, e := range errs {

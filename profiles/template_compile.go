@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
 // templateCompiler turns template strings and params into bodyTemplates. One serves a whole
@@ -94,7 +96,7 @@ func (tc *templateCompiler) generator(c *call, esc escaping) (generator, error) 
 	f, ok := tc.funcs[c.name]
 	if !ok {
 		hint := "use one of " + strings.Join(funcNames(), ", ")
-		if s := suggest(c.name, funcNames()); s != "" {
+		if s := suggest.Closest(c.name, funcNames()); s != "" {
 			hint = fmt.Sprintf("did you mean %s?", s)
 		}
 		return nil, &templateError{call: c.text, msg: fmt.Sprintf("unknown function %q: %s", c.name, hint)}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine/thresholds"
+	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
 // thresholds reads [thresholds]: conditions on the run's numbers (k6-style), judged at the end
@@ -88,7 +89,7 @@ func (c *checker) thresholdTable(t table, path string, stage int) []thresholds.T
 			if stage == 0 {
 				valid = append(valid, "stage")
 			}
-			if s := suggest(k, valid); s != "" {
+			if s := suggest.Closest(k, valid); s != "" {
 				c.addf(field, "unknown metric: did you mean %q?", s)
 			} else {
 				c.addf(field, "unknown metric: use one of %s", strings.Join(thresholds.Metrics(), ", "))

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/cliflag"
 )
 
 // Exit codes of Main, following the usual convention of Go tools.
@@ -26,35 +27,21 @@ const (
 // with the final counts when it stops.
 func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	const name = "rpcstress mocknode"
-	fs := flag.NewFlagSet(name, flag.ContinueOnError)
-	fs.SetOutput(stderr)
 	var cfg Config
-	listen := fs.String("listen", "127.0.0.1:8899", "`address` to listen on; port 0 picks a free port")
-	fs.Var(rateValue{&cfg.Rate}, "rate", "limit_req `rate`: 1000/s, 240/m, 240r/m or a number per second (default off)")
-	fs.IntVar(&cfg.Burst, "burst", 0, "limit_req burst: requests above the rate queued (or, with -nodelay, let through) before rejecting")
-	fs.BoolVar(&cfg.NoDelay, "nodelay", false, "answer burst requests at once instead of spacing them at the rate")
-	fs.IntVar(&cfg.LimitStatus, "status", defaultLimitStatus, "HTTP `status` of rejected requests (nginx's limit_req_status; nginx defaults to 503)")
-	fs.DurationVar(&cfg.Latency, "latency", 0, "base latency of every answer")
-	fs.DurationVar(&cfg.Jitter, "jitter", 0, "uniform random latency added on top, [0, jitter)")
-	fs.DurationVar(&cfg.PerItem, "per-item", 0, "latency per item: per call of a batch, per slot of a getBlocks range")
-	fs.Var(rateValue{&cfg.Capacity}, "capacity", "JSON-RPC calls per second the node serves one after another; beyond it answers queue (default unlimited)")
-	fs.DurationVar(&cfg.StallEvery, "stall-every", 0, "freeze the node once every `interval` (needs -stall-for)")
-	fs.DurationVar(&cfg.StallFor, "stall-for", 0, "how long each freeze holds answers")
-	fs.Usage = func() {
-		_, _ = fmt.Fprintf(fs.Output(), "usage: %s [flags]\n\n"+
-			"A mock JSON-RPC node (getBalance, getSlot, getBlocks, eth_blockNumber, eth_getBalance,\n"+
-			"eth_getBlockByNumber) with an nginx limit_req limiter, latency, capacity and stalls.\n"+
-			"GET /stats shows its counts, POST /stats/reset zeroes them.\n\nflags:\n", name)
-		fs.PrintDefaults()
+	var listen string
+	fs := Flags(&cfg, &listen)
+	pos, err := cliflag.Parse(fs, args)
+	switch {
+	case errors.Is(err, flag.ErrHelp):
+		_, _ = fmt.Fprintf(stdout, "usage: %s [flags]\n\n%s\n\nflags:\n", name, cliflag.Wrap(About, cliflag.Width))
+		cliflag.PrintFlags(stdout, fs)
+		return exitOK
+	case err != nil:
+		_, _ = fmt.Fprintf(stderr, "%s: %v\n%s --help for the flags\n", name, err, name)
+		return exitUsage
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return exitOK
-		}
-		return exitUsage // flag has already said what is wrong, and shown the usage
-	}
-	if fs.NArg() > 0 {
-		_, _ = fmt.Fprintf(stderr, "%s: unexpected argument %q: every setting is a flag (see -h)\n", name, fs.Arg(0))
+	if len(pos) > 0 {
+		_, _ = fmt.Fprintf(stderr, "%s: unexpected argument %q: every setting is a flag (see --help)\n", name, pos[0])
 		return exitUsage
 	}
 	n, err := New(cfg)
@@ -64,9 +51,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	}
 
 	var lc net.ListenConfig
-	ln, err := lc.Listen(ctx, "tcp", *listen)
+	ln, err := lc.Listen(ctx, "tcp", listen)
 	if err != nil {
-		_, _ = fmt.Fprintf(stderr, "%s: cannot listen on %s: %v (is another node running there? try -listen 127.0.0.1:0)\n", name, *listen, err)
+		_, _ = fmt.Fprintf(stderr, "%s: cannot listen on %s: %v (is another node running there? try --listen 127.0.0.1:0)\n", name, listen, err)
 		return exitError
 	}
 	_, _ = fmt.Fprintf(stdout, "mocknode listening on http://%s (%s)\n", ln.Addr(), n.Config())
@@ -77,6 +64,29 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	final, _ := json.Marshal(n.Stats()) // maps of strings to integers always marshal
 	_, _ = fmt.Fprintf(stdout, "mocknode stopped: %s\n", final)
 	return exitOK
+}
+
+// About says what the mock node is, for its help.
+const About = "A mock JSON-RPC node (getBalance, getSlot, getBlocks, eth_blockNumber, " +
+	"eth_getBalance, eth_getBlockByNumber) with an nginx limit_req limiter, latency, capacity " +
+	"and stalls. GET /stats shows its counts, POST /stats/reset zeroes them."
+
+// Flags is the mock node's flag set, writing into cfg and listen: Main parses it, and
+// rpcstress's help and shell completion list it.
+func Flags(cfg *Config, listen *string) *flag.FlagSet {
+	fs := flag.NewFlagSet("rpcstress mocknode", flag.ContinueOnError)
+	fs.StringVar(listen, "listen", "127.0.0.1:8899", "`address` to listen on; port 0 picks a free port")
+	fs.Var(rateValue{&cfg.Rate}, "rate", "limit_req `rate`: 1000/s, 240/m, 240r/m or a number per second (default off)")
+	fs.IntVar(&cfg.Burst, "burst", 0, "limit_req burst: requests above the rate queued (or, with --nodelay, let through) before rejecting")
+	fs.BoolVar(&cfg.NoDelay, "nodelay", false, "answer burst requests at once instead of spacing them at the rate")
+	fs.IntVar(&cfg.LimitStatus, "status", defaultLimitStatus, "HTTP `status` of rejected requests (nginx's limit_req_status; nginx defaults to 503)")
+	cliflag.DurationVar(fs, &cfg.Latency, "latency", 0, "base latency of every answer")
+	cliflag.DurationVar(fs, &cfg.Jitter, "jitter", 0, "uniform random latency added on top, [0, jitter)")
+	cliflag.DurationVar(fs, &cfg.PerItem, "per-item", 0, "latency per item: per call of a batch, per slot of a getBlocks range")
+	fs.Var(rateValue{&cfg.Capacity}, "capacity", "JSON-RPC calls per second the node serves one after another; beyond it answers queue (default unlimited)")
+	cliflag.DurationVar(fs, &cfg.StallEvery, "stall-every", 0, "freeze the node once every `interval` (needs --stall-for)")
+	cliflag.DurationVar(fs, &cfg.StallFor, "stall-for", 0, "how long each freeze holds answers")
+	return fs
 }
 
 // rateValue is a flag.Value for rates, parsed by engine.ParseRate; "off", "unlimited" and 0

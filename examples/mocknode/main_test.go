@@ -50,7 +50,9 @@ func TestMainFlagErrors(t *testing.T) {
 		// A success status for rejections makes no sense.
 		{"status 200", []string{"--rate", "1/s", "--status", "200"}, 2, "not an HTTP error status"},
 		// Durations must parse.
-		{"bad latency", []string{"--latency", "soon"}, 2, "invalid value"},
+		{"bad latency", []string{"--latency", "soon"}, 2, "--latency soon: not a duration"},
+		// A duration without its unit says which units there are.
+		{"latency without unit", []string{"--latency", "5"}, 2, "--latency 5: needs a unit: 5s, 5m"},
 		// Negative latency.
 		{"negative latency", []string{"--latency", "-1ms"}, 2, "latency -1ms is negative"},
 		// Capacity is a rate.
@@ -59,12 +61,13 @@ func TestMainFlagErrors(t *testing.T) {
 		{"half a stall", []string{"--stall-every", "1s"}, 2, "set both or neither"},
 		// A stall as long as its period never ends.
 		{"endless stall", []string{"--stall-every", "1s", "--stall-for", "1s"}, 2, "must be shorter"},
-		// Unknown flags.
-		{"unknown flag", []string{"--nope"}, 2, "flag provided but not defined"},
+		// Unknown flags, and a hint for a typo.
+		{"unknown flag", []string{"--nope"}, 2, "unknown flag --nope"},
+		{"typo", []string{"--brust", "5"}, 2, "unknown flag --brust: did you mean --burst?"},
 		// Settings are flags, not arguments.
 		{"positional", []string{"getBalance"}, 2, "unexpected argument"},
-		// Help is not an error.
-		{"help", []string{"-h"}, 0, "usage: rpcstress mocknode"},
+		// Help is not an error; it goes to standard output (see TestMainHelp).
+		{"help", []string{"-h"}, 0, ""},
 		// An address that cannot be listened on fails with 1, not 2.
 		{"cannot listen", []string{"--listen", "256.0.0.1:1"}, 1, "cannot listen"},
 	}
@@ -76,6 +79,25 @@ func TestMainFlagErrors(t *testing.T) {
 				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, stderr.String(), tt.code, tt.want)
 			}
 		})
+	}
+}
+
+// TestMainHelp: --help prints the usage and every flag on standard output, within 80 columns.
+func TestMainHelp(t *testing.T) {
+	var stdout, stderr syncBuffer
+	if code := Main(t.Context(), []string{"--help"}, &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d, stderr %q", code, stderr.String())
+	}
+	out := stdout.String()
+	for _, want := range []string{"usage: rpcstress mocknode", "--listen ADDRESS", "--stall-for DURATION", "--nodelay"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("help lacks %q:\n%s", want, out)
+		}
+	}
+	for _, l := range strings.Split(out, "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("%d columns: %q", n, l)
+		}
 	}
 }
 
