@@ -139,7 +139,7 @@ func TestFindLimitCapacityKnee(t *testing.T) {
 	if raceDetector {
 		knee, start = 500, "200/s"
 	}
-	_, url := startNode(t, mocknode.Config{Capacity: engine.Rate(knee)})
+	_, url := startNode(t, mocknode.Config{Capacity: mocknode.Rate(knee)})
 	p := writeProfile(t, url, 128, getBalance+searchProbes+"start = \""+start+"\"\n")
 	r := findLimit(t, p, "--p99", "20ms")
 	s := r.snap.Search

@@ -265,8 +265,8 @@ func defaultSnapshotPath(name string, start time.Time) string {
 // demoNodeConfig maps a profile's [demo] table onto the mock node.
 func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
 	return mocknode.Config{
-		Rate: d.Rate, Burst: d.Burst, NoDelay: d.NoDelay, Latency: d.Latency, Jitter: d.Jitter,
-		Capacity: d.Capacity, StallEvery: d.StallEvery, StallFor: d.StallFor,
+		Rate: mocknode.Rate(d.Rate), Burst: d.Burst, NoDelay: d.NoDelay, Latency: d.Latency, Jitter: d.Jitter,
+		Capacity: mocknode.Rate(d.Capacity), StallEvery: d.StallEvery, StallFor: d.StallFor,
 	}
 }
 

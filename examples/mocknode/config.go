@@ -6,14 +6,12 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/rpcstress/rpcstress/engine"
 )
 
 // Bounds that keep the arithmetic exact and catch typos; nothing useful lies beyond them.
 const (
 	// minRate is nginx's resolution: it keeps rates in thousandths of a request per second.
-	minRate engine.Rate = 0.001
+	minRate Rate = 0.001
 	// maxBurst keeps burst×1000 (nginx's unit) far from overflow.
 	maxBurst = 1_000_000_000
 	// maxDelay bounds each latency knob; a mock answering slower than this is a typo.
@@ -25,7 +23,7 @@ const (
 // Config is how the mock node behaves. The zero value is a plain, fast, unlimited node.
 type Config struct {
 	// Rate is the limit_req rate; 0 turns the limiter off.
-	Rate engine.Rate
+	Rate Rate
 	// Burst is limit_req's burst: how many requests above the rate may be queued (or, with
 	// NoDelay, answered at once) before rejecting.
 	Burst int
@@ -41,7 +39,7 @@ type Config struct {
 	PerItem time.Duration
 	// Capacity is how many JSON-RPC calls per second the node serves, one after another;
 	// beyond it answers queue and latency climbs. 0 means unlimited.
-	Capacity engine.Rate
+	Capacity Rate
 	// StallEvery and StallFor freeze the node for StallFor once every StallEvery (the first
 	// stall starts StallEvery after the node starts); both zero means never.
 	StallEvery, StallFor time.Duration

@@ -5,8 +5,6 @@ import (
 	"math"
 	"sync"
 	"time"
-
-	"github.com/rpcstress/rpcstress/engine"
 )
 
 // Limiter is nginx's limit_req with a single zone and a single key (every request shares one
@@ -45,10 +43,10 @@ type Limiter struct {
 // NewLimiter makes a limiter of rate (at least 0.001/s, nginx's resolution), burst (≥ 0) and
 // nodelay. epoch is time zero of its millisecond clock: any instant at or before the first
 // request.
-func NewLimiter(rate engine.Rate, burst int, nodelay bool, epoch time.Time) (*Limiter, error) {
+func NewLimiter(rate Rate, burst int, nodelay bool, epoch time.Time) (*Limiter, error) {
 	milli := int64(math.Floor(float64(rate)*1000 + 1e-6)) // the epsilon undoes float noise like 0.1×1000 = 99.999…
-	if rate < minRate || milli < 1 || rate > engine.MaxRate {
-		return nil, fmt.Errorf("limiter rate %v/s: must be between 0.001/s and %s", float64(rate), engine.MaxRate)
+	if rate < minRate || milli < 1 || rate > maxRate {
+		return nil, fmt.Errorf("limiter rate %v/s: must be between 0.001/s and %s", float64(rate), maxRate)
 	}
 	if burst < 0 || burst > maxBurst {
 		return nil, fmt.Errorf("limiter burst %d: must be between 0 and %d", burst, maxBurst)

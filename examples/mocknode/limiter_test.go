@@ -3,8 +3,6 @@ package mocknode
 import (
 	"testing"
 	"time"
-
-	"github.com/rpcstress/rpcstress/engine"
 )
 
 // every returns n arrival offsets step apart, starting at 0.
@@ -66,7 +64,7 @@ func TestLimiterMatchesNginx(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			rate, err := engine.ParseRate(tt.rate)
+			rate, err := parseRate(tt.rate)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -107,14 +105,14 @@ func TestLimiterMatchesNginx(t *testing.T) {
 func TestNewLimiterRejects(t *testing.T) {
 	tests := []struct {
 		name  string
-		rate  engine.Rate
+		rate  Rate
 		burst int
 	}{
-		{"zero rate", 0, 0},                       // a limiter needs a rate; Config uses nil for off
-		{"below nginx resolution", 0.0005, 0},     // nginx would store 0 thousandths
-		{"negative burst", 1, -1},                 // nonsense
-		{"absurd burst", 1, maxBurst + 1},         // would overflow thousandths
-		{"above max rate", engine.MaxRate * 2, 0}, // typo territory
+		{"zero rate", 0, 0},                   // a limiter needs a rate; Config uses nil for off
+		{"below nginx resolution", 0.0005, 0}, // nginx would store 0 thousandths
+		{"negative burst", 1, -1},             // nonsense
+		{"absurd burst", 1, maxBurst + 1},     // would overflow thousandths
+		{"above max rate", maxRate * 2, 0},    // typo territory
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -10,7 +10,6 @@ import (
 	"net"
 	"strings"
 
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/cliflag"
 )
 
@@ -89,9 +88,9 @@ func Flags(cfg *Config, listen *string) *flag.FlagSet {
 	return fs
 }
 
-// rateValue is a flag.Value for rates, parsed by engine.ParseRate; "off", "unlimited" and 0
+// rateValue is a flag.Value for rates, parsed by parseRate; "off", "unlimited" and 0
 // mean none.
-type rateValue struct{ r *engine.Rate }
+type rateValue struct{ r *Rate }
 
 // String shows the rate, or "off"; flag also calls it on a zero rateValue.
 func (v rateValue) String() string {
@@ -108,7 +107,7 @@ func (v rateValue) Set(s string) error {
 		*v.r = 0
 		return nil
 	}
-	r, err := engine.ParseRate(s)
+	r, err := parseRate(s)
 	if err != nil {
 		return fmt.Errorf("bad rate: %w", err)
 	}

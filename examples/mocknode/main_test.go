@@ -37,7 +37,7 @@ func TestMainFlagErrors(t *testing.T) {
 		code int
 		want string // in stderr
 	}{
-		// A rate that engine.ParseRate refuses.
+		// A rate that parseRate refuses.
 		{"bad rate", []string{"--rate", "fast"}, 2, "bad rate"},
 		// A rate unit nobody uses.
 		{"bad rate unit", []string{"--rate", "10/d"}, 2, "unknown unit"},
