@@ -1,13 +1,10 @@
 package main
 
 import (
-	"bytes"
-	"context"
 	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -18,97 +15,6 @@ import (
 
 // These tests run the real CLI code path (flags → profile → engine → lines → report → snapshot)
 // against the mock node on 127.0.0.1, and hold rpcstress's counts against the node's own.
-
-// syncBuffer collects output written from the run's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
-
-type cliRun struct {
-	code           int
-	stdout, stderr string
-	snap           *engine.Snapshot
-}
-
-// runCLI runs rpcstress with args plus --out into a temp dir; sig, if not nil, feeds signals.
-func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "run.json")
-	var stdout, stderr syncBuffer
-	if sig == nil {
-		sig = make(chan os.Signal)
-	}
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
-	if len(args) == 0 || args[0] != "validate" {
-		args = append(args, "--headless", "--out", out)
-	}
-	code := c.main(context.Background(), args)
-	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-	if _, err := os.Stat(out); err == nil {
-		s, err := readSnapshot(t, out)
-		if err != nil {
-			t.Fatalf("snapshot: %v", err)
-		}
-		r.snap = s
-	}
-	return r
-}
-
-func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
-	t.Helper()
-	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
-	return n, "http://" + addr + "/"
-}
-
-// writeProfile writes a profile with the given stages and request section against url.
-func writeProfile(t *testing.T, url string, connections int, body string) string {
-	t.Helper()
-	p := filepath.Join(t.TempDir(), "p.toml")
-	text := fmt.Sprintf("name = \"e2e\"\nurl = %q\ntimeout = \"2s\"\nconnections = %d\n%s\n", url, connections, body)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
-}
-
-const getBalance = `
-[[request]]
-method = "getBalance"
-params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]
-`
-
-func mustRun(t *testing.T, r cliRun, code int) {
-	t.Helper()
-	if r.code != code {
-		t.Fatalf("exit %d, want %d\nstderr: %s\nstdout: %s", r.code, code, r.stderr, r.stdout)
-	}
-	if r.snap == nil {
-		t.Fatalf("no snapshot written\nstdout: %s", r.stdout)
-	}
-	if err := r.snap.Totals.CheckInvariant(); err != nil {
-		t.Fatalf("invariant: %v", err)
-	}
-	if !strings.Contains(r.stdout, "Invariant ✓") {
-		t.Errorf("the report does not show the invariant holding:\n%s", r.stdout)
-	}
-}
 
 // TestE2ELimiterCountsMatchNode: a ramp across the node's limit; our 200 and 429 counts equal
 // the node's, exactly.

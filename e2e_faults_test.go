@@ -28,12 +28,6 @@ import (
 // not open enough files. Each run is bounded (a few seconds) and stays on 127.0.0.1. The common
 // promise: the run ends normally, every request has exactly one outcome, and the books balance.
 
-// closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).
-func closedPort(t *testing.T) string {
-	t.Helper()
-	return freeLoopbackAddr(t)
-}
-
 // checkComplete checks that a snapshot is whole: stages, a timeline row per second, histograms.
 func checkComplete(t *testing.T, s *engine.Snapshot) {
 	t.Helper()
@@ -572,21 +566,6 @@ func TestFaultRudeTargets(t *testing.T) {
 			}
 		})
 	}
-}
-
-// buildBinary builds rpcstress into a temporary directory: the real binary, for what only a
-// separate process shows (exit status, signals from outside, resource limits).
-func buildBinary(t *testing.T) string {
-	t.Helper()
-	if testing.Short() {
-		t.Skip("builds the binary; skipped with -short")
-	}
-	bin := filepath.Join(t.TempDir(), "rpcstress")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
-	}
-	return bin
 }
 
 // TestBinarySignals: the built binary, run headless against its demo node, gets SIGINT, SIGTERM

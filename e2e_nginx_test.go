@@ -112,24 +112,11 @@ func nginxConfig(t *testing.T, listen, upstream string, l nginxLimit) string {
 	} {
 		re := regexp.MustCompile(s.re)
 		if n := len(re.FindAllStringIndex(conf, -1)); n != 1 {
-			t.Fatalf("%s: %q matches %d times, want once: keep the example and nginx_test.go in step", nginxConfigPath, s.re, n)
+			t.Fatalf("%s: %q matches %d times, want once: keep the example and e2e_nginx_test.go in step", nginxConfigPath, s.re, n)
 		}
 		conf = re.ReplaceAllString(conf, s.with)
 	}
 	return conf
-}
-
-// freeLoopbackAddr finds a free port on 127.0.0.1 for nginx. Another process may take it before
-// nginx binds; startNginx then fails with nginx's own "Address already in use".
-func freeLoopbackAddr(t *testing.T) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return addr
 }
 
 // startNginx starts nginx in the foreground with its own prefix, config and logs, in front of

@@ -23,16 +23,6 @@ import (
 // These tests take a real run against the mock node through `rpcstress report` in every format
 // and `rpcstress compare`, and check the HTML in a real headless Chromium.
 
-// runVerb runs one rpcstress verb in process and returns its exit code and output.
-func runVerb(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut syncBuffer
-	c := &cli{stdout: &out, stderr: &errOut, signals: make(chan os.Signal),
-		getenv: func(string) (string, bool) { return "", false }}
-	code = c.main(t.Context(), args)
-	return code, out.String(), errOut.String()
-}
-
 // reportRun runs a two-stage profile with a mix of two requests across the node's limit and
 // saves its snapshot: 100/s, then 300/s against a limit of 200/s.
 func reportRun(t *testing.T) (snap *engine.Snapshot, file string) {

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"os"
@@ -66,60 +65,6 @@ func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
 			}
 		})
 	}
-}
-
-// setTimeout rewrites the timeout of a profile made by writeProfile.
-func setTimeout(t *testing.T, path, timeout string) string {
-	t.Helper()
-	b, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := strings.Replace(string(b), `timeout = "2s"`, fmt.Sprintf("timeout = %q", timeout), 1)
-	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return path
-}
-
-// asyncRun is rpcstress running in the background (see startCLI).
-type asyncRun struct {
-	code           chan int
-	out            string
-	stdout, stderr *syncBuffer
-}
-
-// startCLI runs rpcstress headless like runCLI, in the background, so the test can send
-// signals meanwhile.
-func startCLI(t *testing.T, sig chan os.Signal, args ...string) *asyncRun {
-	t.Helper()
-	r := &asyncRun{code: make(chan int, 1), out: filepath.Join(t.TempDir(), "run.json"), stdout: &syncBuffer{}, stderr: &syncBuffer{}}
-	c := &cli{stdout: r.stdout, stderr: r.stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
-	if len(args) == 0 || args[0] != "validate" {
-		args = append(args, "--headless", "--out", r.out)
-	}
-	go func() { r.code <- c.main(context.Background(), args) }()
-	return r
-}
-
-// wait waits up to limit for the run to exit and reads its snapshot, if any.
-func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
-	t.Helper()
-	var r cliRun
-	select {
-	case r.code = <-a.code:
-	case <-time.After(limit):
-		t.Fatalf("rpcstress still runs after %s\nstdout: %s\nstderr: %s", limit, a.stdout.String(), a.stderr.String())
-	}
-	r.stdout, r.stderr = a.stdout.String(), a.stderr.String()
-	if _, err := os.Stat(a.out); err == nil {
-		s, err := readSnapshot(t, a.out)
-		if err != nil {
-			t.Fatalf("snapshot: %v", err)
-		}
-		r.snap = s
-	}
-	return r
 }
 
 // TestE2ENotRegularFileRefused: a FIFO where a file is expected (a body_file, a --targets

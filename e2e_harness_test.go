@@ -1,0 +1,252 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"net"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/schema"
+)
+
+// The harness of the end-to-end tests (the e2e_*_test.go files): they run the real CLI code
+// path (flags → profile → engine → lines → report → snapshot) in process, or the built binary
+// where only a process of its own shows it, against the mock node or a hostile target on
+// 127.0.0.1, and hold rpcstress's counts against the target's own.
+
+// syncBuffer collects output written from the run's goroutines.
+type syncBuffer struct {
+	mu sync.Mutex
+	b  bytes.Buffer
+}
+
+func (s *syncBuffer) Write(p []byte) (int, error) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.Write(p)
+}
+
+func (s *syncBuffer) String() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.b.String()
+}
+
+// cliRun is what one in-process run of rpcstress left: its exit status, its output and the
+// snapshot it wrote (nil if none).
+type cliRun struct {
+	code           int
+	stdout, stderr string
+	snap           *engine.Snapshot
+}
+
+// runCLI runs rpcstress with args plus --out into a temp dir; sig, if not nil, feeds signals.
+func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.json")
+	var stdout, stderr syncBuffer
+	if sig == nil {
+		sig = make(chan os.Signal)
+	}
+	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
+	if len(args) == 0 || args[0] != "validate" {
+		args = append(args, "--headless", "--out", out)
+	}
+	code := c.main(context.Background(), args)
+	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	if _, err := os.Stat(out); err == nil {
+		s, err := readSnapshot(t, out)
+		if err != nil {
+			t.Fatalf("snapshot: %v", err)
+		}
+		r.snap = s
+	}
+	return r
+}
+
+// startNode starts the mock node on a free loopback port for the test and returns it with its URL.
+func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
+	t.Helper()
+	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = n.Close() })
+	return n, "http://" + addr + "/"
+}
+
+// writeProfile writes a profile with the given stages and request section against url.
+func writeProfile(t *testing.T, url string, connections int, body string) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "p.toml")
+	text := fmt.Sprintf("name = \"e2e\"\nurl = %q\ntimeout = \"2s\"\nconnections = %d\n%s\n", url, connections, body)
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
+}
+
+// getBalance is the request section most tests send: one Solana getBalance call.
+const getBalance = `
+[[request]]
+method = "getBalance"
+params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]
+`
+
+// mustRun fails the test unless the run exited with code, wrote a snapshot whose books
+// balance, and printed the invariant holding.
+func mustRun(t *testing.T, r cliRun, code int) {
+	t.Helper()
+	if r.code != code {
+		t.Fatalf("exit %d, want %d\nstderr: %s\nstdout: %s", r.code, code, r.stderr, r.stdout)
+	}
+	if r.snap == nil {
+		t.Fatalf("no snapshot written\nstdout: %s", r.stdout)
+	}
+	if err := r.snap.Totals.CheckInvariant(); err != nil {
+		t.Fatalf("invariant: %v", err)
+	}
+	if !strings.Contains(r.stdout, "Invariant ✓") {
+		t.Errorf("the report does not show the invariant holding:\n%s", r.stdout)
+	}
+}
+
+// setTimeout rewrites the timeout of a profile made by writeProfile.
+func setTimeout(t *testing.T, path, timeout string) string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), `timeout = "2s"`, fmt.Sprintf("timeout = %q", timeout), 1)
+	if err := os.WriteFile(path, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return path
+}
+
+// asyncRun is rpcstress running in the background (see startCLI).
+type asyncRun struct {
+	code           chan int
+	out            string
+	stdout, stderr *syncBuffer
+}
+
+// startCLI runs rpcstress headless like runCLI, in the background, so the test can send
+// signals meanwhile.
+func startCLI(t *testing.T, sig chan os.Signal, args ...string) *asyncRun {
+	t.Helper()
+	r := &asyncRun{code: make(chan int, 1), out: filepath.Join(t.TempDir(), "run.json"), stdout: &syncBuffer{}, stderr: &syncBuffer{}}
+	c := &cli{stdout: r.stdout, stderr: r.stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
+	if len(args) == 0 || args[0] != "validate" {
+		args = append(args, "--headless", "--out", r.out)
+	}
+	go func() { r.code <- c.main(context.Background(), args) }()
+	return r
+}
+
+// wait waits up to limit for the run to exit and reads its snapshot, if any.
+func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
+	t.Helper()
+	var r cliRun
+	select {
+	case r.code = <-a.code:
+	case <-time.After(limit):
+		t.Fatalf("rpcstress still runs after %s\nstdout: %s\nstderr: %s", limit, a.stdout.String(), a.stderr.String())
+	}
+	r.stdout, r.stderr = a.stdout.String(), a.stderr.String()
+	if _, err := os.Stat(a.out); err == nil {
+		s, err := readSnapshot(t, a.out)
+		if err != nil {
+			t.Fatalf("snapshot: %v", err)
+		}
+		r.snap = s
+	}
+	return r
+}
+
+// runVerb runs one rpcstress verb in process and returns its exit code and output.
+func runVerb(t *testing.T, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	var out, errOut syncBuffer
+	c := &cli{stdout: &out, stderr: &errOut, signals: make(chan os.Signal),
+		getenv: func(string) (string, bool) { return "", false }}
+	code = c.main(t.Context(), args)
+	return code, out.String(), errOut.String()
+}
+
+// closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).
+func closedPort(t *testing.T) string {
+	t.Helper()
+	return freeLoopbackAddr(t)
+}
+
+// buildBinary builds rpcstress into a temporary directory: the real binary, for what only a
+// separate process shows (exit status, signals from outside, resource limits).
+func buildBinary(t *testing.T) string {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("builds the binary; skipped with -short")
+	}
+	bin := filepath.Join(t.TempDir(), "rpcstress")
+	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
+	if err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	return bin
+}
+
+// freeLoopbackAddr finds a free port on 127.0.0.1 (for nginx, or a node started on a known
+// address). Another process may take it before it is bound again; startNginx then fails with
+// nginx's own "Address already in use".
+func freeLoopbackAddr(t *testing.T) string {
+	t.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	addr := ln.Addr().String()
+	_ = ln.Close()
+	return addr
+}
+
+// The published schemas, compiled once for all the tests of the package.
+var (
+	schemasOnce sync.Once
+	schemas     *schema.Schemas
+	schemasErr  error
+)
+
+// checkSchema holds a document rpcstress wrote against its published schema
+// (schema/snapshot.v1.json, schema/summary.v1.json).
+func checkSchema(t *testing.T, k schema.Kind, doc []byte, what string) {
+	t.Helper()
+	schemasOnce.Do(func() { schemas, schemasErr = schema.Compile() })
+	if schemasErr != nil {
+		t.Fatal(schemasErr)
+	}
+	if err := schemas.Validate(k, doc); err != nil {
+		t.Errorf("%s does not match its schema: %v", what, err)
+	}
+}
+
+// readSnapshot reads a snapshot the CLI wrote, as engine.ReadSnapshot does, after holding the
+// file against schema/snapshot.v1.json: every snapshot the end-to-end tests see passes
+// through here, so each way of running (stages, closed loop, signals, the dashboard,
+// find-limit, merge) is checked against the contract.
+func readSnapshot(t *testing.T, path string) (*engine.Snapshot, error) {
+	t.Helper()
+	if data, err := os.ReadFile(path); err == nil {
+		checkSchema(t, schema.Snapshot, data, path)
+	}
+	return engine.ReadSnapshot(path)
+}
