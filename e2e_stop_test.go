@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -102,56 +101,6 @@ func TestE2ENotRegularFileRefused(t *testing.T) {
 			}
 			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, fix) {
 				t.Errorf("exit %d, stderr %q; want exit 2 saying %q and how to fix it", r.code, r.stderr, tt.want)
-			}
-		})
-	}
-}
-
-// TestSignalWhileLoading: a signal while the input is read (a load that blocks: a hung mount,
-// anything the refusal of special files does not catch) ends the program at once with
-// 128+N and says nothing was sent; a load that ends first is not disturbed.
-func TestSignalWhileLoading(t *testing.T) {
-	tests := []struct {
-		name    string
-		sig     syscall.Signal // sent while the load blocks; 0: none
-		loadErr error          // what the load returns when it is let go
-		code    int
-		want    string // in stderr
-	}{
-		// Ctrl-C while loading: 130.
-		{"SIGINT", syscall.SIGINT, nil, 130, "rpcstress: SIGINT while loading p.toml: nothing was sent"},
-		// systemd or kill while loading: 143.
-		{"SIGTERM", syscall.SIGTERM, nil, 143, "rpcstress: SIGTERM while loading p.toml: nothing was sent"},
-		// A load that fails is bad input, as before.
-		{"load fails", 0, errors.New("p.toml:3: bad"), exitUsage, "rpcstress: p.toml:3: bad"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			sig := make(chan os.Signal, 1)
-			var stderr syncBuffer
-			c := &cli{stdout: &syncBuffer{}, stderr: &stderr, signals: sig}
-			release := make(chan struct{}) // closed: the load ends
-			if tt.sig != 0 {
-				sig <- tt.sig
-				defer close(release)
-			} else {
-				close(release)
-			}
-			got := make(chan int, 1)
-			go func() {
-				_, err := whileWatching(c, "loading p.toml: nothing was sent", func() (int, error) {
-					<-release // blocks like a read nobody answers, until the test lets it go
-					return 1, tt.loadErr
-				})
-				got <- c.failInput(err)
-			}()
-			select {
-			case code := <-got:
-				if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
-					t.Errorf("exit %d, stderr %q; want %d and %q", code, stderr.String(), tt.code, tt.want)
-				}
-			case <-time.After(5 * time.Second):
-				t.Fatal("the signal did not end the wait for the load")
 			}
 		})
 	}
