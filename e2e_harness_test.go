@@ -190,19 +190,52 @@ func closedPort(t *testing.T) string {
 	return freeLoopbackAddr(t)
 }
 
-// buildBinary builds rpcstress into a temporary directory: the real binary, for what only a
-// separate process shows (exit status, signals from outside, resource limits).
+// TestMain runs the package's tests, then removes what they shared (the binary buildBinary
+// built once for all of them).
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if built.dir != "" {
+		_ = os.RemoveAll(built.dir)
+	}
+	os.Exit(code)
+}
+
+// built is the rpcstress binary, built at most once per run of the package's tests: each
+// `go build` costs seconds of linking on a small machine, and the tests that need a process
+// of their own (exit status, signals from outside, resource limits, a real terminal) all
+// run the same code. TestMain removes it.
+var built struct {
+	once sync.Once
+	dir  string // the temporary directory holding it
+	path string
+	err  error
+}
+
+// buildBinary returns the real binary, built on first use, for what only a separate process
+// shows. The first caller builds it; others wait for that build and share it.
 func buildBinary(t *testing.T) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
 	}
-	bin := filepath.Join(t.TempDir(), "rpcstress")
-	out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput()
-	if err != nil {
-		t.Fatalf("go build: %v\n%s", err, out)
+	built.once.Do(func() {
+		dir, err := os.MkdirTemp("", "rpcstress-e2e-")
+		if err != nil {
+			built.err = err
+			return
+		}
+		built.dir = dir
+		bin := filepath.Join(dir, "rpcstress")
+		if out, err := exec.Command("go", "build", "-o", bin, ".").CombinedOutput(); err != nil {
+			built.err = fmt.Errorf("go build: %w\n%s", err, out)
+			return
+		}
+		built.path = bin
+	})
+	if built.err != nil {
+		t.Fatal(built.err)
 	}
-	return bin
+	return built.path
 }
 
 // freeLoopbackAddr finds a free port on 127.0.0.1 (for nginx, or a node started on a known
