@@ -66,6 +66,7 @@ func TestE2ERateAccuracy(t *testing.T) {
 
 // TestE2ERPCErrorInHTTP200: a -32602 answer inside HTTP 200 is an RPC error, not a success.
 func TestE2ERPCErrorInHTTP200(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 8, `
 [[request]]
@@ -109,6 +110,7 @@ func TestE2EStallShowsInLatencyNotService(t *testing.T) {
 // TestE2ENodeKilledMidRun: the target goes away; refused (or reset/eof) are counted, the run goes
 // on to its end and the snapshot is complete.
 func TestE2ENodeKilledMidRun(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
 	go func() {
@@ -130,10 +132,12 @@ func TestE2ENodeKilledMidRun(t *testing.T) {
 // TestE2ESignals: SIGINT, SIGTERM and SIGHUP drain, write the snapshot with the signal as end
 // reason, and exit with 128 + the signal number.
 func TestE2ESignals(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
 	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"60s\"\n")
 	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(signalName(s), func(t *testing.T) {
+			t.Parallel()
 			sig := make(chan os.Signal, 1)
 			go func() {
 				time.Sleep(700 * time.Millisecond)
@@ -154,6 +158,7 @@ func TestE2ESignals(t *testing.T) {
 
 // TestE2EClosedLoopCount: closed mode with a request count, like bombardier -n.
 func TestE2EClosedLoopCount(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 8, "mode = \"closed\"\nrequests = 3000\n"+getBalance)
 	r := runCLI(t, nil, p)
@@ -165,6 +170,7 @@ func TestE2EClosedLoopCount(t *testing.T) {
 
 // TestE2EBadInput: usage and profile errors exit 2 with a message that says where and how.
 func TestE2EBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
 	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[[stage]]\nrate = \"300/x\"\nduration = \"1s\"\n"), 0o644)
@@ -197,6 +203,7 @@ func TestE2EBadInput(t *testing.T) {
 
 // TestE2EDemo: `rpcstress --demo` works with no profile and agrees with its own node.
 func TestE2EDemo(t *testing.T) {
+	t.Parallel()
 	r := runCLI(t, nil, "--demo", "--duration", "2s")
 	mustRun(t, r, exitOK)
 	want := fmt.Sprintf("the mock node itself counted %d answers", r.snap.Totals.Completed)

@@ -46,6 +46,7 @@ func checkComplete(t *testing.T, s *engine.Snapshot) {
 // TestFaultTargetDownAtStart: nothing listens; every request is refused, counted as such, and
 // the run ends normally with a complete snapshot.
 func TestFaultTargetDownAtStart(t *testing.T) {
+	t.Parallel()
 	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n")
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
@@ -572,10 +573,12 @@ func TestFaultRudeTargets(t *testing.T) {
 // or SIGHUP by PID mid-run: it drains, writes a valid snapshot with the signal as end reason and
 // exits with 128 + the signal number.
 func TestBinarySignals(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	firstRow := regexp.MustCompile(`(?m)^\s+1s\s+\d`) // "   1s   250/s …": the row of second 1
 	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
 		t.Run(signalName(s), func(t *testing.T) {
+			t.Parallel()
 			out := filepath.Join(t.TempDir(), "run.json")
 			cmd := exec.Command(bin, "--demo", "--headless", "--out", out)
 			var stdout, stderr syncBuffer
@@ -633,6 +636,7 @@ func TestBinarySignals(t *testing.T) {
 // TestBinaryTooFewFiles: with a hard file limit of 64, a profile asking for 1,000 connections is
 // refused before any request, with exit 3 and a message that says to raise ulimit -n.
 func TestBinaryTooFewFiles(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	p := writeProfile(t, "http://"+closedPort(t)+"/", 1000, getBalance+"[[stage]]\nrate = \"10/s\"\nduration = \"1s\"\n")
 	out := filepath.Join(t.TempDir(), "run.json")

@@ -202,6 +202,7 @@ func TestFindLimitNginxSeed002(t *testing.T) {
 
 // TestFindLimitBadInput: usage errors exit 2 naming the flag or file:line.
 func TestFindLimitBadInput(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	bad := filepath.Join(dir, "bad.toml")
 	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n"), 0o644)

@@ -22,6 +22,22 @@ import (
 // path (flags → profile → engine → lines → report → snapshot) in process, or the built binary
 // where only a process of its own shows it, against the mock node or a hostile target on
 // 127.0.0.1, and hold rpcstress's counts against the target's own.
+//
+// Which run in parallel. A test that asserts only counts, errors and output calls t.Parallel:
+// its runs are bounded by the clock, not the CPU, so they wait side by side. A test that
+// asserts a rate, a latency, or something the whole process shares stays serial (Go runs all
+// serial tests first, then the parallel ones, so a serial test never shares the machine with
+// them):
+//   - TestE2ERateAccuracy (the rate within 2 %), TestE2EStallShowsInLatencyNotService (service
+//     p99 under 50 ms), the find-limit searches (a scheduler waking 10 ms late marks a second
+//     saturated, and two such seconds fail a probe), the nginx tests (limit_req's arithmetic
+//     within ±3 requests, and latencies);
+//   - TestE2ELimiterCountsMatchNode: no 429 under a limit of 400/s with a burst of 20, which a
+//     sender stalled for 150 ms by a busy CPU would overflow;
+//   - TestFaultTargetRestarted and TestFaultTargetKilled: the node comes back 200 ms past the
+//     timeline second its answers are held to;
+//   - TestFaultSlowTarget (the process's heap and RSS) and TestFaultRudeTargets (the
+//     process's goroutines): what other tests hold would be counted as theirs.
 
 // syncBuffer collects output written from the run's goroutines.
 type syncBuffer struct {

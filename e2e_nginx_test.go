@@ -433,6 +433,7 @@ every = "2s"
 // TestNginxConfigExample: the example config is valid nginx as shipped (nginx -t), not only
 // after the tests' substitutions.
 func TestNginxConfigExample(t *testing.T) {
+	t.Parallel()
 	bin := requireNginx(t)
 	prefix := t.TempDir()
 	abs, err := filepath.Abs(nginxConfigPath)

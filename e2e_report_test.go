@@ -40,6 +40,7 @@ func reportRun(t *testing.T) (snap *engine.Snapshot, file string) {
 }
 
 func TestE2EReportFormats(t *testing.T) {
+	t.Parallel()
 	snap, file := reportRun(t)
 	dir := t.TempDir()
 	completed := strconv.FormatInt(snap.Totals.Completed, 10)
@@ -145,6 +146,7 @@ func TestE2EReportFormats(t *testing.T) {
 }
 
 func TestE2EReportUsage(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		args []string
 		want string
@@ -164,6 +166,7 @@ func TestE2EReportUsage(t *testing.T) {
 // TestE2EReportSecretsNeverShown: a bearer token from the environment and API keys in the URL
 // path and query appear in no format of the report, nor in compare.
 func TestE2EReportSecretsNeverShown(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	const token, pathKey, queryKey = "tok-SECRET-5678", "pathSECRETkey42", "querySECRETkey31"
 	p := filepath.Join(t.TempDir(), "s.toml")

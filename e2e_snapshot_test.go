@@ -17,6 +17,7 @@ import (
 // TestE2EShardsMerge: two shards of one profile run side by side through the CLI and merge
 // into a snapshot whose counts equal the node's own.
 func TestE2EShardsMerge(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{Rate: 300, Burst: 10, NoDelay: true})
 	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"1s\"\n[[stage]]\nrate = \"600/s\"\nduration = \"1s\"\n")
 	dir := t.TempDir()
@@ -64,6 +65,7 @@ func TestE2EShardsMerge(t *testing.T) {
 // TestE2EKill9LeavesPartialSnapshot: the snapshot file is rewritten while the run goes, so even
 // kill -9 leaves a loadable one, marked "running".
 func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	out := filepath.Join(t.TempDir(), "run.json")
 	cmd := exec.Command(bin, "--demo", "--headless", "--rate", "200/s", "--duration", "60s", "--save-every", "500ms", "--out", out)
@@ -102,6 +104,7 @@ func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
 // TestE2ESecretsNeverShown: a bearer token from the environment and API keys in the URL path and
 // query reach the node but appear nowhere in the output or the snapshot.
 func TestE2ESecretsNeverShown(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	const token, pathKey, queryKey = "tok-SECRET-1234", "pathSECRETkey99", "querySECRETkey77"
 	p := filepath.Join(t.TempDir(), "s.toml")

@@ -18,6 +18,7 @@ import (
 // in flight is counted in flight and the books balance. Before, the signals were ignored (the
 // run waited the hour, the file on disk said "running"), and two SIGINTs took the full 60 s.
 func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
+	t.Parallel()
 	tests := []struct {
 		name    string
 		timeout string
@@ -31,6 +32,7 @@ func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := hostile.Start(t, hostile.Config{Mode: hostile.NeverRead})
 			const conns = 4
 			p := writeProfile(t, srv.URL, conns, getBalance+fmt.Sprintf("[[stage]]\nrate = \"20/s\"\nduration = %q\n", tt.plan))
@@ -70,6 +72,7 @@ func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
 // file, the profile itself) is refused at once with exit 2 and a message naming it, by
 // validate and by a run. Before, they blocked on the FIFO forever, deaf to signals.
 func TestE2ENotRegularFileRefused(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe.json")
 	if err := syscall.Mkfifo(fifo, 0o600); err != nil {

@@ -38,6 +38,7 @@ func requestCounts(t *testing.T, snap *engine.Snapshot) map[string]int64 {
 // and a templated batch all reach the node as valid calls, and the node counts per method what
 // rpcstress counts per request.
 func TestE2ETemplates(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 16, `
 [[request]]
@@ -87,6 +88,7 @@ duration = "2s"
 // own methods, paths, headers and bodies; per-request numbers match the node's per-method
 // counts, and the GET to /health (not JSON-RPC, not counted by the node) is its own request.
 func TestE2ETargets(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	dir := t.TempDir()
 	write := func(name, data string) string {
@@ -145,6 +147,7 @@ func TestE2ETargets(t *testing.T) {
 
 // TestE2ETargetsJSONFormat: the json format, found without being told, through the CLI.
 func TestE2ETargetsJSONFormat(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	body := base64.StdEncoding.EncodeToString([]byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`))
 	targets := filepath.Join(t.TempDir(), "t.jsonl")
@@ -162,6 +165,7 @@ func TestE2ETargetsJSONFormat(t *testing.T) {
 // TestTargetsUsage: --targets needs a plan and excludes a profile; a bad file is a usage
 // error that names its line.
 func TestTargetsUsage(t *testing.T) {
+	t.Parallel()
 	dir := t.TempDir()
 	good := filepath.Join(dir, "good.txt")
 	bad := filepath.Join(dir, "bad.txt")

@@ -22,6 +22,7 @@ duration = "2s"
 `
 
 func TestThresholdsPass(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
@@ -51,6 +52,7 @@ ok = ["> 40%", "< 70%"]
 }
 
 func TestThresholdsFail(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
@@ -72,6 +74,7 @@ limited = "< 1%"
 }
 
 func TestThresholdsTypo(t *testing.T) {
+	t.Parallel()
 	p := writeProfile(t, "http://127.0.0.1:1/", 8, getBalance+thresholdsPlan+`
 [thresholds]
 p99 = "< 50ms"

@@ -20,6 +20,7 @@ import (
 // q 0, ctrl+c and SIGINT 130. Before, the dashboard left 58 s after the second ctrl+c, and a
 // SIGINT after the plan ended did nothing for as long as the timeout.
 func TestTmuxDashboardLeavesDrain(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	const conns = 4
 	tests := []struct {
@@ -43,6 +44,7 @@ func TestTmuxDashboardLeavesDrain(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := hostile.Start(t, hostile.Config{Mode: hostile.NeverRead})
 			p := writeProfile(t, srv.URL, conns, getBalance+fmt.Sprintf("[[stage]]\nrate = \"20/s\"\nduration = %q\n", tt.plan))
 			p = setTimeout(t, p, tt.timeout)

@@ -74,6 +74,7 @@ func (s *tmuxSession) waitFor(timeout time.Duration, want ...string) string {
 // ↑ raises the target; one q drains, saves a snapshot holding the rate change, leaves the
 // dashboard and prints the report on the normal screen, the pane back at the shell.
 func TestTmuxDashboard(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.json")
@@ -111,12 +112,14 @@ func TestTmuxDashboard(t *testing.T) {
 // write the snapshot with the signal as end reason, exit 128+N and restore the terminal (the
 // pane is back at the shell, off the alternate screen).
 func TestTmuxDashboardSignals(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, sig := range []struct {
 		name string
 		code int
 	}{{"INT", 130}, {"TERM", 143}, {"HUP", 129}} {
 		t.Run(sig.name, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
 			s := newTmux(t, 80, 24)
@@ -153,9 +156,11 @@ func TestTmuxDashboardSignals(t *testing.T) {
 // terminal restored, instead of waiting for a key nobody will press. SIGHUP is the SSH drop
 // after a run; that one is checked by the process being gone, as the pane goes with it.
 func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	for _, sig := range []string{"TERM", "HUP"} {
 		t.Run(sig, func(t *testing.T) {
+			t.Parallel()
 			dir := t.TempDir()
 			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
 			s := newTmux(t, 80, 24)
