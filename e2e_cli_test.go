@@ -204,7 +204,7 @@ func TestE2EBadInput(t *testing.T) {
 // TestE2EDemo: `rpcstress --demo` works with no profile and agrees with its own node.
 func TestE2EDemo(t *testing.T) {
 	t.Parallel()
-	r := runCLI(t, nil, "--demo", "--duration", "2s")
+	r := runCLI(t, nil, "--demo", "--duration", "1s")
 	mustRun(t, r, exitOK)
 	want := fmt.Sprintf("the mock node itself counted %d answers", r.snap.Totals.Completed)
 	if !strings.Contains(r.stdout, want) {

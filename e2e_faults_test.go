@@ -47,7 +47,7 @@ func checkComplete(t *testing.T, s *engine.Snapshot) {
 // the run ends normally with a complete snapshot.
 func TestFaultTargetDownAtStart(t *testing.T) {
 	t.Parallel()
-	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"500ms\"\n")
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	checkComplete(t, r.snap)
@@ -545,7 +545,7 @@ func TestFaultRudeTargets(t *testing.T) {
 			runtime.GC()
 			base := runtime.NumGoroutine()
 			srv := startRude(t, tt.serve)
-			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+"[[stage]]\nrate = \"50/s\"\nduration = \"1s\"\n")
+			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"500ms\"\n")
 			r := runCLI(t, nil, p, "--timeout", tt.timeout)
 			srv.close()
 			mustRun(t, r, exitOK)

@@ -15,8 +15,11 @@ import (
 )
 
 // These tests run `rpcstress find-limit` through the real CLI against limiters and a capacity
-// knee of known settings, and check what it finds. Probes are short (1 s settle, 3 s measured):
-// long enough for hundreds of requests at the limits tested, short enough for the suite.
+// knee of known settings, and check what it finds. Probes are short: at hundreds of requests
+// per second and more (shortProbes), 0.5 s settle and 2 s measured, thousands of requests per
+// window, so the ±2 requests of a window's edges are 0.1 % of the rate; at a few per second
+// (searchProbes, 1 s and 3 s) the window's length is what bounds the precision (±2 requests
+// in 3 s is ±17 % at 4/s), so those keep the longer window.
 //
 // Tolerances: the limit within 10 % of the configured rate (the search brackets it within its
 // 5 % precision, a little above the rate since the SLO allows 1 % rejections); the burst within
@@ -82,15 +85,18 @@ func checkLimiter(t *testing.T, l *engine.LimiterEstimate, rate, burst float64) 
 	}
 }
 
-const searchProbes = "[search]\nprobe = \"3s\"\nsettle = \"1s\"\n"
+const (
+	searchProbes = "[search]\nprobe = \"3s\"\nsettle = \"1s\"\n"
+	shortProbes  = "[search]\nprobe = \"2s\"\nsettle = \"500ms\"\n"
+)
 
 // TestFindLimitMockLimiter1000: the mock node limited like nginx limit_req rate=1000r/s
 // burst=60 nodelay. nodelay, because then an accepted answer comes back at once, so the burst
 // probe's count depends only on when requests arrive (the delaying mode is tested through
-// nginx below). About 22 s: 250, 500, 1000, 2000/s, a closing probe at 1050/s, the burst.
+// nginx below). About 15 s: 250, 500, 1000, 2000/s, a closing probe at 1050/s, the burst.
 func TestFindLimitMockLimiter1000(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{Rate: 1000, Burst: 60, NoDelay: true})
-	p := writeProfile(t, url, 128, getBalance+searchProbes+"start = \"250/s\"\n")
+	p := writeProfile(t, url, 128, getBalance+shortProbes+"start = \"250/s\"\n")
 	r := findLimit(t, p)
 	s := r.snap.Search
 	checkLimit(t, s, 1000)
@@ -131,7 +137,7 @@ func TestFindLimitMockLimiter240PerMinute(t *testing.T) {
 
 // TestFindLimitCapacityKnee: a node serving 1500 calls/s (answers queue beyond it) and no
 // limiter; with p99 ≤ 20 ms the search finds the knee within its 5 % precision, and says no
-// limiter was detected. About 30 s. Under -race the tester cannot send 1500/s on a small
+// limiter was detected. About 20 s. Under -race the tester cannot send 1500/s on a small
 // machine (the search then says, rightly, that the limit it found is the tester's), so the
 // knee is put at 500/s there.
 func TestFindLimitCapacityKnee(t *testing.T) {
@@ -140,7 +146,7 @@ func TestFindLimitCapacityKnee(t *testing.T) {
 		knee, start = 500, "200/s"
 	}
 	_, url := startNode(t, mocknode.Config{Capacity: mocknode.Rate(knee)})
-	p := writeProfile(t, url, 128, getBalance+searchProbes+"start = \""+start+"\"\n")
+	p := writeProfile(t, url, 128, getBalance+shortProbes+"start = \""+start+"\"\n")
 	r := findLimit(t, p, "--p99", "20ms")
 	s := r.snap.Search
 	a := s.Answer
@@ -227,10 +233,15 @@ func TestFindLimitBadInput(t *testing.T) {
 }
 
 // TestFindLimitBudgetAndReport: a budget of two probes ends the search with the best answer so
-// far, and `rpcstress report` shows the search section of the snapshot. About 9 s.
+// far, and `rpcstress report` shows the search section of the snapshot. What is measured is
+// the budget, not the node, so the probes are as short as a probe can be (0.5 s settle, 1 s
+// measured: a probe of one second cannot fail the SLO's tester clause, which wants two
+// saturated seconds, so a busy machine cannot end the search early) and the test runs beside
+// others. About 3 s.
 func TestFindLimitBudgetAndReport(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 32, getBalance+"[search]\nprobe = \"3s\"\nsettle = \"1s\"\nbudget = \"9s\"\nstart = \"100/s\"\n")
+	p := writeProfile(t, url, 32, getBalance+"[search]\nprobe = \"1s\"\nsettle = \"500ms\"\nbudget = \"4s\"\nstart = \"100/s\"\n")
 	r := findLimit(t, p)
 	s := r.snap.Search
 	if s.EndReason != "budget" || len(s.Probes) != 2 || !s.Answer.Found || s.Answer.Rate != 200 {

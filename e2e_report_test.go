@@ -29,7 +29,7 @@ func reportRun(t *testing.T) (snap *engine.Snapshot, file string) {
 	t.Helper()
 	_, url := startNode(t, mocknode.Config{Rate: 200, Burst: 10, NoDelay: true})
 	p := writeProfile(t, url, 32, getBalance+"weight = 3\n[[request]]\nmethod = \"getSlot\"\n"+
-		"[[stage]]\nrate = \"100/s\"\nduration = \"2s\"\n[[stage]]\nrate = \"300/s\"\nduration = \"2s\"\n")
+		"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n[[stage]]\nrate = \"300/s\"\nduration = \"1s\"\n")
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	file = filepath.Join(t.TempDir(), "run.json")
