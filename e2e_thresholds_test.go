@@ -22,7 +22,6 @@ duration = "2s"
 `
 
 func TestThresholdsPass(t *testing.T) {
-	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
@@ -52,7 +51,6 @@ ok = ["> 40%", "< 70%"]
 }
 
 func TestThresholdsFail(t *testing.T) {
-	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Rate: 300, Burst: 100, NoDelay: true})
 	p := writeProfile(t, url, 64, getBalance+thresholdsPlan+`
 [thresholds]
