@@ -34,6 +34,7 @@ import (
 //     p99 under 50 ms), the find-limit searches (a scheduler waking 10 ms late marks a second
 //     saturated, and two such seconds fail a probe), the nginx tests (limit_req's arithmetic
 //     within ±3 requests, and latencies);
+//   - TestFindLimitBudgetAndReport: its budget allows the first probe 0.7 s over its plan;
 //   - TestThresholdsPass and TestThresholdsFail: a stage's rps above 190 at 200/s (beside 16
 //     other tests it read 177);
 //   - TestE2ELimiterCountsMatchNode: no 429 under a limit of 400/s with a burst of 20, which a
