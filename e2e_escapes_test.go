@@ -21,6 +21,7 @@ const hostileTOML = `\u001b]0;pwned\u0007\u001b[2J\u202e`
 // the output of the run, validate, report (text, CSV, HTML, JSON), compare or an error; the
 // text shows escaped; the snapshot keeps the target's message as sent.
 func TestE2EEscapesNeverReachTheTerminal(t *testing.T) {
+	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Escapes})
 	dir := t.TempDir()
 	p := filepath.Join(dir, "p.toml")

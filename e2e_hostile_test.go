@@ -13,6 +13,7 @@ import (
 // closes, as geth does for a body over 5 MiB, is reported with status 413 for every request,
 // as curl and hey report it, not as reset.
 func TestHostileEarly413(t *testing.T) {
+	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Early413, Limit: 5 << 20, Body: []byte("request body too large")})
 	p := writeProfile(t, srv.URL, 2, `[[request]]
 method = "eth_call"
@@ -36,6 +37,7 @@ duration = "1s"
 // TestHostileCallFaults: answers that lose, add, mislabel or are not JSON-RPC calls fail
 // their requests and are counted per call by kind; the well-behaved node gives all ok.
 func TestHostileCallFaults(t *testing.T) {
+	t.Parallel()
 	const batch3 = "[[request]]\nmethod = \"getSlot\"\nbatch = 3\n"
 	const single = "[[request]]\nmethod = \"getSlot\"\n"
 	tests := []struct {
@@ -66,6 +68,7 @@ func TestHostileCallFaults(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
 			srv := hostile.Start(t, hostile.Config{Mode: tt.mode})
 			p := writeProfile(t, srv.URL, 4, tt.request+"[[stage]]\nrate = \"20/s\"\nduration = \"1s\"\n")
 			r := runCLI(t, nil, p)
@@ -102,6 +105,7 @@ func TestHostileCallFaults(t *testing.T) {
 // and its good call is counted too: 1 call ok and 1 failed per request, per request name as
 // well. Read from the snapshot's JSON, as scripts read it.
 func TestBatchGoodCallsCounted(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 4, `[[request]]
 batch = [{method = "getSlot"}, {method = "noSuchMethod"}]

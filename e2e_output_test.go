@@ -30,6 +30,7 @@ func cliArgs(t *testing.T, args ...string) cliRun {
 // TestE2EOutDeviceSurvives: --out naming a copy of /dev/null takes the snapshot and stays a
 // character device (before: it became a regular file, as /dev/null itself would have as root).
 func TestE2EOutDeviceSurvives(t *testing.T) {
+	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
 	dev := filepath.Join(t.TempDir(), "mynull")
 	outfiletest.Mknod(t, dev, unix.S_IFCHR, 1, 3)
@@ -52,6 +53,7 @@ func TestE2EOutDeviceSurvives(t *testing.T) {
 // saying what to do; the read-only file is left as it was. Before, a run went to its end and
 // then failed (or replaced the file, or made the folder).
 func TestE2EBadOutFailsBeforeRun(t *testing.T) {
+	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
 	dir := t.TempDir()
 	readonly := filepath.Join(dir, "ro.json")
@@ -97,6 +99,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 // written, the last periodic one stays whole where it was, the error says so (and when it was
 // taken), and the report is printed anyway; exit 3.
 func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
+	t.Parallel()
 	dir := outfiletest.Tmpfs(t, "1m")
 	out := filepath.Join(dir, "run.json")
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
@@ -140,6 +143,7 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 // thresholds' verdict in it. Before, a profile with [thresholds] wrote the snapshot a second
 // time after judging them, which a FIFO's reader, gone after the first, turned into exit 3.
 func TestE2EFIFOGetsOneSnapshot(t *testing.T) {
+	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
 	fifo := filepath.Join(t.TempDir(), "fifo")
 	if err := unix.Mkfifo(fifo, 0o644); err != nil {

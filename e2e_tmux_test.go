@@ -206,6 +206,7 @@ func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
 // as an event), which the end of the run leaves alone; the final snapshot keeps its name.
 // Before, s wrote to the final snapshot's path, and the end of the run overwrote it.
 func TestTmuxSaveOwnFile(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	s := newTmux(t, 80, 24)
