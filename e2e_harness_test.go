@@ -37,8 +37,8 @@ import (
 //   - TestFindLimitBudgetAndReport: its budget allows the first probe 0.7 s over its plan;
 //   - TestThresholdsPass and TestThresholdsFail: a stage's rps above 190 at 200/s (beside 16
 //     other tests it read 177);
-//   - TestE2ELimiterCountsMatchNode: no 429 under a limit of 400/s with a burst of 20, which a
-//     sender stalled for 150 ms by a busy CPU would overflow;
+//   - TestE2ELimiterCountsMatchNode: no 429 at 200/s under a limit of 400/s with a burst of
+//     100, which a sender stalled for half a second would overflow;
 //   - TestFaultTargetRestarted and TestFaultTargetKilled: the node comes back 200 ms past the
 //     timeline second its answers are held to;
 //   - TestFaultSlowTarget (the process's heap and RSS) and TestFaultRudeTargets (the
