@@ -2,8 +2,6 @@ package main
 
 import (
 	"fmt"
-	"io"
-	"slices"
 	"strings"
 	"testing"
 )
@@ -65,38 +63,4 @@ func FuzzParseShard(f *testing.F) {
 			t.Errorf("parseShard(%q) = %d/%d, which reads back as %d/%d, %v", s, i, n, i2, n2, err)
 		}
 	})
-}
-
-func TestParseInterleaved(t *testing.T) {
-	tests := []struct {
-		args     []string
-		pos      []string
-		rate     string
-		headless bool
-		err      string // "" for none
-	}{
-		{[]string{"p.toml", "--rate", "5/s"}, []string{"p.toml"}, "5/s", false, ""},              // flags after the profile
-		{[]string{"--rate", "5/s", "p.toml"}, []string{"p.toml"}, "5/s", false, ""},              // before it
-		{[]string{"a.json", "--headless", "b.json"}, []string{"a.json", "b.json"}, "", true, ""}, // between positional arguments
-		{[]string{"--rate=5/s", "a", "b", "--headless"}, []string{"a", "b"}, "5/s", true, ""},    // -flag=value, and after all of them
-		{[]string{"a", "--rate", "1/s", "--rate", "2/s"}, []string{"a"}, "2/s", false, ""},       // a flag given twice: the last wins
-		{nil, nil, "", false, ""}, // nothing at all
-		{[]string{"p.toml", "--rate"}, nil, "", false, "flag needs an argument: -rate"},          // a flag without its value
-		{[]string{"p.toml", "--bogus"}, nil, "", false, "flag provided but not defined: -bogus"}, // an unknown flag
-		{[]string{"--", "--rate", "x"}, []string{"--rate", "x"}, "", false, ""},                  // -- ends the flags before it
-	}
-	for _, tt := range tests {
-		fs, f := newRunFlags(io.Discard)
-		pos, err := parseInterleaved(fs, tt.args)
-		if tt.err != "" {
-			if err == nil || !strings.Contains(err.Error(), tt.err) {
-				t.Errorf("%q: error %v, want %q", tt.args, err, tt.err)
-			}
-			continue
-		}
-		if err != nil || !slices.Equal(pos, tt.pos) || f.rate != tt.rate || f.headless != tt.headless {
-			t.Errorf("%q: positional %q rate %q headless %v, error %v; want %q %q %v",
-				tt.args, pos, f.rate, f.headless, err, tt.pos, tt.rate, tt.headless)
-		}
-	}
 }
