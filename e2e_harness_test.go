@@ -42,7 +42,9 @@ import (
 //   - TestFaultTargetRestarted and TestFaultTargetKilled: the node comes back 200 ms past the
 //     timeline second its answers are held to;
 //   - TestFaultSlowTarget (the process's heap and RSS) and TestFaultRudeTargets (the
-//     process's goroutines): what other tests hold would be counted as theirs.
+//     process's goroutines): what other tests hold would be counted as theirs;
+//   - TestE2ETargetsStdin changes the working directory (t.Chdir), which Go allows only to a
+//     test that runs alone.
 
 // syncBuffer collects output written from the run's goroutines.
 type syncBuffer struct {

@@ -16,6 +16,7 @@ import (
 // (before, the merged snapshot had no thresholds at all). One shard given twice is refused
 // (exit 2, nothing written), unless --force.
 func TestE2EMergeJudgesAgainAndRefusesTwice(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"1s\"\n"+
 		"[thresholds]\nrps = \"> 150\"\np99 = \"< 1s\"\n")

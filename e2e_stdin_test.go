@@ -111,6 +111,7 @@ func (e endless) writeTo(w *io.PipeWriter) {
 // TestE2ETargetsStdinEndless: an endless generator does not hang the run: it starts at the
 // first target and --duration ends it.
 func TestE2ETargetsStdinEndless(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	pr, pw := io.Pipe()
 	t.Cleanup(func() { pr.Close() })
@@ -127,6 +128,7 @@ func TestE2ETargetsStdinEndless(t *testing.T) {
 // line): before the run when it is the first target, else after the run, which stops there
 // with what it sent saved.
 func TestE2ETargetsStdinBadInput(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	good := fmt.Sprintf(`{"method":"POST","url":%q,"body":"eyJqc29ucnBjIjoiMi4wIiwiaWQiOjEsIm1ldGhvZCI6ImdldFNsb3QifQ=="}`+"\n", url)
 	tests := []struct {
@@ -166,6 +168,7 @@ func TestE2ETargetsStdinBadInput(t *testing.T) {
 // TestE2ETargetsStdinJSONRPCLines: what generators such as ethspam write, a JSON-RPC call per
 // line, streams to --url: `ethspam | rpcstress --targets - --url http://node --rate 500/s`.
 func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
+	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	var b strings.Builder
 	for i := range 50 {
@@ -192,6 +195,7 @@ func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
 // second rpcstress says so (a forgotten pipe must not look like a hang); a signal meanwhile
 // ends the program, nothing sent.
 func TestE2ETargetsStdinWaits(t *testing.T) {
+	t.Parallel()
 	pr, _ := io.Pipe() // nothing is ever written
 	t.Cleanup(func() { pr.Close() })
 	sig := make(chan os.Signal, 1)

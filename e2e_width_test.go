@@ -45,6 +45,7 @@ rps = "> 45"
 // stopped by SIGINT before its last stage, `report` of it, `compare` of three runs, `validate`
 // of every bundled profile, and a find-limit search (its lines and its answer).
 func TestE2EOutputsFit80Columns(t *testing.T) {
+	t.Parallel()
 	_, url := startNode(t, mocknode.Config{Rate: 200, Burst: 10, NoDelay: true})
 	p := writeProfile(t, url, 32, widthProfile)
 	outputs := map[string]string{}
