@@ -51,7 +51,8 @@ func (a *Aggregator) refreshStages(now time.Duration) {
 // next/previous is not charged for the stages run in between.
 func (a *Aggregator) stageSummary(i int, now time.Duration) Summary {
 	sc := a.counters.Stage(i)
-	s := a.stageAcc(i).summary(sc.Scheduled.Load(), sc.Sent.Load(), sc.Dropped.Load(), a.callsSent(i))
+	scheduled, sent, dropped := sc.Books()
+	s := a.stageAcc(i).summary(scheduled, sent, dropped, a.callsSent(i))
 	s.setDuration(a.counters.StageActive(i, now))
 	return s
 }

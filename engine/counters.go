@@ -92,10 +92,20 @@ func (c *Counters) StageCount() int { return len(c.stages) }
 // Totals sums scheduled, sent and dropped over all stages.
 func (c *Counters) Totals() (scheduled, sent, dropped int64) {
 	for i := range c.stages {
-		scheduled += c.stages[i].Scheduled.Load()
-		sent += c.stages[i].Sent.Load()
-		dropped += c.stages[i].Dropped.Load()
+		sc, se, dr := c.stages[i].Books()
+		scheduled, sent, dropped = scheduled+sc, sent+se, dropped+dr
 	}
+	return scheduled, sent, dropped
+}
+
+// Books reads the stage's scheduled, sent and dropped counts while the run goes. A request is
+// counted scheduled before it is sent or dropped, so reading sent and dropped first and
+// scheduled last never shows more sent and dropped than scheduled; the difference is what waits
+// in the backlog (Summary.Queued).
+func (s *StageCounters) Books() (scheduled, sent, dropped int64) {
+	dropped = s.Dropped.Load()
+	sent = s.Sent.Load()
+	scheduled = s.Scheduled.Load()
 	return scheduled, sent, dropped
 }
 

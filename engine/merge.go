@@ -273,6 +273,7 @@ func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summa
 		out.Completed += v.Completed
 		out.Inflight += v.Inflight
 		out.Dropped += v.Dropped
+		out.Queued += v.Queued
 		addCounts(out.Status, v.Status)
 		addCounts(out.Errors, v.Errors)
 		addCounts(out.RPCErrors, v.RPCErrors)

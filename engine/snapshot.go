@@ -73,8 +73,12 @@ type Snapshot struct {
 // scheduled = sent + dropped; sent = completed + inflight; completed = Σ status + Σ errors.
 func (s *Summary) CheckInvariant() error {
 	var errs []error
-	if s.Scheduled != s.Sent+s.Dropped {
-		errs = append(errs, fmt.Errorf("scheduled %d ≠ sent %d + dropped %d", s.Scheduled, s.Sent, s.Dropped))
+	if s.Scheduled != s.Sent+s.Dropped+s.Queued {
+		if s.Queued > 0 {
+			errs = append(errs, fmt.Errorf("scheduled %d ≠ sent %d + dropped %d + queued %d", s.Scheduled, s.Sent, s.Dropped, s.Queued))
+		} else {
+			errs = append(errs, fmt.Errorf("scheduled %d ≠ sent %d + dropped %d", s.Scheduled, s.Sent, s.Dropped))
+		}
 	}
 	if s.Sent != s.Completed+s.Inflight {
 		errs = append(errs, fmt.Errorf("sent %d ≠ completed %d + inflight %d", s.Sent, s.Completed, s.Inflight))

@@ -87,6 +87,7 @@ func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
 		Dropped:   dropped,
 		Completed: a.completed,
 		Inflight:  sent - a.completed,
+		Queued:    max(scheduled-sent-dropped, 0),
 		Status:    a.status.toMap(),
 		Errors:    errMap(&a.errs),
 		RPCErrors: rpcMap(a.rpc),

@@ -35,14 +35,17 @@ type Connections struct {
 }
 
 // Summary is the full set of numbers for a span of a run (the whole run or one stage).
-// Invariant: Scheduled = Sent + Dropped; Sent = Completed + Inflight;
+// Invariant: Scheduled = Sent + Dropped + Queued; Sent = Completed + Inflight;
 // Completed = Σ Status + Σ Errors.
 type Summary struct {
-	Scheduled int64            `json:"scheduled"`
-	Sent      int64            `json:"sent"`
-	Completed int64            `json:"completed"`
-	Inflight  int64            `json:"inflight"`
-	Dropped   int64            `json:"dropped"`
+	Scheduled int64 `json:"scheduled"`
+	Sent      int64 `json:"sent"`
+	Completed int64 `json:"completed"`
+	Inflight  int64 `json:"inflight"`
+	Dropped   int64 `json:"dropped"`
+	// Queued is what was scheduled and still waits in the backlog for a connection: only a
+	// snapshot taken while the run goes has any (a finished run has sent or dropped them all).
+	Queued    int64            `json:"queued,omitempty"`
 	Status    map[string]int64 `json:"status"`
 	Errors    map[string]int64 `json:"errors"`
 	RPCErrors map[string]int64 `json:"rpc_errors"`

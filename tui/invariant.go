@@ -27,7 +27,11 @@ func writeInvariant(ew *errWriter, s *engine.Snapshot) {
 	} else {
 		ew.line("Invariant ✗ the counts do not add up: a bug in rpcstress, please report it")
 	}
-	ew.printf("  scheduled %d = sent %d + dropped %d\n", tot.Scheduled, tot.Sent, tot.Dropped)
+	if tot.Queued > 0 { // a snapshot taken while the run went on: some still waited to be sent
+		ew.printf("  scheduled %d = sent %d + dropped %d + queued %d\n", tot.Scheduled, tot.Sent, tot.Dropped, tot.Queued)
+	} else {
+		ew.printf("  scheduled %d = sent %d + dropped %d\n", tot.Scheduled, tot.Sent, tot.Dropped)
+	}
 	ew.printf("  sent %d = completed %d + inflight %d\n", tot.Sent, tot.Completed, tot.Inflight)
 	ew.printf("  completed %d = Σ status %d + Σ errors %d\n", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors))
 	for _, l := range broken {

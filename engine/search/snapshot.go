@@ -114,6 +114,7 @@ func sumSummaries(list []engine.Summary) engine.Summary {
 		out.Completed += s.Completed
 		out.Inflight += s.Inflight
 		out.Dropped += s.Dropped
+		out.Queued += s.Queued
 		out.BytesIn += s.BytesIn
 		out.BytesOut += s.BytesOut
 		out.OK += s.OK
