@@ -22,6 +22,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/hostile"
 )
 
 // Faults: targets that are down, go away, are slow or are rude, signals, and a process that may
@@ -398,61 +399,18 @@ func TestFaultSlowTarget(t *testing.T) {
 	}
 }
 
-// rudeServer is a raw TCP server on 127.0.0.1 that answers every connection with serve. Its
-// close stops accepting, closes the connections and waits for their goroutines.
-type rudeServer struct {
-	ln    net.Listener
-	wg    sync.WaitGroup
-	mu    sync.Mutex
-	conns map[net.Conn]bool
-}
+// rudeServer is a raw TCP server on 127.0.0.1 that answers every connection with serve
+// (internal/hostile's accept loop); close stops accepting, closes the connections and waits.
+type rudeServer struct{ *hostile.Server }
 
 func startRude(t *testing.T, serve func(c net.Conn, r *bufio.Reader)) *rudeServer {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := &rudeServer{ln: ln, conns: map[net.Conn]bool{}}
-	s.wg.Add(1)
-	go func() {
-		defer s.wg.Done()
-		for {
-			c, err := ln.Accept()
-			if err != nil {
-				return
-			}
-			s.mu.Lock()
-			s.conns[c] = true
-			s.mu.Unlock()
-			s.wg.Add(1)
-			go func() {
-				defer s.wg.Done()
-				defer func() {
-					s.mu.Lock()
-					delete(s.conns, c)
-					s.mu.Unlock()
-					_ = c.Close()
-				}()
-				serve(c, bufio.NewReader(c))
-			}()
-		}
-	}()
-	t.Cleanup(s.close)
-	return s
+	return &rudeServer{hostile.Start(t, hostile.Config{Serve: serve})}
 }
 
-func (s *rudeServer) url() string { return "http://" + s.ln.Addr().String() + "/" }
+func (s *rudeServer) url() string { return s.URL }
 
-func (s *rudeServer) close() {
-	_ = s.ln.Close()
-	s.mu.Lock()
-	for c := range s.conns {
-		_ = c.Close()
-	}
-	s.mu.Unlock()
-	s.wg.Wait()
-}
+func (s *rudeServer) close() { s.Close() }
 
 // readRequest reads one HTTP request (headers and Content-Length body) and reports whether it
 // got one.

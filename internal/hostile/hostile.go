@@ -81,6 +81,9 @@ type Config struct {
 	Size   int           // Huge, LyingLength: bytes (default 1 MiB / 100)
 	Status int           // Status: the status code (default 500)
 	Body   []byte        // Status, Early413: the body sent
+	// Serve, when set, handles each connection instead of Mode (a fault of the test's own
+	// making); the connection is closed when it returns, or by Close.
+	Serve func(c net.Conn, r *bufio.Reader)
 }
 
 // Server is a running hostile target on 127.0.0.1.
@@ -197,6 +200,10 @@ func (s *Server) accept() {
 
 // serve handles one connection until the peer or the mode closes it.
 func (s *Server) serve(c net.Conn) {
+	if s.cfg.Serve != nil {
+		s.cfg.Serve(c, bufio.NewReader(c))
+		return
+	}
 	switch s.cfg.Mode {
 	case CloseEarly:
 		return
