@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"github.com/charmbracelet/x/exp/golden"
 	"math"
 	"strings"
 	"testing"
@@ -181,7 +182,7 @@ func TestWriteCompareGolden(t *testing.T) {
 			if err := WriteCompare(&b, tt.runs, 0); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tt.golden, b.Bytes())
+			golden.RequireEqual(t, b.Bytes())
 			checkPlainAndNarrow(t, b.String())
 		})
 	}

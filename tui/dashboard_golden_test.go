@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"io"
 	"regexp"
 	"strconv"
@@ -75,7 +76,7 @@ func TestDashboardGolden(t *testing.T) {
 			if c := colourIn(raw.Bytes()); c != "" {
 				t.Errorf("colour in the output under NO_COLOR: %q", c)
 			}
-			screen := stripANSI(final.View().Content)
+			screen := ansi.Strip(final.View().Content)
 			checkFits(t, screen, sz.w, sz.h)
 			checkBoxesClose(t, fmt.Sprintf("%dx%d", sz.w, sz.h), screen)
 			teatest.RequireEqualOutput(t, []byte(screen))

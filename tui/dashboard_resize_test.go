@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -172,7 +173,7 @@ func TestDashboardFirstSecond(t *testing.T) {
 			}
 			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats { return st }})
 			d.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
-			out := stripANSI(view(d))
+			out := ansi.Strip(view(d))
 			if !strings.Contains(out, tt.want) || strings.Contains(out, tt.not) {
 				t.Errorf("want %q and not %q in:\n%s", tt.want, tt.not, out)
 			}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"errors"
+	"github.com/charmbracelet/x/ansi"
 	"reflect"
 	"strings"
 	"testing"
@@ -71,7 +72,7 @@ func press(d *Dashboard, keys ...string) tea.Cmd {
 	return cmd
 }
 
-func view(d *Dashboard) string { return stripANSI(d.View().Content) }
+func view(d *Dashboard) string { return ansi.Strip(d.View().Content) }
 
 func TestDashboardKeysCallControl(t *testing.T) {
 	at1000 := func(st *engine.Stats) { st.Plan.TargetRate = 1000 }
@@ -357,8 +358,8 @@ func TestDashboardTickPullsStats(t *testing.T) {
 	next.Plan.TargetRate = 300
 	st = &next
 	d.Update(tickMsg{})
-	if got := d.View().Content; got == first || !strings.Contains(stripANSI(got), "target 300/s") {
-		t.Errorf("new stats did not reach the view:\n%s", stripANSI(got))
+	if got := d.View().Content; got == first || !strings.Contains(ansi.Strip(got), "target 300/s") {
+		t.Errorf("new stats did not reach the view:\n%s", ansi.Strip(got))
 	}
 }
 

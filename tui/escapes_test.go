@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"io"
 	"regexp"
 	"strings"
@@ -154,7 +155,7 @@ func TestDashboardEscapesHostileText(t *testing.T) {
 			if bad := termcheck.Obeyed(v.WindowTitle, false); bad != "" {
 				t.Errorf("%s in the window title %q", bad, v.WindowTitle)
 			}
-			screen := stripANSI(v.Content)
+			screen := ansi.Strip(v.Content)
 			checkFits(t, screen, sz.w, sz.h)
 			if !strings.Contains(screen, `p`+hostileShown[:12]) || !strings.Contains(screen, `\x1b]0;pwned`) {
 				t.Errorf("the view does not show the escaped text:\n%s", screen)

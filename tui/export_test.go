@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
+	"github.com/charmbracelet/x/exp/golden"
 	"strings"
 	"testing"
 
@@ -15,7 +16,7 @@ func TestWriteCSVGolden(t *testing.T) {
 	if err := WriteCSV(&b, testSnapshotWithTimeline()); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "report_csv", b.Bytes())
+	golden.RequireEqual(t, b.Bytes())
 
 	// Every row has every column, and the per-second counts add up to the run's.
 	rows, err := csv.NewReader(&b).ReadAll()

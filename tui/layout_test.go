@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"strings"
 	"testing"
 	"time"
@@ -171,7 +172,7 @@ func checkPanesFit(t *testing.T, where string, d *Dashboard) {
 		if p.height <= 0 {
 			continue // not shown
 		}
-		lines := strings.Split(stripANSI(p.view()), "\n")
+		lines := strings.Split(ansi.Strip(p.view()), "\n")
 		if len(lines) > p.height {
 			t.Errorf("%s: %s drew %d lines in %d", where, name, len(lines), p.height)
 		}

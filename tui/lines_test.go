@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"github.com/charmbracelet/x/exp/golden"
 	"regexp"
 	"strconv"
 	"strings"
@@ -78,7 +79,7 @@ func TestLinePrinterGolden(t *testing.T) {
 	if err := p.Err(); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "lines", b.Bytes())
+	golden.RequireEqual(t, b.Bytes())
 	checkPlainAndNarrow(t, b.String())
 }
 

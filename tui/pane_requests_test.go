@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"regexp"
 	"strings"
 	"testing"
@@ -73,7 +74,7 @@ func TestRequestsPaneRows(t *testing.T) {
 			styles, keys := DefaultStyles(), DefaultKeyMap()
 			p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}, wide: true}
 			p.SetSize(76, tt.height)
-			v := stripANSI(p.View())
+			v := ansi.Strip(p.View())
 			if got := strings.Count(v, "_with_a_rather_l"); got != tt.rows {
 				t.Errorf("%d rows, want %d:\n%s", got, tt.rows, v)
 			}
@@ -100,7 +101,7 @@ func TestRequestsPaneRows(t *testing.T) {
 	styles, keys := DefaultStyles(), DefaultKeyMap()
 	p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}}
 	p.SetSize(76, 10)
-	v := stripANSI(p.View())
+	v := ansi.Strip(p.View())
 	if !strings.Contains(v, "1.50") || !regexp.MustCompile(`getBlocks\s+0\s+0\.0%\s+-\s+-`).MatchString(v) {
 		t.Errorf("want latency for getSlot and none for getBlocks:\n%s", v)
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"bytes"
 	"errors"
+	"github.com/charmbracelet/x/exp/golden"
 	"strings"
 	"testing"
 	"time"
@@ -13,7 +14,7 @@ func TestWriteReportGolden(t *testing.T) {
 	if err := WriteReport(&b, testSnapshot(), 0); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "report", b.Bytes())
+	golden.RequireEqual(t, b.Bytes())
 	checkPlainAndNarrow(t, b.String())
 }
 

@@ -2,6 +2,8 @@ package tui
 
 import (
 	"bytes"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"strings"
 	"testing"
 	"time"
@@ -60,9 +62,9 @@ func newTestSearchDashboard(pr *search.Progress, live *engine.Stats, stop func()
 func TestSearchDashboardGolden(t *testing.T) {
 	t.Run("running", func(t *testing.T) {
 		d := newTestSearchDashboard(testSearchProgress(), testSearchLive(), nil)
-		screen := stripANSI(d.View().Content)
+		screen := ansi.Strip(d.View().Content)
 		checkFits(t, screen, 80, 24)
-		checkGolden(t, "search_dashboard_80x24", []byte(screen))
+		golden.RequireEqual(t, screen)
 		for _, want := range []string{"probe 5 at 1050/s (close)", "good 1000/s  bad 2000/s", "FAIL limited 50% > 1%", "best so far: 1000/s", "q stop"} {
 			if !strings.Contains(screen, want) {
 				t.Errorf("the screen lacks %q", want)
@@ -79,9 +81,9 @@ func TestSearchDashboardGolden(t *testing.T) {
 			Limiter: &engine.LimiterEstimate{Kind: "token bucket", Rate: 1000, RateErr: 0.67, Burst: 60, BurstErr: 2.6, BurstFrom: "burst probe", Delay: "nodelay", Nginx: "rate=1000r/s burst=60 nodelay"}}
 		d := newTestSearchDashboard(pr, nil, nil)
 		d.Update(SearchDoneMsg{Path: "runs/demo-findlimit-20261123T100000Z.json"})
-		screen := stripANSI(d.View().Content)
+		screen := ansi.Strip(d.View().Content)
 		checkFits(t, screen, 80, 24)
-		checkGolden(t, "search_dashboard_done_80x24", []byte(screen))
+		golden.RequireEqual(t, screen)
 	})
 }
 
@@ -94,7 +96,7 @@ func TestSearchDashboardKeys(t *testing.T) {
 	if _, cmd := d.Update(q); cmd != nil || stops != 1 {
 		t.Fatalf("first q: stops %d, cmd %v; want one Stop and no quit", stops, cmd)
 	}
-	if !strings.Contains(stripANSI(d.View().Content), "stopping: the probe in progress is cut short") {
+	if !strings.Contains(ansi.Strip(d.View().Content), "stopping: the probe in progress is cut short") {
 		t.Error("the screen does not say the search is stopping")
 	}
 	if _, cmd := d.Update(q); cmd == nil || stops != 1 {
@@ -128,6 +130,6 @@ func TestSearchLinesAndReport(t *testing.T) {
 	if err := WriteSearch(&b, res, 0); err != nil {
 		t.Fatal(err)
 	}
-	checkGolden(t, "search_report", b.Bytes())
+	golden.RequireEqual(t, b.Bytes())
 	checkWidth(t, b.String(), DefaultWidth)
 }
