@@ -37,7 +37,7 @@ type command struct {
 func commands() []command {
 	return []command{
 		runCommand(), validateCommand(), reportCommand(), compareCommand(), mergeCommand(),
-		findLimitCommand(), mocknodeCommand(), completionCommand(), versionCommand(), helpCommand(),
+		findLimitCommand(), harvestCommand(), mocknodeCommand(), completionCommand(), versionCommand(), helpCommand(),
 	}
 }
 

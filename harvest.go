@@ -1,0 +1,174 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"strings"
+	"syscall"
+	"time"
+
+	"github.com/rpcstress/rpcstress/harvest"
+	"github.com/rpcstress/rpcstress/internal/cliflag"
+	"github.com/rpcstress/rpcstress/internal/safetext"
+)
+
+func harvestCommand() command {
+	return command{
+		name: "harvest", args: "URL", summary: "read real parameters from a node into line files",
+		about: "Reads the newest blocks of a reference node and writes the values a realistic load " +
+			"needs as line files that profiles read with {{line \"file\"}}: block numbers and hashes, " +
+			"transaction hashes, addresses, contracts, ERC-20 holders and log ranges (evm); slots, " +
+			"signatures, accounts and programs (solana). It first finds the oldest block whose state " +
+			"the node still serves and keeps to that window, so a pruned node is never asked for what " +
+			"it answers fast with an error. It is polite: --rate caps its requests, calls go in " +
+			"batches where the node takes them. Ctrl-C keeps what was read; manifest.json says what " +
+			"the files hold and whether the harvest is complete.",
+		examples: [][2]string{
+			{"rpcstress harvest http://127.0.0.1:8545 --chain evm", "1,000 blocks into harvest/"},
+			{"rpcstress harvest $URL --chain solana --blocks 200 --out data", "200 slots into data/"},
+		},
+		flags: func() *flag.FlagSet { fs, _ := newHarvestFlags(); return fs },
+		run:   func(c *cli, ctx context.Context, args []string) int { return c.harvest(ctx, args) },
+	}
+}
+
+type harvestFlags struct {
+	chain, out    string
+	blocks        int
+	rate          float64
+	batch         int
+	timeout       time.Duration
+	quietProgress bool
+}
+
+func newHarvestFlags() (*flag.FlagSet, *harvestFlags) {
+	f := &harvestFlags{}
+	fs := flag.NewFlagSet("rpcstress harvest", flag.ContinueOnError)
+	fs.StringVar(&f.chain, "chain", "", "the node's `chain`: evm or solana (required)")
+	fs.IntVar(&f.blocks, "blocks", harvest.DefaultBlocks, "read this many of the newest `blocks` (slots on solana)")
+	fs.StringVar(&f.out, "out", "harvest", "write the files into this `folder` (made if missing)")
+	fs.Float64Var(&f.rate, "rate", harvest.DefaultRate, "at most this many HTTP `requests` a second to the node")
+	fs.IntVar(&f.batch, "batch", harvest.DefaultBatch, "calls per JSON-RPC batch (`n`; 1: no batches)")
+	cliflag.DurationVar(fs, &f.timeout, "timeout", 30*time.Second, "one request's limit")
+	fs.BoolVar(&f.quietProgress, "quiet", false, "no progress lines, only the summary")
+	return fs, f
+}
+
+// harvest reads parameters from a reference node into line files.
+func (c *cli) harvest(ctx context.Context, args []string) int {
+	fs, f := newHarvestFlags()
+	pos, code, done := c.parseFlags("harvest", fs, args)
+	if done {
+		return code
+	}
+	if len(pos) != 1 {
+		return c.fail(exitUsage, errors.New("usage: rpcstress harvest URL --chain evm|solana [--blocks N] [--out DIR]"))
+	}
+	ctx, cancel := context.WithCancelCause(ctx)
+	defer cancel(nil)
+	var caught caughtSignal
+	stopWatching := c.watchSignals(func(s syscall.Signal) {
+		cancel(fmt.Errorf("%s", signalName(s)))
+	}, &caught, nil)
+	defer stopWatching()
+
+	o := harvest.Options{URL: pos[0], Chain: f.chain, Blocks: f.blocks, OutDir: f.out,
+		Rate: f.rate, Batch: f.batch, Timeout: f.timeout}
+	if !f.quietProgress {
+		o.Progress = newHarvestProgress(c.stderr).show
+	}
+	m, err := harvest.Run(ctx, o)
+	if sig := caught.end(); sig != 0 {
+		if m != nil {
+			writeHarvestSummary(c.stderr, m, f.out)
+		}
+		fmt.Fprintf(c.stderr, "harvest: stopped by %s; what was read is kept (manifest: \"complete\": false)\n", signalName(sig))
+		return 128 + int(sig)
+	}
+	if m == nil {
+		return c.fail(exitUsage, fmt.Errorf("harvest: %w", err))
+	}
+	writeHarvestSummary(c.stderr, m, f.out)
+	if err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("harvest: %w (what was read before is kept, marked partial)", err))
+	}
+	if !m.Complete {
+		return exitRunFailed
+	}
+	return exitOK
+}
+
+// harvestProgress prints a progress line at most every second, each a line of its own (it runs
+// over SSH and into logs; a redrawn line would fill a log with carriage returns).
+type harvestProgress struct {
+	w    io.Writer
+	last time.Time
+	seen string
+}
+
+func newHarvestProgress(w io.Writer) *harvestProgress { return &harvestProgress{w: w} }
+
+func (p *harvestProgress) show(pr harvest.Progress) {
+	now := time.Now()
+	if pr.Phase == p.seen && now.Sub(p.last) < time.Second && pr.Done < pr.Total {
+		return
+	}
+	p.seen, p.last = pr.Phase, now
+	line := fmt.Sprintf("harvest: %-8s", pr.Phase)
+	if pr.Total > 1 {
+		line += fmt.Sprintf(" %d/%d (%.0f%%)", pr.Done, pr.Total, 100*float64(pr.Done)/float64(pr.Total))
+	}
+	line += fmt.Sprintf("  %d requests  %s", pr.Requests, pr.Elapsed.Round(time.Second))
+	if pr.ETA > 0 {
+		line += fmt.Sprintf("  ETA %s", pr.ETA.Round(time.Second))
+	}
+	fmt.Fprintln(p.w, line)
+}
+
+// writeHarvestSummary says what was written and what the window is, each line within 80
+// columns (the window note is wrapped).
+func writeHarvestSummary(w io.Writer, m *harvest.Manifest, dir string) {
+	state := "complete"
+	if !m.Complete {
+		state = "PARTIAL: " + m.Partial
+	}
+	fmt.Fprintf(w, "harvest: %s chain %s, blocks %d…%d (head %d), %d read, %d requests\n",
+		m.Chain, safetext.Line(m.ChainID), m.From, m.To, m.Head, m.Read, m.Requests)
+	for _, l := range wrapWords("window: "+safetext.Line(m.WindowNote), 78) {
+		fmt.Fprintln(w, "  "+l)
+	}
+	for _, e := range m.Files {
+		fmt.Fprintf(w, "  %-18s %7d lines\n", e.Name, e.Lines)
+	}
+	if len(m.Skipped) > 0 {
+		fmt.Fprintf(w, "  skipped %d (see %s): %s\n", len(m.Skipped), harvest.ManifestName, clip(safetext.Line(m.Skipped[0]), 40))
+	}
+	fmt.Fprintf(w, "  %s, in %s/ (%s)\n", state, safetext.Line(dir), harvest.ManifestName)
+}
+
+func wrapWords(s string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(s) {
+		if line != "" && len(line)+1+len(w) > width {
+			lines = append(lines, line)
+			line = "  " + w
+			continue
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	return append(lines, line)
+}
+
+func clip(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	return s[:n-1] + "…"
+}
