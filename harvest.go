@@ -113,14 +113,14 @@ func newHarvestProgress(w io.Writer) *harvestProgress { return &harvestProgress{
 
 func (p *harvestProgress) show(pr harvest.Progress) {
 	now := time.Now()
+	if pr.Phase != "blocks" {
+		return // identify and window take a few requests: the summary tells their outcome
+	}
 	if pr.Phase == p.seen && now.Sub(p.last) < time.Second && pr.Done < pr.Total {
 		return
 	}
 	p.seen, p.last = pr.Phase, now
-	line := fmt.Sprintf("harvest: %-8s", pr.Phase)
-	if pr.Total > 1 {
-		line += fmt.Sprintf(" %d/%d (%.0f%%)", pr.Done, pr.Total, 100*float64(pr.Done)/float64(pr.Total))
-	}
+	line := fmt.Sprintf("harvest: blocks %d/%d (%.0f%%)", pr.Done, pr.Total, 100*float64(pr.Done)/float64(pr.Total))
 	line += fmt.Sprintf("  %d requests  %s", pr.Requests, pr.Elapsed.Round(time.Second))
 	if pr.ETA > 0 {
 		line += fmt.Sprintf("  ETA %s", pr.ETA.Round(time.Second))
