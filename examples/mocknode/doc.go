@@ -16,6 +16,9 @@
 // Every answer is counted just before the handler hands it to fasthttp, so by the time a client
 // has read an answer it is already in /stats; tests compare the tester's counts to these exactly.
 //
+// The node is the ground truth the tester is checked against, so it shares no code with the
+// tester: it parses its own rates (rate.go) and flags (flags.go), and a test keeps it so.
+//
 // Endpoints: POST to any path is JSON-RPC; GET /stats reports the counters; POST /stats/reset or
 // GET /reset reports and zeroes them; GET /health answers "ok". The stats endpoints are not
 // counted.

@@ -64,6 +64,18 @@ func TestMainFlagErrors(t *testing.T) {
 		// Unknown flags, and a hint for a typo.
 		{"unknown flag", []string{"--nope"}, 2, "unknown flag --nope"},
 		{"typo", []string{"--brust", "5"}, 2, "unknown flag --brust: did you mean --burst?"},
+		// A flag at the end without its value names the value it wants.
+		{"missing value", []string{"--rate"}, 2, "--rate needs a value: --rate RATE"},
+		{"missing duration", []string{"--stall-for"}, 2, "--stall-for needs a value: --stall-for DURATION"},
+		// A switch given a value that is not a truth value.
+		{"bad switch", []string{"--nodelay=maybe"}, 2, "--nodelay=maybe: a switch takes true or false"},
+		// Whole numbers, and ones too large for them.
+		{"bad burst", []string{"--burst", "x"}, 2, "--burst x: not a whole number, e.g. 64"},
+		{"huge burst", []string{"--burst", "99999999999999999999"}, 2, "--burst 99999999999999999999: too large"},
+		// Three dashes is no flag at all.
+		{"bad syntax", []string{"---x"}, 2, "---x: write a flag as --name or --name=value"},
+		// Every flag error ends with where to find the flags.
+		{"help hint", []string{"--nope"}, 2, "\nrpcstress mocknode --help for the flags\n"},
 		// Settings are flags, not arguments.
 		{"positional", []string{"getBalance"}, 2, "unexpected argument"},
 		// Help is not an error; it goes to standard output (see TestMainHelp).
