@@ -1,6 +1,7 @@
 package mocknode
 
 import (
+	"encoding/json"
 	"time"
 
 	"github.com/valyala/fastjson"
@@ -227,7 +228,8 @@ func (s *scratch) errorAnswer(dst, id []byte, code errCode, msg string) []byte {
 // readID returns the call's id exactly as the request wrote it (null when absent), or false
 // when it is not a number, a string or null. The raw text is echoed rather than re-encoded so
 // that "id":"a\u00e9" comes back byte for byte; numbers are checked against JSON's grammar
-// because fastjson also accepts NaN, inf and 1.2.3, which must not be echoed into an answer.
+// (encoding/json's, which allocates only to report an invalid one) because fastjson also
+// accepts NaN, inf and 1.2.3, which must not be echoed into an answer.
 func (s *scratch) readID(v *fastjson.Value) ([]byte, bool) {
 	s.id = s.id[:0]
 	if v == nil {
@@ -239,49 +241,7 @@ func (s *scratch) readID(v *fastjson.Value) ([]byte, bool) {
 	case c == '"', c == 'n' && string(s.id) == "null":
 		return s.id, true
 	case c == '-' || (c >= '0' && c <= '9'):
-		return s.id, isJSONNumber(s.id)
+		return s.id, json.Valid(s.id) // starting with - or a digit, a valid value is a number
 	}
 	return nil, false
-}
-
-// isJSONNumber reports whether b is a number as RFC 8259 writes it.
-func isJSONNumber(b []byte) bool {
-	i := 0
-	if i < len(b) && b[i] == '-' {
-		i++
-	}
-	switch {
-	case i < len(b) && b[i] == '0':
-		i++
-	case i < len(b) && b[i] >= '1' && b[i] <= '9':
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-	default:
-		return false
-	}
-	if i < len(b) && b[i] == '.' {
-		i++
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	if i < len(b) && (b[i] == 'e' || b[i] == 'E') {
-		i++
-		if i < len(b) && (b[i] == '+' || b[i] == '-') {
-			i++
-		}
-		start := i
-		for i < len(b) && b[i] >= '0' && b[i] <= '9' {
-			i++
-		}
-		if i == start {
-			return false
-		}
-	}
-	return i == len(b)
 }

@@ -131,6 +131,16 @@ func TestAnswers(t *testing.T) {
 		{name: "id object", body: `{"id":{"a":1},"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
 		// fastjson reads NaN as a number; it must not be echoed into JSON.
 		{name: "id NaN", body: `{"id":NaN,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
+		// fastjson also reads these as numbers; none is a JSON number, so none is echoed: infinity …
+		{name: "id -inf", body: `{"id":-inf,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
+		// … two decimal points …
+		{name: "id 1.2.3", body: `{"id":1.2.3,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
+		// … a leading zero …
+		{name: "id 01", body: `{"id":01,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
+		// … a point without digits after it …
+		{name: "id 1.", body: `{"id":1.,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
+		// … and an exponent without digits.
+		{name: "id 1e+", body: `{"id":1e+,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
 		// A boolean id is invalid too.
 		{name: "id bool", body: `{"id":true,"method":"getSlot"}`, want: rpcErr(-32600, msgBadID, "null"), errors: 1},
 		// An empty batch is one invalid request, not an empty array.
