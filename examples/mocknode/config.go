@@ -48,13 +48,8 @@ type Config struct {
 // normalized checks c and returns it with defaults filled in. Every error says which knob is
 // wrong and what would be right.
 func (c Config) normalized() (Config, error) {
-	var errs []error
-	switch {
-	case c.Rate < 0:
-		errs = append(errs, fmt.Errorf("rate %s is negative: use 0 to turn the limiter off", c.Rate))
-	case c.Rate > 0 && c.Rate < minRate:
-		errs = append(errs, fmt.Errorf("rate %v/s is below nginx's resolution of 0.001/s (0.06/m)", float64(c.Rate)))
-	}
+	// errors.Join drops the nils of the knobs that are right.
+	errs := []error{rateProblem("rate", c.Rate, "to turn the limiter off", "nginx's resolution of 0.001/s (0.06/m)")}
 	switch {
 	case c.Burst < 0:
 		errs = append(errs, fmt.Errorf("burst %d is negative: use 0 for no burst", c.Burst))
@@ -82,12 +77,7 @@ func (c Config) normalized() (Config, error) {
 			errs = append(errs, fmt.Errorf("%s %s is above the maximum of %s", d.name, d.v, maxDelay))
 		}
 	}
-	switch {
-	case c.Capacity < 0:
-		errs = append(errs, fmt.Errorf("capacity %s is negative: use 0 for unlimited", c.Capacity))
-	case c.Capacity > 0 && c.Capacity < minRate:
-		errs = append(errs, fmt.Errorf("capacity %v/s is below the minimum of 0.001/s", float64(c.Capacity)))
-	}
+	errs = append(errs, rateProblem("capacity", c.Capacity, "for unlimited", "the minimum of 0.001/s"))
 	switch {
 	case c.StallEvery == 0 && c.StallFor == 0:
 	case c.StallEvery <= 0 || c.StallFor <= 0:
@@ -95,10 +85,22 @@ func (c Config) normalized() (Config, error) {
 	case c.StallFor >= c.StallEvery:
 		errs = append(errs, fmt.Errorf("stall-for %s must be shorter than stall-every %s, or the node never answers", c.StallFor, c.StallEvery))
 	}
-	if len(errs) > 0 {
-		return c, fmt.Errorf("mocknode config: %w", errors.Join(errs...))
+	if err := errors.Join(errs...); err != nil {
+		return c, fmt.Errorf("mocknode config: %w", err)
 	}
 	return c, nil
+}
+
+// rateProblem checks a rate knob, where 0 means off (off says what): it may be neither
+// negative nor so small that it falls below floor, minRate in words.
+func rateProblem(name string, r Rate, off, floor string) error {
+	switch {
+	case r < 0:
+		return fmt.Errorf("%s %s is negative: use 0 %s", name, r, off)
+	case r > 0 && r < minRate:
+		return fmt.Errorf("%s %v/s is below %s", name, float64(r), floor)
+	}
+	return nil
 }
 
 // String is the one-line summary of the settings that `rpcstress mocknode` and --demo print.
