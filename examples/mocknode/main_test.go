@@ -1,34 +1,16 @@
 package mocknode
 
 import (
-	"bytes"
+	"bufio"
 	"context"
+	"io"
 	"regexp"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 
 	"github.com/valyala/fasthttp"
 )
-
-// syncBuffer is a bytes.Buffer safe to write from Main's goroutine while the test reads it.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
 
 func TestMainFlagErrors(t *testing.T) {
 	tests := []struct {
@@ -85,7 +67,7 @@ func TestMainFlagErrors(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var stdout, stderr syncBuffer
+			var stdout, stderr strings.Builder
 			code := Main(t.Context(), tt.args, &stdout, &stderr)
 			if code != tt.code || !strings.Contains(stderr.String(), tt.want) {
 				t.Fatalf("exit %d, stderr %q; want exit %d with %q", code, stderr.String(), tt.code, tt.want)
@@ -96,7 +78,7 @@ func TestMainFlagErrors(t *testing.T) {
 
 // TestMainHelp: --help prints the usage and every flag on standard output, within 80 columns.
 func TestMainHelp(t *testing.T) {
-	var stdout, stderr syncBuffer
+	var stdout, stderr strings.Builder
 	if code := Main(t.Context(), []string{"--help"}, &stdout, &stderr); code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, stderr.String())
 	}
@@ -113,21 +95,44 @@ func TestMainHelp(t *testing.T) {
 	}
 }
 
+// TestMainServesUntilCancelled: Main says where it listens and how it behaves, serves, and
+// when its context is cancelled stops with exit 0 and its final counts. Its standard output is
+// read line by line through a pipe as it writes, so the test waits for lines, not for time.
 func TestMainServesUntilCancelled(t *testing.T) {
 	ctx, cancel := context.WithCancel(t.Context())
-	var stdout, stderr syncBuffer
+	out, w := io.Pipe()
+	var stderr strings.Builder // read only once Main has returned
 	done := make(chan int, 1)
 	go func() {
-		done <- Main(ctx, []string{"--listen", "127.0.0.1:0", "--rate", "240r/m", "--burst", "3", "--nodelay", "--latency", "1ms"}, &stdout, &stderr)
+		done <- Main(ctx, []string{"--listen", "127.0.0.1:0", "--rate", "240r/m", "--burst", "3", "--nodelay", "--latency", "1ms"}, w, &stderr)
+		_ = w.Close()
 	}()
-	addrRe := regexp.MustCompile(`listening on http://(\S+) \((.*)\)`)
-	var m []string
-	for deadline := time.Now().Add(5 * time.Second); m == nil; {
-		if time.Now().After(deadline) {
-			t.Fatalf("no listening line; stdout %q stderr %q", stdout.String(), stderr.String())
+	t.Cleanup(func() { _ = out.Close() }) // a test that failed early leaves no writer blocked
+	lines := make(chan string, 2)         // Main writes two lines
+	go func() {
+		defer close(lines)
+		for sc := bufio.NewScanner(out); sc.Scan(); {
+			lines <- sc.Text()
 		}
-		time.Sleep(5 * time.Millisecond)
-		m = addrRe.FindStringSubmatch(stdout.String())
+	}()
+	next := func() string {
+		t.Helper()
+		select {
+		case l, ok := <-lines:
+			if ok {
+				return l
+			}
+			t.Fatalf("Main wrote nothing more and exited %d, stderr %q", <-done, stderr.String())
+		case <-time.After(5 * time.Second):
+			t.Fatal("Main wrote nothing for 5 s")
+		}
+		return ""
+	}
+
+	first := next()
+	m := regexp.MustCompile(`listening on http://(\S+) \((.*)\)`).FindStringSubmatch(first)
+	if m == nil {
+		t.Fatalf("the first line %q does not say where Main listens", first)
 	}
 	if want := "limit 4/s burst 3 nodelay, rejects with 429; latency 1ms; capacity unlimited"; m[2] != want {
 		t.Fatalf("settings %q, want %q", m[2], want)
@@ -137,6 +142,9 @@ func TestMainServesUntilCancelled(t *testing.T) {
 		t.Fatalf("status %d", code)
 	}
 	cancel()
+	if last := next(); !strings.HasPrefix(last, `mocknode stopped: {"status":{"200":1}`) {
+		t.Fatalf("no final counts in %q", last)
+	}
 	select {
 	case code := <-done:
 		if code != 0 {
@@ -144,8 +152,5 @@ func TestMainServesUntilCancelled(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Main did not return after cancel")
-	}
-	if !strings.Contains(stdout.String(), `mocknode stopped: {"status":{"200":1}`) {
-		t.Fatalf("no final counts in %q", stdout.String())
 	}
 }
