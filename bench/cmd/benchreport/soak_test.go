@@ -2,6 +2,7 @@ package main
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -9,13 +10,8 @@ import (
 func TestParseRSS(t *testing.T) {
 	got := parseRSS("0.1 20480\n5.1 24576\ngarbage\n10.2\n15.0 0\n20.3 25000\n")
 	want := []RSSPoint{{0.1, 20480}, {5.1, 24576}, {20.3, 25000}}
-	if len(got) != len(want) {
+	if !slices.Equal(got, want) {
 		t.Fatalf("parseRSS = %v, want %v", got, want)
-	}
-	for i := range want {
-		if got[i] != want[i] {
-			t.Fatalf("parseRSS[%d] = %v, want %v", i, got[i], want[i])
-		}
 	}
 }
 
