@@ -136,28 +136,21 @@ func problem(name, s string, v flag.Value, err error) error {
 	return fmt.Errorf("%s %s: %w", dashed(name), s, err)
 }
 
-// The flag package's errors about the command line itself (Go 1.26, flag.go's failf calls);
-// reword reads them back, since the package has no typed errors. Any other text passes as
-// it is.
-const (
-	undefinedFlag = "flag provided but not defined: -"
-	missingValue  = "flag needs an argument: -"
-	badSyntax     = "bad flag syntax: "
-)
-
-// reword turns the flag package's error about the command line into a line for people.
+// reword turns the flag package's error about the command line itself into a line for people.
+// It reads the package's texts back (Go 1.26, flag.go's failf calls), since the package has
+// no typed errors; any other text passes as it is.
 func reword(fs *flag.FlagSet, err error) error {
 	msg := err.Error()
-	if name, ok := strings.CutPrefix(msg, undefinedFlag); ok {
+	if name, ok := strings.CutPrefix(msg, "flag provided but not defined: -"); ok {
 		if s := didYouMean(fs, name); s != "" {
 			return fmt.Errorf("unknown flag %s: did you mean %s?", dashed(name), dashed(s))
 		}
 		return fmt.Errorf("unknown flag %s", dashed(name))
 	}
-	if name, ok := strings.CutPrefix(msg, missingValue); ok {
+	if name, ok := strings.CutPrefix(msg, "flag needs an argument: -"); ok {
 		return fmt.Errorf("%s needs a value: %s %s", dashed(name), dashed(name), valueName(fs.Lookup(name)))
 	}
-	if arg, ok := strings.CutPrefix(msg, badSyntax); ok {
+	if arg, ok := strings.CutPrefix(msg, "bad flag syntax: "); ok {
 		return fmt.Errorf("%s: write a flag as --name or --name=value", arg)
 	}
 	return err

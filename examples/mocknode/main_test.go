@@ -3,6 +3,7 @@ package mocknode
 import (
 	"bufio"
 	"context"
+	"go/build"
 	"io"
 	"regexp"
 	"strings"
@@ -12,6 +13,45 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
+// TestDidYouMean: the typos an unknown flag is answered with a suggestion for, and the names
+// too short or too far from any flag to guess from.
+func TestDidYouMean(t *testing.T) {
+	fs := Flags(new(Config), new(string))
+	tests := []struct {
+		typed, want string
+	}{
+		// Cut short.
+		{"rat", "rate"},
+		// One letter too many at the end.
+		{"rates", "rate"},
+		// Two letters swapped.
+		{"brust", "burst"},
+		// One letter wrong.
+		{"latancy", "latency"},
+		// One letter missing in the middle.
+		{"stall-evry", "stall-every"},
+		// One letter extra in the middle.
+		{"jittter", "jitter"},
+		// Case does not matter.
+		{"NoDelay", "nodelay"},
+		// Too short to guess from.
+		{"x", ""},
+		{"st", ""},
+		// Nothing like any flag.
+		{"verbose", ""},
+		// Two letters apart from latency, in another order too: a different word.
+		{"lateness", ""},
+	}
+	for _, tt := range tests {
+		if got := didYouMean(fs, tt.typed); got != tt.want {
+			t.Errorf("didYouMean(%q) = %q, want %q", tt.typed, got, tt.want)
+		}
+	}
+}
+
+// TestMainFlagErrors: every mistake on the command line exits 2 with one line on standard error
+// that names the flag as typed and says what would be right (the node parses its own flags,
+// so these are its own words); a node that cannot listen exits 1.
 func TestMainFlagErrors(t *testing.T) {
 	tests := []struct {
 		name string
@@ -152,5 +192,25 @@ func TestMainServesUntilCancelled(t *testing.T) {
 		}
 	case <-time.After(5 * time.Second):
 		t.Fatal("Main did not return after cancel")
+	}
+}
+
+// TestImportsNothingOfTheTester: the mock node is the ground truth the tester is checked
+// against, so it must not share code with it (a bug there would hide on both sides). Its
+// non-test files import no package of this module but itself; any deeper dependency on the
+// tester would have to pass through such an import.
+func TestImportsNothingOfTheTester(t *testing.T) {
+	const module = "github.com/rpcstress/rpcstress/"
+	pkg, err := build.ImportDir(".", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(pkg.Imports) == 0 {
+		t.Fatal("no imports read: the check would pass vacuously")
+	}
+	for _, imp := range pkg.Imports {
+		if strings.HasPrefix(imp, module) && imp != module+"examples/mocknode" {
+			t.Errorf("imports %s", imp)
+		}
 	}
 }
