@@ -54,6 +54,27 @@ func (p *report) tools(scen, cs string) []string {
 	return out
 }
 
+// firstRun is the first run of the first tool (in table order) of a scenario case ("" = any
+// case): the settings a section's text gives (seconds, connections) are read from it. Nil when
+// none ran.
+func (p *report) firstRun(scen, cs string) *Run {
+	ts := p.tools(scen, cs)
+	if len(ts) == 0 {
+		return nil
+	}
+	return p.runs(scen, cs, ts[0])[0]
+}
+
+// perTool is a table's rows, one per tool that ran a scenario case, in table order: the tool's
+// name, then the cells row makes of its runs.
+func (p *report) perTool(scen, cs string, row func(rs []*Run) []string) [][]string {
+	var rows [][]string
+	for _, t := range p.tools(scen, cs) {
+		rows = append(rows, append([]string{t}, row(p.runs(scen, cs, t))...))
+	}
+	return rows
+}
+
 // cases lists a scenario's cases, numbers in numeric order.
 func (p *report) cases(scen string) []string {
 	seen := map[string]bool{}

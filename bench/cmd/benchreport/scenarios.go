@@ -8,13 +8,11 @@ func (p *report) scenario1() {
 		return
 	}
 	p.pf("## 1. Closed loop, 50 connections, max throughput\n\n")
-	var rows [][]string
-	for _, t := range p.tools(scen, cs) {
-		rs := p.runs(scen, cs, t)
-		rows = append(rows, []string{t, of(rs, mServed).cell(fInt), of(rs, func(r *Run) (float64, bool) { return r.Out.RPS, r.Out.RPS > 0 }).cell(fInt),
+	rows := p.perTool(scen, cs, func(rs []*Run) []string {
+		return []string{of(rs, mServed).cell(fInt), of(rs, func(r *Run) (float64, bool) { return r.Out.RPS, r.Out.RPS > 0 }).cell(fInt),
 			of(rs, mCPUM).cell(fSig), of(rs, mRSS).cell(fMB), of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig),
-			of(rs, mCount).cell(fInt), of(rs, mTgtCPU).cell(fInt)})
-	}
+			of(rs, mCount).cell(fInt), of(rs, mTgtCPU).cell(fInt)}
+	})
 	p.table([]string{"tool", "req/s", "tool req/s", "CPU s/1M", "RSS MB", "p50 ms", "p99 ms", "server count", "target CPU %"}, rows)
 }
 
@@ -26,12 +24,10 @@ func (p *report) scenario2() {
 	p.pf("## 2. Fixed rate, 50 connections\n\n")
 	for _, cs := range p.cases(scen) {
 		p.pf("### %s req/s\n\n", fInt(mustFloat(cs)))
-		var rows [][]string
-		for _, t := range p.tools(scen, cs) {
-			rs := p.runs(scen, cs, t)
-			rows = append(rows, []string{t, of(rs, mServed).cell(fInt), of(rs, mShare).cell(func(v float64) string { return fmt.Sprintf("%.2f", v) }),
-				of(rs, mCPUM).cell(fSig), of(rs, mRSS).cell(fMB), of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig), of(rs, mCount).cell(fInt)})
-		}
+		rows := p.perTool(scen, cs, func(rs []*Run) []string {
+			return []string{of(rs, mServed).cell(fInt), of(rs, mShare).cell(func(v float64) string { return fmt.Sprintf("%.2f", v) }),
+				of(rs, mCPUM).cell(fSig), of(rs, mRSS).cell(fMB), of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig), of(rs, mCount).cell(fInt)}
+		})
 		p.table([]string{"tool", "req/s", "% of rate", "CPU s/1M", "RSS MB", "p50 ms", "p99 ms", "server count"}, rows)
 	}
 }
@@ -46,11 +42,9 @@ func (p *report) scenario4() {
 	minus2 := func(m func(*Run) (float64, bool)) func(*Run) (float64, bool) {
 		return func(r *Run) (float64, bool) { v, ok := m(r); return v - 2, ok }
 	}
-	var rows [][]string
-	for _, t := range p.tools(scen, cs) {
-		rs := p.runs(scen, cs, t)
-		rows = append(rows, []string{t, of(rs, minus2(mP50)).cell(fSig), of(rs, minus2(mP99)).cell(fSig), of(rs, mServed).cell(fInt), of(rs, mCPUM).cell(fSig)})
-	}
+	rows := p.perTool(scen, cs, func(rs []*Run) []string {
+		return []string{of(rs, minus2(mP50)).cell(fSig), of(rs, minus2(mP99)).cell(fSig), of(rs, mServed).cell(fInt), of(rs, mCPUM).cell(fSig)}
+	})
 	p.table([]string{"tool", "p50 − 2 ms", "p99 − 2 ms", "req/s", "CPU s/1M"}, rows)
 }
 
@@ -70,17 +64,15 @@ func (p *report) dashboardDelta() Spread {
 }
 
 func (p *report) scenario7() {
-	ts := p.tools("7", "dashboard")
-	if len(ts) == 0 {
+	const scen, cs = "7", "dashboard"
+	if len(p.tools(scen, cs)) == 0 {
 		return
 	}
 	p.pf("## 7. rpcstress's dashboard overhead: 20,000 req/s, 50 connections, dashboard in an 80x24 tmux pane vs --headless\n\n")
-	var rows [][]string
-	for _, t := range ts {
-		rs := p.runs("7", "dashboard", t)
-		rows = append(rows, []string{t, of(rs, func(r *Run) (float64, bool) { return r.CPU, r.CPU > 0 }).cell(fSig), of(rs, mCPUPct).cell(func(v float64) string { return fmt.Sprintf("%.1f", v) }),
-			of(rs, mCPUM).cell(fSig), of(rs, mRSS).cell(fMB), of(rs, mServed).cell(fInt)})
-	}
+	rows := p.perTool(scen, cs, func(rs []*Run) []string {
+		return []string{of(rs, func(r *Run) (float64, bool) { return r.CPU, r.CPU > 0 }).cell(fSig), of(rs, mCPUPct).cell(func(v float64) string { return fmt.Sprintf("%.1f", v) }),
+			of(rs, mCPUM).cell(fSig), of(rs, mRSS).cell(fMB), of(rs, mServed).cell(fInt)}
+	})
 	p.table([]string{"mode", "CPU s", "CPU % of a core", "CPU s/1M", "RSS MB", "req/s"}, rows)
 	if d := p.dashboardDelta(); d.N > 0 {
 		p.pf("Dashboard minus headless, paired by repetition: **%s %% of a core** (tmux's own CPU is not counted).\n\n",

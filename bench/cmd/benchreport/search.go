@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"sort"
-	"strconv"
 )
 
 type held struct {
@@ -55,13 +54,7 @@ func (p *report) scenario3() {
 	if len(res) == 0 {
 		return
 	}
-	secs := ""
-	for _, r := range p.d.Runs {
-		if r.Scenario == "3" {
-			secs = strconv.FormatFloat(r.Seconds, 'f', -1, 64)
-			break
-		}
-	}
+	secs := fNum(p.firstRun("3", "").Seconds) // a result means a run
 	p.pf("## 3. Highest fixed rate held within 1 %%, one core, 50 connections\n\n")
 	p.pf("A ladder of rates, %s s per step; a tool holds a step when the target served within 1 %% of rate × time. "+
 		"A miss is retried once (the machine is noisy); the second miss ends the tool's climb. One search, not repeated.\n\n", secs)

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"sort"
+	"strconv"
 	"strings"
 )
 
@@ -87,3 +88,6 @@ func fPct(v float64) string { return strings.Replace(fmt.Sprintf("%.2f %%", v), 
 
 // fMB prints KiB as MB with one decimal.
 func fMB(kb float64) string { return fmt.Sprintf("%.1f", kb/1024) }
+
+// fNum prints a setting as short as it reads exactly: 10, 2.5.
+func fNum(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"math"
-	"strconv"
 )
 
 // stallTruth is the true p99 in ms for scenario 5 over a run of secs seconds: stalls hold every
@@ -24,13 +23,12 @@ func stallTruth(secs float64) float64 {
 
 func (p *report) scenario5() {
 	const scen, cs = "5", "stall"
-	ts := p.tools(scen, cs)
-	if len(ts) == 0 {
+	first := p.firstRun(scen, cs)
+	if first == nil {
 		return
 	}
-	secs := p.runs(scen, cs, ts[0])[0].Seconds
+	secs, conns := first.Seconds, first.Conns
 	truth := stallTruth(secs)
-	conns := p.runs(scen, cs, ts[0])[0].Conns
 	p.pf("## 5. Coordinated omission: the target stalls 200 ms every 2 s, 1,000 req/s, %d connections\n\n", conns)
 	p.pf("**The truth.** The target holds every answer during the last 200 ms of each 2 s, counted from the first request "+
 		"(windows [1.8 s, 2.0 s), [3.8 s, 4.0 s), …). An open-loop sender intends requests evenly, so over a %s s run a share f = %.1f %% of them is "+
@@ -39,19 +37,17 @@ func (p *report) scenario5() {
 		"Then P(latency > x) = f · (200 − x)/200, and the p99 solves f · (200 − x)/200 = 0.01: **p99 = 200 · (1 − 0.01/f) = %s ms** "+
 		"(f = 10 %% gives 180 ms), p50 ≈ the service time, mean ≈ f · 100 ms. "+
 		"A tool that measures from the actual send instead (coordinated omission) reports only the few requests caught on a connection during the stall.\n\n",
-		strconv.FormatFloat(secs, 'f', -1, 64), 100*stalledShare(secs), fSig(truth))
+		fNum(secs), 100*stalledShare(secs), fSig(truth))
 	p.pf("**Why %d connections.** A tool that waits for a free connection before it sends (and times from that send) still "+
 		"records one held request per connection per stall: c of the 2,000 requests of every 2 s, each waiting between 200 − c and 200 ms. With "+
 		"50 connections that is 2.5 %% of all requests, so even such a tool lands its p99 near 180 ms by accident; below 20 "+
 		"connections (under 1 %%) its p99 shows only the service time, and only a tool that times from the intended send "+
 		"reports the truth. At 1,000 req/s and ~0.1 ms service time, %d connections carry the load with room to spare.\n\n", conns, conns)
 	p.pf("oha-corrected is oha with `--latency-correction`.\n\n")
-	var rows [][]string
-	for _, t := range ts {
-		rs := p.runs(scen, cs, t)
+	rows := p.perTool(scen, cs, func(rs []*Run) []string {
 		off := of(rs, func(r *Run) (float64, bool) { return 100 * (r.Out.P99 - truth) / truth, r.Out.HasLat && truth > 0 })
-		rows = append(rows, []string{t, of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig), fSig(truth), off.cell(func(v float64) string { return fmt.Sprintf("%+.1f %%", v) }), of(rs, mCount).cell(fInt)})
-	}
+		return []string{of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig), fSig(truth), off.cell(func(v float64) string { return fmt.Sprintf("%+.1f %%", v) }), of(rs, mCount).cell(fInt)}
+	})
 	p.table([]string{"tool", "p50 ms", "p99 ms", "true p99 ms", "p99 off the truth", "server count"}, rows)
 }
 
@@ -68,23 +64,21 @@ func bucketIdeal(secs float64) float64 { return 1000*secs + 10 }
 
 func (p *report) scenario6() {
 	const scen, cs = "6", "bucket"
-	ts := p.tools(scen, cs)
-	if len(ts) == 0 {
+	first := p.firstRun(scen, cs)
+	if first == nil {
 		return
 	}
-	secs := p.runs(scen, cs, ts[0])[0].Seconds
+	secs := first.Seconds
 	ideal := bucketIdeal(secs)
 	p.pf("## 6. Limiter fairness: token bucket 1,000/s burst 10 (429 over it), tester at 2,000 req/s, 50 connections\n\n")
 	p.pf("Ideal: the bucket starts full (10) and refills 1,000 a second, so evenly spread sends get %s answers 200 in %s s; bursty senders find the bucket empty more often and get fewer.\n\n",
-		fInt(ideal), strconv.FormatFloat(secs, 'f', -1, 64))
-	var rows [][]string
-	for _, t := range ts {
-		rs := p.runs(scen, cs, t)
-		rows = append(rows, []string{t,
+		fInt(ideal), fNum(secs))
+	rows := p.perTool(scen, cs, func(rs []*Run) []string {
+		return []string{
 			of(rs, func(r *Run) (float64, bool) { return r.Served200, true }).cell(fInt),
 			of(rs, func(r *Run) (float64, bool) { return r.Served429, true }).cell(fInt),
 			of(rs, func(r *Run) (float64, bool) { return 100 * r.Served200 / ideal, true }).cell(func(v float64) string { return fmt.Sprintf("%.2f %%", v) }),
-			of(rs, mCount).cell(fInt)})
-	}
+			of(rs, mCount).cell(fInt)}
+	})
 	p.table([]string{"tool", "200s (server)", "429s (server)", "200s / ideal", "server count"}, rows)
 }
