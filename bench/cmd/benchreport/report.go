@@ -65,14 +65,43 @@ func (p *report) firstRun(scen, cs string) *Run {
 	return p.runs(scen, cs, ts[0])[0]
 }
 
-// perTool is a table's rows, one per tool that ran a scenario case, in table order: the tool's
-// name, then the cells row makes of its runs.
-func (p *report) perTool(scen, cs string, row func(rs []*Run) []string) [][]string {
+// section starts the section of a scenario case with its heading and text (a format, with
+// a), or reports false and writes nothing when no tool ran the case.
+func (p *report) section(scen, cs, text string, a ...any) bool {
+	if len(p.tools(scen, cs)) == 0 {
+		return false
+	}
+	p.pf(text, a...)
+	return true
+}
+
+// column is one column of a per-tool table: its head, and the cell it makes of one tool's runs.
+type column struct {
+	head string
+	cell func(rs []*Run) string
+}
+
+// spreadOf is the column of a metric's median [min–max] over a tool's runs, printed with f.
+func spreadOf(head string, m func(*Run) (float64, bool), f func(float64) string) column {
+	return column{head, func(rs []*Run) string { return of(rs, m).cell(f) }}
+}
+
+// toolTable writes the table of a scenario case: a row per tool that ran it, in table order,
+// headed first (what a row is: "tool", "mode"), then one cell per column.
+func (p *report) toolTable(scen, cs, first string, cols ...column) {
+	head := []string{first}
+	for _, c := range cols {
+		head = append(head, c.head)
+	}
 	var rows [][]string
 	for _, t := range p.tools(scen, cs) {
-		rows = append(rows, append([]string{t}, row(p.runs(scen, cs, t))...))
+		rs, row := p.runs(scen, cs, t), []string{t}
+		for _, c := range cols {
+			row = append(row, c.cell(rs))
+		}
+		rows = append(rows, row)
 	}
-	return rows
+	p.table(head, rows)
 }
 
 // cases lists a scenario's cases, numbers in numeric order.
@@ -96,6 +125,7 @@ func (p *report) cases(scen string) []string {
 	return out
 }
 
+// table writes a Markdown table.
 func (p *report) table(head []string, rows [][]string) {
 	p.pf("| %s |\n|%s\n", strings.Join(head, " | "), strings.Repeat("---|", len(head)))
 	for _, r := range rows {
@@ -104,19 +134,21 @@ func (p *report) table(head []string, rows [][]string) {
 	p.pf("\n")
 }
 
-// Metrics, each with whether the run has it.
-var (
-	mServed = func(r *Run) (float64, bool) { return r.ServedRate(), r.Served > 0 }
-	mCount  = func(r *Run) (float64, bool) { return r.Served, true }
-	mToolN  = func(r *Run) (float64, bool) { return r.Out.Completed, r.Out.Err == "" }
-	mCPUM   = func(r *Run) (float64, bool) { return r.CPUPerM(), r.Served > 0 && r.CPU > 0 }
-	mRSS    = func(r *Run) (float64, bool) { return r.RSSKB, r.RSSKB > 0 }
-	mP50    = func(r *Run) (float64, bool) { return r.Out.P50, r.Out.HasLat }
-	mP99    = func(r *Run) (float64, bool) { return r.Out.P99, r.Out.HasLat }
-	mTgtCPU = func(r *Run) (float64, bool) { return 100 * r.TargetCPU / r.Seconds, r.Seconds > 0 }
-	mShare  = func(r *Run) (float64, bool) { return 100 * r.Served / (r.Rate * r.Seconds), r.Rate > 0 }
-	mCPUPct = func(r *Run) (float64, bool) { return 100 * r.CPU / r.Seconds, r.CPU > 0 }
-)
+// The metrics of a run the tables show, each with whether the run has it.
+
+func mServed(r *Run) (float64, bool)  { return r.ServedRate(), r.Served > 0 }
+func mCount(r *Run) (float64, bool)   { return r.Served, true }
+func mToolRPS(r *Run) (float64, bool) { return r.Out.RPS, r.Out.RPS > 0 }
+func mCPUM(r *Run) (float64, bool)    { return r.CPUPerM(), r.Served > 0 && r.CPU > 0 }
+func mCPU(r *Run) (float64, bool)     { return r.CPU, r.CPU > 0 }
+func mCPUPct(r *Run) (float64, bool)  { return 100 * r.CPU / r.Seconds, r.CPU > 0 }
+func mRSS(r *Run) (float64, bool)     { return r.RSSKB, r.RSSKB > 0 }
+func mP50(r *Run) (float64, bool)     { return r.Out.P50, r.Out.HasLat }
+func mP99(r *Run) (float64, bool)     { return r.Out.P99, r.Out.HasLat }
+func mTgtCPU(r *Run) (float64, bool)  { return 100 * r.TargetCPU / r.Seconds, r.Seconds > 0 }
+func mShare(r *Run) (float64, bool)   { return 100 * r.Served / (r.Rate * r.Seconds), r.Rate > 0 }
+func m200(r *Run) (float64, bool)     { return r.Served200, true }
+func m429(r *Run) (float64, bool)     { return r.Served429, true }
 
 func (p *report) render() string {
 	e := p.d.Env

@@ -44,11 +44,10 @@ func (p *report) scenario5() {
 		"connections (under 1 %%) its p99 shows only the service time, and only a tool that times from the intended send "+
 		"reports the truth. At 1,000 req/s and ~0.1 ms service time, %d connections carry the load with room to spare.\n\n", conns, conns)
 	p.pf("oha-corrected is oha with `--latency-correction`.\n\n")
-	rows := p.perTool(scen, cs, func(rs []*Run) []string {
-		off := of(rs, func(r *Run) (float64, bool) { return 100 * (r.Out.P99 - truth) / truth, r.Out.HasLat && truth > 0 })
-		return []string{of(rs, mP50).cell(fSig), of(rs, mP99).cell(fSig), fSig(truth), off.cell(func(v float64) string { return fmt.Sprintf("%+.1f %%", v) }), of(rs, mCount).cell(fInt)}
-	})
-	p.table([]string{"tool", "p50 ms", "p99 ms", "true p99 ms", "p99 off the truth", "server count"}, rows)
+	off := func(r *Run) (float64, bool) { return 100 * (r.Out.P99 - truth) / truth, r.Out.HasLat && truth > 0 }
+	p.toolTable(scen, cs, "tool", spreadOf("p50 ms", mP50, fSig), spreadOf("p99 ms", mP99, fSig),
+		column{"true p99 ms", func([]*Run) string { return fSig(truth) }},
+		spreadOf("p99 off the truth", off, func(v float64) string { return fmt.Sprintf("%+.1f %%", v) }), spreadOf("server count", mCount, fInt))
 }
 
 func stalledShare(secs float64) float64 {
@@ -73,12 +72,7 @@ func (p *report) scenario6() {
 	p.pf("## 6. Limiter fairness: token bucket 1,000/s burst 10 (429 over it), tester at 2,000 req/s, 50 connections\n\n")
 	p.pf("Ideal: the bucket starts full (10) and refills 1,000 a second, so evenly spread sends get %s answers 200 in %s s; bursty senders find the bucket empty more often and get fewer.\n\n",
 		fInt(ideal), fNum(secs))
-	rows := p.perTool(scen, cs, func(rs []*Run) []string {
-		return []string{
-			of(rs, func(r *Run) (float64, bool) { return r.Served200, true }).cell(fInt),
-			of(rs, func(r *Run) (float64, bool) { return r.Served429, true }).cell(fInt),
-			of(rs, func(r *Run) (float64, bool) { return 100 * r.Served200 / ideal, true }).cell(func(v float64) string { return fmt.Sprintf("%.2f %%", v) }),
-			of(rs, mCount).cell(fInt)}
-	})
-	p.table([]string{"tool", "200s (server)", "429s (server)", "200s / ideal", "server count"}, rows)
+	ofIdeal := func(r *Run) (float64, bool) { return 100 * r.Served200 / ideal, true }
+	p.toolTable(scen, cs, "tool", spreadOf("200s (server)", m200, fInt), spreadOf("429s (server)", m429, fInt),
+		spreadOf("200s / ideal", ofIdeal, func(v float64) string { return fmt.Sprintf("%.2f %%", v) }), spreadOf("server count", mCount, fInt))
 }
