@@ -10,7 +10,8 @@
 //	                                 counted from the first request (coordinated omission)
 //	--rate 1000 --burst 10           token bucket; requests over it get 429 at once (limiter fairness)
 //
-// It listens on 127.0.0.1 only.
+// It listens on 127.0.0.1 only. It is not the mock node (examples/mocknode), which parses every
+// request and models nginx: bench/README.md says why the suite needs a target of its own.
 package main
 
 import (
