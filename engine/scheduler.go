@@ -45,13 +45,6 @@ func (s *segment) due() int64 {
 	return s.start + int64((float64(s.n)+s.phase)*1e9/s.rate)
 }
 
-// control is a request from the Controller to the scheduler goroutine, which alone owns the plan.
-type control struct {
-	kind string
-	rate Rate
-	on   bool
-}
-
 // Scheduler walks the Plan and turns it into intended send times. In open mode it hands due jobs
 // to a bounded backlog (the jobs channel); a full backlog counts the request as dropped. In closed
 // mode it only keeps time (stage changes) and workers send back to back.
@@ -171,22 +164,28 @@ func (s *Scheduler) send(c control) {
 }
 
 // SetRate implements Controller.
-func (s *Scheduler) SetRate(r Rate) { s.send(control{kind: "rate", rate: r}) }
+func (s *Scheduler) SetRate(r Rate) { s.send(control{kind: ctlRate, rate: r}) }
 
 // Pause implements Controller.
-func (s *Scheduler) Pause() { s.send(control{kind: "pause"}) }
+func (s *Scheduler) Pause() { s.send(control{kind: ctlPause}) }
 
 // Resume implements Controller.
-func (s *Scheduler) Resume() { s.send(control{kind: "resume"}) }
+func (s *Scheduler) Resume() { s.send(control{kind: ctlResume}) }
 
 // NextStage implements Controller.
-func (s *Scheduler) NextStage() { s.send(control{kind: "next"}) }
+func (s *Scheduler) NextStage() { s.send(control{kind: ctlNext}) }
 
 // PrevStage implements Controller.
-func (s *Scheduler) PrevStage() { s.send(control{kind: "prev"}) }
+func (s *Scheduler) PrevStage() { s.send(control{kind: ctlPrev}) }
 
 // Hold implements Controller.
-func (s *Scheduler) Hold(on bool) { s.send(control{kind: "hold", on: on}) }
+func (s *Scheduler) Hold(on bool) {
+	if on {
+		s.send(control{kind: ctlHold})
+	} else {
+		s.send(control{kind: ctlRelease})
+	}
+}
 
 // Stop implements Controller: the schedule ends now; nothing more is sent, and Run waits for
 // the requests in flight (the drain). A stop that finds the schedule over already (a second
@@ -207,7 +206,7 @@ func (s *Scheduler) Stop(reason string) {
 		s.leaveDrain(reason) // the first stop may still be on its way to Run: the drain is next
 		return
 	}
-	s.send(control{kind: "stop"})
+	s.send(control{kind: ctlStop})
 }
 
 // leaveDrain makes Run stop waiting for the requests in flight, once, and records why.

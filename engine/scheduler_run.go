@@ -145,18 +145,18 @@ func (r *schedRun) control(c control, now int64) bool {
 func (r *schedRun) apply(c control, now int64) bool {
 	ev := r.s.events
 	switch c.kind {
-	case "rate":
+	case ctlRate:
 		ev.Add("rate", "target "+c.rate.String()+" (was "+r.target.String()+")")
 		r.target = c.rate
 		r.seg = r.s.newSegment(now, r.s.shareOf(c.rate))
-	case "pause":
+	case ctlPause:
 		if !r.paused {
 			r.paused, r.pausedAt = true, now
 			r.s.counters.clock.leave(time.Duration(now))
 			r.s.counters.pauses.pause(time.Duration(now))
 			ev.Add("pause", "sending paused")
 		}
-	case "resume":
+	case ctlResume:
 		if r.paused {
 			r.paused = false
 			r.extend(now - r.pausedAt)
@@ -165,30 +165,32 @@ func (r *schedRun) apply(c control, now int64) bool {
 			r.s.counters.pauses.resume(time.Duration(now))
 			ev.Add("resume", "sending resumed")
 		}
-	case "hold":
-		if c.on && !r.held {
+	case ctlHold:
+		if !r.held {
 			r.held, r.heldAt = true, now
 			ev.Add("hold", "stage held")
-		} else if !c.on && r.held {
+		}
+	case ctlRelease:
+		if r.held {
 			r.held = false
 			r.extend(now - r.heldAt)
 			ev.Add("unhold", "stage released")
 		}
-	case "next":
+	case ctlNext:
 		if r.stage+1 < len(r.stages) {
 			ev.Add("next", "manual next stage"+r.modeNote())
 			r.enterStage(r.stage+1, now)
 		} else {
 			ev.Add("next", "already at the last stage")
 		}
-	case "prev":
+	case ctlPrev:
 		if r.stage > 0 {
 			ev.Add("prev", "manual previous stage"+r.modeNote())
 			r.enterStage(r.stage-1, now)
 		} else {
 			ev.Add("prev", "already at the first stage")
 		}
-	case "stop":
+	case ctlStop:
 		ev.Add("stop", r.s.StopReason())
 		return true
 	}

@@ -21,19 +21,19 @@ func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*sched
 	s := NewScheduler(cfg, c, NewEventLog(time.Now()), time.Now())
 	r := &schedRun{s: s, stages: stages, ended: -1}
 	r.enterStage(0, 0)
+	kinds := map[string]ctlKind{}
+	for k := ctlRate; k <= ctlStop; k++ {
+		kinds[k.String()] = k
+	}
 	for _, a := range acts {
 		now := int64(a.at)
-		c := control{kind: a.kind, on: true}
-		switch a.kind {
-		case "tick":
+		if a.kind == "tick" {
 			if r.step(now) {
 				t.Fatalf("the plan ended before %s", a.at)
 			}
 			continue
-		case "unhold":
-			c = control{kind: "hold", on: false}
 		}
-		if r.control(c, now) {
+		if r.control(control{kind: kinds[a.kind]}, now) {
 			t.Fatalf("%s at %s ended the schedule", a.kind, a.at)
 		}
 	}
