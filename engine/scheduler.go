@@ -150,7 +150,7 @@ func (s *Scheduler) Claim() bool {
 	default:
 	}
 	if s.maxRequests > 0 && s.claimed.Add(1) > s.maxRequests {
-		s.finish("")
+		s.finish("", s.now())
 		return false
 	}
 	return true
@@ -223,14 +223,15 @@ func (s *Scheduler) leaving() <-chan struct{} { return s.leave }
 // Mark implements Controller.
 func (s *Scheduler) Mark(kind, detail string) { s.events.Add(kind, detail) }
 
-// finish ends the schedule once: workers see done, the backlog is closed by Run.
-func (s *Scheduler) finish(reason string) {
+// finish ends the schedule once, at at (ns since the start): workers see done, the backlog is
+// closed by Run.
+func (s *Scheduler) finish(reason string, at int64) {
 	s.stopOnce.Do(func() {
 		if reason != "" {
 			s.stopReason.CompareAndSwap(nil, &reason)
 		}
 		// Nothing is sent any more, so no stage is active (a no-op when Run closed it already).
-		s.counters.clock.leave(time.Duration(s.now()))
+		s.counters.clock.leave(time.Duration(at))
 		close(s.done)
 	})
 }
@@ -269,24 +270,16 @@ func stageLabel(i, n int, st Stage) string {
 }
 
 // Run walks the plan until it ends, Stop is called or ctx is cancelled, then closes the backlog.
-// Requests still waiting in the backlog at a stop are counted dropped by the workers.
+// Requests still waiting in the backlog at a stop are counted dropped by the workers. Run is the
+// walk's real-time loop: it reads the clock, sleeps until the walk has work, and passes the time
+// and the control requests on (schedRun never reads a clock itself).
 func (s *Scheduler) Run(ctx context.Context) {
-	r := schedRun{s: s, stages: s.cfg.Plan.Stages, ended: -1}
-	defer close(s.jobs)
-	defer s.finish("")
-	defer func() { r.close(s.now()) }()
-	r.enterStage(0, 0)
+	r := s.walk()
+	defer func() { r.end(s.now()) }()
 	timer := newWaker()
 	defer timer.Stop()
-	for {
-		if r.step(s.now()) {
-			return
-		}
-		wait := ceilTick(r.nextWake()) - s.now()
-		if wait < 0 {
-			wait = 0
-		}
-		timer.Reset(time.Duration(wait))
+	for !r.step(s.now()) {
+		timer.Reset(sleepFor(r.nextWake(), s.now()))
 		select {
 		case <-ctx.Done():
 			s.stopReason.CompareAndSwap(nil, ptr("cancelled"))
@@ -303,6 +296,19 @@ func (s *Scheduler) Run(ctx context.Context) {
 }
 
 func ptr(s string) *string { return &s }
+
+// idleWake is how long Run sleeps when the walk has nothing to do until a control request comes
+// (paused, or a zero rate with no end): a wake then finds nothing due and sleeps again.
+const idleWake = time.Hour
+
+// sleepFor is how long Run sleeps at now until the walk's next wake (next, from nextWake): to
+// the whole tick it falls in, at once when that has passed.
+func sleepFor(next, now int64) time.Duration {
+	if next == noEnd {
+		return idleWake
+	}
+	return time.Duration(max(ceilTick(next)-now, 0))
+}
 
 // ceilTick rounds a time since the start up to a whole sendTick.
 func ceilTick(ns int64) int64 {

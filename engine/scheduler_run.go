@@ -5,8 +5,10 @@ import (
 	"time"
 )
 
-// schedRun is the scheduler goroutine's private state: only Scheduler.Run touches it, so it needs
-// no locks; what others may read is published through atomics on the Scheduler.
+// schedRun is the walk through the plan: the scheduler goroutine's private state. Only
+// Scheduler.Run touches it, so it needs no locks; what others may read is published through
+// atomics on the Scheduler. It never reads a clock: every call takes the time (now, ns since
+// the run's start), so tests walk it on a fake clock exactly as Run does on the real one.
 type schedRun struct {
 	s          *Scheduler
 	stages     []Stage
@@ -25,6 +27,13 @@ type schedRun struct {
 
 const noEnd = math.MaxInt64
 
+// walk begins a walk through the plan: its first stage starts at 0.
+func (s *Scheduler) walk() *schedRun {
+	r := &schedRun{s: s, stages: s.cfg.Plan.Stages, ended: -1}
+	r.enterStage(0, 0)
+	return r
+}
+
 // enterStage starts stage i at time at (ns). Timed stage changes pass the old stage's planned end,
 // not "now", so a late wake never shifts the rest of the plan.
 func (r *schedRun) enterStage(i int, at int64) {
@@ -38,7 +47,7 @@ func (r *schedRun) enterStage(i int, at int64) {
 	r.target = st.Rate
 	r.seg = r.s.newSegment(at, r.s.shareOf(st.Rate))
 	r.s.stage.Store(int32(i))
-	r.s.events.Add("stage", stageLabel(i, len(r.stages), st))
+	r.event(at, "stage", stageLabel(i, len(r.stages), st))
 	// A pause or a hold outlives a jump to another stage (next/previous): the new stage is
 	// paused or held from its start, so only its own paused or held time moves its end.
 	r.pausedAt, r.heldAt = at, at
@@ -85,7 +94,7 @@ func (r *schedRun) emit(now, limit int64) bool {
 			return false
 		}
 		if max := r.s.maxRequests; max > 0 && r.scheduled >= max {
-			r.s.finish("")
+			r.s.finish("", now)
 			return true
 		}
 		if k == 0 && now-due > sendTick {
@@ -105,19 +114,23 @@ func (r *schedRun) emit(now, limit int64) bool {
 	return false
 }
 
-// close ends the last stage's active time when the schedule ends: at its planned end when the
-// plan ran out, else at now (a stop, the request count, a cancel).
-func (r *schedRun) close(now int64) {
+// end ends the schedule at now and closes the backlog. The last stage's active time ends at its
+// planned end when the plan ran out, else at now (a stop, the request count, a cancel).
+func (r *schedRun) end(now int64) {
+	at := now
 	if r.ended >= 0 {
-		now = r.ended
+		at = r.ended
 	}
-	r.s.counters.clock.leave(time.Duration(now))
+	r.s.counters.clock.leave(time.Duration(at))
+	r.s.finish("", now)
+	close(r.s.jobs)
 }
 
-// nextWake is when step has work next: the next send or the stage's end.
+// nextWake is when step has work next: the next send or the stage's end; noEnd when nothing
+// is due until a control request comes (paused, or a zero rate without an end).
 func (r *schedRun) nextWake() int64 {
 	if r.paused {
-		return r.s.now() + int64(time.Hour)
+		return noEnd
 	}
 	next := int64(noEnd)
 	if r.s.cfg.Mode != ModeClosed && r.seg.rate > 0 {
@@ -125,9 +138,6 @@ func (r *schedRun) nextWake() int64 {
 	}
 	if !r.held && r.stageEnd < next {
 		next = r.stageEnd
-	}
-	if next == noEnd {
-		next = r.s.now() + int64(time.Hour)
 	}
 	return next
 }
@@ -141,12 +151,12 @@ func (r *schedRun) control(c control, now int64) bool {
 	return r.step(now-1) || r.apply(c, now)
 }
 
-// apply carries out one control request at now; true means the schedule ends.
+// apply carries out one control request at now and records it as an event of its kind; true
+// means the schedule ends.
 func (r *schedRun) apply(c control, now int64) bool {
-	ev := r.s.events
 	switch c.kind {
 	case ctlRate:
-		ev.Add("rate", "target "+c.rate.String()+" (was "+r.target.String()+")")
+		r.event(now, c.kind.String(), "target "+c.rate.String()+" (was "+r.target.String()+")")
 		r.target = c.rate
 		r.seg = r.s.newSegment(now, r.s.shareOf(c.rate))
 	case ctlPause:
@@ -154,7 +164,7 @@ func (r *schedRun) apply(c control, now int64) bool {
 			r.paused, r.pausedAt = true, now
 			r.s.counters.clock.leave(time.Duration(now))
 			r.s.counters.pauses.pause(time.Duration(now))
-			ev.Add("pause", "sending paused")
+			r.event(now, c.kind.String(), "sending paused")
 		}
 	case ctlResume:
 		if r.paused {
@@ -163,39 +173,44 @@ func (r *schedRun) apply(c control, now int64) bool {
 			r.seg = r.s.newSegment(now, r.seg.rate)
 			r.s.counters.clock.enter(r.stage, time.Duration(now))
 			r.s.counters.pauses.resume(time.Duration(now))
-			ev.Add("resume", "sending resumed")
+			r.event(now, c.kind.String(), "sending resumed")
 		}
 	case ctlHold:
 		if !r.held {
 			r.held, r.heldAt = true, now
-			ev.Add("hold", "stage held")
+			r.event(now, c.kind.String(), "stage held")
 		}
 	case ctlRelease:
 		if r.held {
 			r.held = false
 			r.extend(now - r.heldAt)
-			ev.Add("unhold", "stage released")
+			r.event(now, c.kind.String(), "stage released")
 		}
 	case ctlNext:
 		if r.stage+1 < len(r.stages) {
-			ev.Add("next", "manual next stage"+r.modeNote())
+			r.event(now, c.kind.String(), "manual next stage"+r.modeNote())
 			r.enterStage(r.stage+1, now)
 		} else {
-			ev.Add("next", "already at the last stage")
+			r.event(now, c.kind.String(), "already at the last stage")
 		}
 	case ctlPrev:
 		if r.stage > 0 {
-			ev.Add("prev", "manual previous stage"+r.modeNote())
+			r.event(now, c.kind.String(), "manual previous stage"+r.modeNote())
 			r.enterStage(r.stage-1, now)
 		} else {
-			ev.Add("prev", "already at the first stage")
+			r.event(now, c.kind.String(), "already at the first stage")
 		}
 	case ctlStop:
-		ev.Add("stop", r.s.StopReason())
+		r.event(now, c.kind.String(), r.s.StopReason())
 		return true
 	}
 	r.publish(now)
 	return false
+}
+
+// event records what the walk did at at (ns since the start).
+func (r *schedRun) event(at int64, kind, detail string) {
+	r.s.events.addAt(time.Duration(at), kind, detail)
 }
 
 // extend moves the stage end by d: time paused or held does not count against the stage.

@@ -19,8 +19,7 @@ func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*sched
 	cfg := testConfig(stages...)
 	c := NewCounters(len(stages))
 	s := NewScheduler(cfg, c, NewEventLog(time.Now()), time.Now())
-	r := &schedRun{s: s, stages: stages, ended: -1}
-	r.enterStage(0, 0)
+	r := s.walk()
 	kinds := map[string]ctlKind{}
 	for k := ctlRate; k <= ctlStop; k++ {
 		kinds[k.String()] = k
@@ -37,8 +36,8 @@ func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*sched
 			t.Fatalf("%s at %s ended the schedule", a.kind, a.at)
 		}
 	}
-	r.step(int64(end))  // the plan may run out by end
-	r.close(int64(end)) // as Run does when the schedule ends (a stop at end, or the plan's end)
+	r.step(int64(end)) // the plan may run out by end
+	r.end(int64(end))  // as Run does when the schedule ends (a stop at end, or the plan's end)
 	return r, c
 }
 
