@@ -18,9 +18,8 @@ type schedRun struct {
 	seg        segment
 	target     Rate // the full (unsharded) rate being sent now
 	paused     bool
-	pausedAt   int64
 	held       bool
-	heldAt     int64
+	stillSince int64 // when the stage's time last stopped (paused or held since)
 	scheduled  int64 // all stages, for MaxRequests
 	ended      int64 // when the plan ran out (its last stage's planned end); -1 before
 }
@@ -50,7 +49,7 @@ func (r *schedRun) enterStage(i int, at int64) {
 	r.event(at, "stage", stageLabel(i, len(r.stages), st))
 	// A pause or a hold outlives a jump to another stage (next/previous): the new stage is
 	// paused or held from its start, so only its own paused or held time moves its end.
-	r.pausedAt, r.heldAt = at, at
+	r.stillSince = at
 	if !r.paused {
 		r.s.counters.clock.enter(i, time.Duration(at))
 	}
@@ -161,15 +160,14 @@ func (r *schedRun) apply(c control, now int64) bool {
 		r.seg = r.s.newSegment(now, r.s.shareOf(c.rate))
 	case ctlPause:
 		if !r.paused {
-			r.paused, r.pausedAt = true, now
+			r.freeze(true, r.held, now)
 			r.s.counters.clock.leave(time.Duration(now))
 			r.s.counters.pauses.pause(time.Duration(now))
 			r.event(now, c.kind.String(), "sending paused")
 		}
 	case ctlResume:
 		if r.paused {
-			r.paused = false
-			r.extend(now - r.pausedAt)
+			r.freeze(false, r.held, now)
 			r.seg = r.s.newSegment(now, r.seg.rate)
 			r.s.counters.clock.enter(r.stage, time.Duration(now))
 			r.s.counters.pauses.resume(time.Duration(now))
@@ -177,13 +175,12 @@ func (r *schedRun) apply(c control, now int64) bool {
 		}
 	case ctlHold:
 		if !r.held {
-			r.held, r.heldAt = true, now
+			r.freeze(r.paused, true, now)
 			r.event(now, c.kind.String(), "stage held")
 		}
 	case ctlRelease:
 		if r.held {
-			r.held = false
-			r.extend(now - r.heldAt)
+			r.freeze(r.paused, false, now)
 			r.event(now, c.kind.String(), "stage released")
 		}
 	case ctlNext:
@@ -213,10 +210,17 @@ func (r *schedRun) event(at int64, kind, detail string) {
 	r.s.events.addAt(time.Duration(at), kind, detail)
 }
 
-// extend moves the stage end by d: time paused or held does not count against the stage.
-func (r *schedRun) extend(d int64) {
-	if r.stageEnd != noEnd {
-		r.stageEnd += d
+// freeze sets paused and held at now. Time paused or held does not count against the stage:
+// it stands still from the moment either goes on until both are off again, and its end moves
+// by that stretch, counted once however a pause and a hold overlap.
+func (r *schedRun) freeze(paused, held bool, now int64) {
+	was := r.paused || r.held
+	r.paused, r.held = paused, held
+	switch {
+	case !was && (paused || held):
+		r.stillSince = now
+	case was && !paused && !held && r.stageEnd != noEnd:
+		r.stageEnd += now - r.stillSince
 	}
 }
 
