@@ -92,10 +92,6 @@ func (r *schedRun) emit(now, limit int64) bool {
 		if due > limit {
 			return false
 		}
-		if max := r.s.maxRequests; max > 0 && r.scheduled >= max {
-			r.s.finish("", now)
-			return true
-		}
 		if k == 0 && now-due > sendTick {
 			// Later than the tick grain: the scheduler woke late (a busy CPU, a pause of the
 			// process). Everything due since went out late, by up to this much.
@@ -109,6 +105,11 @@ func (r *schedRun) emit(now, limit int64) bool {
 			sc.Dropped.Add(1) // backlog full: counted, never silently skipped
 		}
 		r.seg.n++
+		if max := r.s.maxRequests; max > 0 && r.scheduled >= max {
+			// The last request is out: the schedule is over now, not when another would be due.
+			r.s.finish("", now)
+			return true
+		}
 	}
 	return false
 }
