@@ -30,19 +30,25 @@ const maxEmitPerPass = 4096
 // clock in whole milliseconds, so a limiter sees the same spacing either way.
 const sendTick = int64(time.Millisecond)
 
-// segment is a stretch of constant rate: send number n is due at start + n/rate. Absolute due times
-// mean sleep jitter never accumulates (the vegeta pacer's lesson); a new segment begins at every
-// stage change, rate change or resume, so a change never causes a catch-up burst.
+// segment is a stretch of constant rate: the plan's send number m of it is due at
+// start + m/rate. Absolute due times mean sleep jitter never accumulates (the vegeta pacer's
+// lesson); a new segment begins at every stage change, rate change or resume, so a change never
+// causes a catch-up burst. Shard I of N takes the sends I-1, I-1+N, I-1+2N … of every segment,
+// so N machines together send the one machine's schedule, evenly, not in bursts of N (which a
+// token-bucket limiter would punish).
 type segment struct {
 	start int64   // ns since run start
-	rate  float64 // per second, this instance's share
-	n     int64   // sends already due in this segment
-	phase float64 // offset in intervals: shard I of N starts (I-1)/N of an interval late
+	rate  float64 // per second, the plan's (all shards together)
+	n     int64   // sends this instance already handed out in this segment
+	every int64   // this instance takes every every-th send (the shard count, 1 unsharded) …
+	first int64   // … from this one (its shard number, from 0)
 }
 
-// due is the intended time of the segment's next send.
+// due is the intended time of the segment's next send. The send's number is a whole number
+// times 10⁹ divided once by the rate, so for a whole rate per second it falls exactly to the ns
+// below (a share rate/N with a phase (I-1)/N in floating point put shards' sends a ns early).
 func (s *segment) due() int64 {
-	return s.start + int64((float64(s.n)+s.phase)*1e9/s.rate)
+	return s.start + int64(float64(s.n*s.every+s.first)*1e9/s.rate)
 }
 
 // Scheduler walks the Plan and turns it into intended send times. In open mode it hands due jobs
@@ -238,23 +244,14 @@ func (s *Scheduler) finish(reason string, at int64) {
 
 func (s *Scheduler) now() int64 { return int64(time.Since(s.start)) }
 
-// newSegment starts a stretch of constant rate at time at. Shards are offset from one another by
-// a fraction of the interval, so N machines together send as evenly as one would, not in bursts
-// of N (which a token-bucket limiter would punish).
-func (s *Scheduler) newSegment(at int64, rate float64) segment {
-	seg := segment{start: at, rate: rate}
+// newSegment starts a stretch of the plan's rate r at time at, of which this instance takes
+// its shard's sends.
+func (s *Scheduler) newSegment(at int64, r Rate) segment {
+	seg := segment{start: at, rate: float64(r), every: 1}
 	if s.cfg.ShardCount > 1 {
-		seg.phase = float64(s.cfg.Shard-1) / float64(s.cfg.ShardCount)
+		seg.every, seg.first = int64(s.cfg.ShardCount), int64(s.cfg.Shard-1)
 	}
 	return seg
-}
-
-// shareOf is this instance's part of a planned rate when the run is sharded across machines.
-func (s *Scheduler) shareOf(r Rate) float64 {
-	if s.cfg.ShardCount > 1 {
-		return float64(r) / float64(s.cfg.ShardCount)
-	}
-	return float64(r)
 }
 
 func stageLabel(i, n int, st Stage) string {

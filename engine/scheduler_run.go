@@ -44,7 +44,7 @@ func (r *schedRun) enterStage(i int, at int64) {
 		r.stageEnd = at + int64(st.Duration)
 	}
 	r.target = st.Rate
-	r.seg = r.s.newSegment(at, r.s.shareOf(st.Rate))
+	r.seg = r.s.newSegment(at, st.Rate)
 	r.s.stage.Store(int32(i))
 	r.event(at, "stage", stageLabel(i, len(r.stages), st))
 	// A pause or a hold outlives a jump to another stage (next/previous): the new stage is
@@ -158,7 +158,7 @@ func (r *schedRun) apply(c control, now int64) bool {
 	case ctlRate:
 		r.event(now, c.kind.String(), "target "+c.rate.String()+" (was "+r.target.String()+")")
 		r.target = c.rate
-		r.seg = r.s.newSegment(now, r.s.shareOf(c.rate))
+		r.seg = r.s.newSegment(now, c.rate)
 	case ctlPause:
 		if !r.paused {
 			r.freeze(true, r.held, now)
@@ -169,7 +169,7 @@ func (r *schedRun) apply(c control, now int64) bool {
 	case ctlResume:
 		if r.paused {
 			r.freeze(false, r.held, now)
-			r.seg = r.s.newSegment(now, r.seg.rate)
+			r.seg = r.s.newSegment(now, r.target)
 			r.s.counters.clock.enter(r.stage, time.Duration(now))
 			r.s.counters.pauses.resume(time.Duration(now))
 			r.event(now, c.kind.String(), "sending resumed")

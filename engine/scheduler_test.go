@@ -24,7 +24,7 @@ func TestSegmentDue(t *testing.T) {
 		{0.5, 3 * time.Second, 2}, // sends at 0 s and 2 s; 4 s is past the end
 	}
 	for _, tt := range tests {
-		s := segment{start: 1000, rate: tt.rate}
+		s := segment{start: 1000, rate: tt.rate, every: 1}
 		var n int64
 		for s.due() < 1000+int64(tt.span) {
 			s.n++
@@ -40,7 +40,7 @@ func TestSegmentDue(t *testing.T) {
 func TestSegmentMonotone(t *testing.T) {
 	f := func(rate16 uint16, n16 uint16) bool {
 		rate := float64(rate16%50000) + 0.25
-		s := segment{start: 0, rate: rate, n: int64(n16)}
+		s := segment{start: 0, rate: rate, n: int64(n16), every: 1}
 		a := s.due()
 		s.n++
 		b := s.due()
