@@ -3,7 +3,6 @@ package engine
 import (
 	"context"
 	"math"
-	"strings"
 	"testing"
 	"testing/quick"
 	"time"
@@ -57,18 +56,18 @@ func testConfig(stages ...Stage) *Config {
 		Requests: []Request{{Name: "r", Body: []byte("{}"), Weight: 1, Items: 1}}, Backlog: 1 << 16}
 }
 
-// runSchedule runs a scheduler to its end and counts the jobs it handed out per stage.
-func runSchedule(t *testing.T, cfg *Config, during func(*Scheduler)) ([]int, *Scheduler, *Counters) {
-	t.Helper()
+// TestSchedulerRun is the one real-time test of Scheduler.Run (the walk itself is tested on a
+// fake clock, scheduler_walk_test.go): a timed plan hands out exactly rate × duration per stage
+// however late the goroutine wakes, because stage ends are planned times, not wake-up times;
+// intended times never go backwards, and a plan run to its end has no stop reason.
+func TestSchedulerRun(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 200, Duration: 300 * time.Millisecond}, Stage{Rate: 400, Duration: 300 * time.Millisecond})
 	c := NewCounters(len(cfg.Plan.Stages))
 	start := time.Now()
 	s := NewScheduler(cfg, c, NewEventLog(start), start)
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	go s.Run(ctx)
-	if during != nil {
-		during(s)
-	}
 	per := make([]int, len(cfg.Plan.Stages))
 	last := int64(-1)
 	for j := range s.Jobs() {
@@ -78,14 +77,6 @@ func runSchedule(t *testing.T, cfg *Config, during func(*Scheduler)) ([]int, *Sc
 		}
 		last = j.intended
 	}
-	return per, s, c
-}
-
-// TestSchedulerCountsExact: a timed plan hands out exactly rate × duration per stage however late
-// the goroutine wakes, because stage ends are planned times, not wake-up times.
-func TestSchedulerCountsExact(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 200, Duration: 300 * time.Millisecond}, Stage{Rate: 400, Duration: 300 * time.Millisecond})
-	per, s, c := runSchedule(t, cfg, nil)
 	if per[0] != 60 || per[1] != 120 {
 		t.Errorf("jobs per stage = %v, want [60 120]", per)
 	}
@@ -95,69 +86,6 @@ func TestSchedulerCountsExact(t *testing.T) {
 	}
 	if s.StopReason() != "" {
 		t.Errorf("stop reason %q for a completed plan", s.StopReason())
-	}
-}
-
-// TestSchedulerBacklogDrops: with nobody taking jobs, a backlog of 10 keeps 10 and counts the
-// rest dropped, so scheduled = sent + dropped still adds up.
-func TestSchedulerBacklogDrops(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 1000, Duration: 100 * time.Millisecond})
-	cfg.Backlog = 10
-	c := NewCounters(1)
-	start := time.Now()
-	s := NewScheduler(cfg, c, NewEventLog(start), start)
-	s.Run(context.Background()) // returns at the plan's end; nobody reads the jobs
-	sched, _, dropped := c.Totals()
-	if sched != 100 || dropped != 90 || len(s.jobs) != 10 {
-		t.Errorf("scheduled %d dropped %d backlog %d, want 100, 90, 10", sched, dropped, len(s.jobs))
-	}
-}
-
-// TestSchedulerMaxRequests stops the schedule at the request limit.
-func TestSchedulerMaxRequests(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 1000, Duration: 10 * time.Second})
-	cfg.MaxRequests = 50
-	per, _, _ := runSchedule(t, cfg, nil)
-	if per[0] != 50 {
-		t.Errorf("jobs = %d, want 50", per[0])
-	}
-}
-
-// TestSchedulerControls: every control action is obeyed and recorded as an event.
-func TestSchedulerControls(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour}, Stage{Rate: 200, Duration: time.Hour})
-	_, sched, _ := runSchedule(t, cfg, func(s *Scheduler) {
-		s.SetRate(500)
-		s.Pause()
-		s.Resume()
-		s.Hold(true)
-		s.Hold(false)
-		s.NextStage()
-		waitFor(t, func() bool { return s.State().Stage == 1 })
-		if got := s.State().TargetRate; got != 200 {
-			t.Errorf("target after next stage = %v, want 200", got)
-		}
-		s.PrevStage()
-		s.Stop("quit")
-	})
-	var kinds []string
-	for _, e := range sched.events.List() {
-		kinds = append(kinds, e.Kind)
-	}
-	got := strings.Join(kinds, " ")
-	if !strings.Contains(got, "rate pause resume hold unhold next stage prev stage stop") {
-		t.Errorf("events = %q", got)
-	}
-}
-
-func waitFor(t *testing.T, cond func() bool) {
-	t.Helper()
-	deadline := time.Now().Add(5 * time.Second)
-	for !cond() {
-		if time.Now().After(deadline) {
-			t.Fatal("condition not reached in 5 s")
-		}
-		time.Sleep(time.Millisecond)
 	}
 }
 

@@ -6,44 +6,20 @@ import (
 	"time"
 )
 
-// act is one control action at a time of a fake clock.
-type act struct {
-	at   time.Duration
-	kind string // a control kind ("next", "pause", "hold" …); "unhold" is hold off; "tick" only steps
+// silentStages is a plan of n stages of d each that send nothing: their time is the point.
+func silentStages(n int, d time.Duration) []Stage {
+	st := make([]Stage, n)
+	for i := range st {
+		st[i].Duration = d
+	}
+	return st
 }
 
-// replay walks a scheduler's private state through acts on a fake clock (no goroutine, no
-// sleeping: time is an argument), then ends the schedule at end as Run does.
-func replay(t *testing.T, stages []Stage, acts []act, end time.Duration) (*schedRun, *Counters) {
-	t.Helper()
-	cfg := testConfig(stages...)
-	c := NewCounters(len(stages))
-	s := NewScheduler(cfg, c, NewEventLog(time.Now()), time.Now())
-	r := s.walk()
-	kinds := map[string]ctlKind{}
-	for k := ctlRate; k <= ctlStop; k++ {
-		kinds[k.String()] = k
-	}
-	for _, a := range acts {
-		now := int64(a.at)
-		if a.kind == "tick" {
-			if r.step(now) {
-				t.Fatalf("the plan ended before %s", a.at)
-			}
-			continue
-		}
-		if r.control(control{kind: kinds[a.kind]}, now) {
-			t.Fatalf("%s at %s ended the schedule", a.kind, a.at)
-		}
-	}
-	r.step(int64(end)) // the plan may run out by end
-	r.end(int64(end))  // as Run does when the schedule ends (a stop at end, or the plan's end)
-	return r, c
-}
-
+// TestStageActiveTime: a stage's active time is the sum of its spans as the current stage,
+// sending.
 func TestStageActiveTime(t *testing.T) {
 	sec := time.Second
-	three := []Stage{{Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}}
+	three := silentStages(3, 10*sec)
 	tests := []struct {
 		name   string
 		stages []Stage
@@ -54,29 +30,29 @@ func TestStageActiveTime(t *testing.T) {
 		// The walk (n b n n): stage 2 is visited twice, 1 s each, not 3 s from its
 		// first send to its last answer.
 		{"revisited stage: its spans add up", three,
-			[]act{{1 * sec, "next"}, {2 * sec, "prev"}, {3 * sec, "next"}, {4 * sec, "next"}}, 5800 * time.Millisecond,
+			[]act{{at: 1 * sec, kind: ctlNext}, {at: 2 * sec, kind: ctlPrev}, {at: 3 * sec, kind: ctlNext}, {at: 4 * sec, kind: ctlNext}}, 5800 * time.Millisecond,
 			[]time.Duration{2 * sec, 2 * sec, 1800 * time.Millisecond}},
 		// Nothing is sent while paused, so a pause is not active time.
 		{"paused time is not active", three,
-			[]act{{2 * sec, "pause"}, {5 * sec, "resume"}}, 6 * sec,
+			[]act{{at: 2 * sec, kind: ctlPause}, {at: 5 * sec, kind: ctlResume}}, 6 * sec,
 			[]time.Duration{3 * sec, 0, 0}},
 		// A held stage keeps sending: held time is active.
 		{"held time is active", three,
-			[]act{{1 * sec, "hold"}, {15 * sec, "unhold"}}, 16 * sec,
+			[]act{{at: 1 * sec, kind: ctlHold}, {at: 15 * sec, kind: ctlRelease}}, 16 * sec,
 			[]time.Duration{16 * sec, 0, 0}},
 		// Timed stage changes hand over at the planned end, and the plan's end closes the last
 		// stage at its planned end, not at a late wake.
-		{"a plan run to its end", []Stage{{Rate: 0, Duration: sec}, {Rate: 0, Duration: 2 * sec}},
+		{"a plan run to its end", []Stage{{Duration: sec}, {Duration: 2 * sec}},
 			nil, 3500 * time.Millisecond,
 			[]time.Duration{sec, 2 * sec}},
 		// A jump while paused lands paused: the new stage is not active until resumed.
 		{"next while paused", three,
-			[]act{{1 * sec, "pause"}, {2 * sec, "next"}, {4 * sec, "resume"}}, 5 * sec,
+			[]act{{at: 1 * sec, kind: ctlPause}, {at: 2 * sec, kind: ctlNext}, {at: 4 * sec, kind: ctlResume}}, 5 * sec,
 			[]time.Duration{sec, sec, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			_, c := replay(t, tt.stages, tt.acts, tt.end)
+			c := (&fakeRun{cfg: testConfig(tt.stages...)}).play(t, tt.acts, tt.end).c
 			for i, want := range tt.want {
 				if got := c.StageActive(i, tt.end+time.Hour); got != want {
 					t.Errorf("stage %d active %s, want %s", i+1, got, want)
@@ -90,7 +66,6 @@ func TestStageActiveTime(t *testing.T) {
 // paused); the event says so, and the new stage's end moves only by its own held time.
 func TestNextKeepsHold(t *testing.T) {
 	sec := time.Second
-	three := []Stage{{Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}, {Rate: 0, Duration: 10 * sec}}
 	tests := []struct {
 		name      string
 		acts      []act
@@ -100,19 +75,19 @@ func TestNextKeepsHold(t *testing.T) {
 		stageLeft time.Duration // after the acts, at their last time
 	}{
 		// Held, then n: stage 2 is held, and its 10 s start counting only when released.
-		{"next while held", []act{{1 * sec, "hold"}, {3 * sec, "next"}, {6 * sec, "unhold"}, {7 * sec, "tick"}},
+		{"next while held", []act{{at: 1 * sec, kind: ctlHold}, {at: 3 * sec, kind: ctlNext}, {at: 6 * sec, kind: ctlRelease}, {at: 7 * sec, kind: wake}},
 			StateRunning, 1, "manual next stage (still held)", 9 * sec},
-		{"prev while held stays held", []act{{1 * sec, "next"}, {2 * sec, "hold"}, {3 * sec, "prev"}},
+		{"prev while held stays held", []act{{at: 1 * sec, kind: ctlNext}, {at: 2 * sec, kind: ctlHold}, {at: 3 * sec, kind: ctlPrev}},
 			StateHeld, 0, "manual previous stage (still held)", 0},
 		// Paused, then n: still paused, and the new stage's end moves by its own paused time.
-		{"next while paused", []act{{1 * sec, "pause"}, {2 * sec, "next"}, {4 * sec, "resume"}, {5 * sec, "tick"}},
+		{"next while paused", []act{{at: 1 * sec, kind: ctlPause}, {at: 2 * sec, kind: ctlNext}, {at: 4 * sec, kind: ctlResume}, {at: 5 * sec, kind: wake}},
 			StateRunning, 1, "manual next stage (still paused)", 9 * sec},
 		// Not held: a plain jump, no note.
-		{"plain next", []act{{1 * sec, "next"}}, StateRunning, 1, "manual next stage", 10 * sec},
+		{"plain next", []act{{at: 1 * sec, kind: ctlNext}}, StateRunning, 1, "manual next stage", 10 * sec},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			r, _ := replay(t, three, tt.acts, tt.acts[len(tt.acts)-1].at)
+			r := (&fakeRun{cfg: testConfig(silentStages(3, 10*sec)...)}).play(t, tt.acts, tt.acts[len(tt.acts)-1].at).r
 			last := tt.acts[len(tt.acts)-1].at
 			r.publish(int64(last))
 			st := r.s.state.Load()
@@ -145,7 +120,7 @@ func TestControlSendsWhatWasDue(t *testing.T) {
 	sec := time.Second
 	two := []Stage{{Rate: 100, Duration: time.Hour}, {Rate: 200, Duration: time.Hour}}
 	// No tick between the acts: every send comes from a control request's own catch-up.
-	_, c := replay(t, two, []act{{1 * sec, "next"}, {1500 * time.Millisecond, "prev"}, {2 * sec, "pause"}}, 3*sec)
+	c := (&fakeRun{cfg: testConfig(two...)}).play(t, []act{{at: 1 * sec, kind: ctlNext}, {at: 1500 * time.Millisecond, kind: ctlPrev}, {at: 2 * sec, kind: ctlPause}}, 3*sec).c
 	for i, want := range []int64{150, 100} { // 100/s for 1 s + 0.5 s; 200/s for 0.5 s
 		if got := c.Stage(i).Scheduled.Load(); got != want {
 			t.Errorf("stage %d: %d scheduled, want %d", i+1, got, want)
@@ -157,8 +132,8 @@ func TestControlSendsWhatWasDue(t *testing.T) {
 // a second pause key while paused, or a resume while running, changes nothing.
 func TestSchedulerLogsPauses(t *testing.T) {
 	sec := time.Second
-	_, c := replay(t, []Stage{{Rate: 0, Duration: 10 * sec}},
-		[]act{{1 * sec, "pause"}, {2 * sec, "pause"}, {3 * sec, "resume"}, {4 * sec, "resume"}, {6 * sec, "pause"}}, 8*sec)
+	c := (&fakeRun{cfg: testConfig(silentStages(1, 10*sec)...)}).play(t,
+		[]act{{at: 1 * sec, kind: ctlPause}, {at: 2 * sec, kind: ctlPause}, {at: 3 * sec, kind: ctlResume}, {at: 4 * sec, kind: ctlResume}, {at: 6 * sec, kind: ctlPause}}, 8*sec).c
 	for _, tt := range []struct{ from, to, want time.Duration }{
 		{0, sec, 0},                 // before the first pause
 		{0, 4 * sec, 2 * sec},       // paused 1 s to 3 s
