@@ -28,7 +28,15 @@ func balanceConfig(url string, stages ...engine.Stage) *engine.Config {
 	}
 }
 
+// run runs cfg to its end and returns its snapshot, held against the schema.
 func run(t *testing.T, cfg *engine.Config) *engine.Snapshot {
+	t.Helper()
+	snap, _ := runWith(t, cfg)
+	return snap
+}
+
+// runWith is run that also returns the runner, to ask it what the snapshot does not say.
+func runWith(t *testing.T, cfg *engine.Config) (*engine.Snapshot, *engine.Runner) {
 	t.Helper()
 	r, err := engine.NewRunner(cfg, engine.RunOptions{})
 	if err != nil {
@@ -39,7 +47,7 @@ func run(t *testing.T, cfg *engine.Config) *engine.Snapshot {
 		t.Fatal(err)
 	}
 	checkSchema(t, snap)
-	return snap
+	return snap, r
 }
 
 // TestRunnerCountsMatchNode: every answer the node gave is counted once, 200s and 429s alike,

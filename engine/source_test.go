@@ -1,11 +1,9 @@
 package engine_test
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"strings"
 	"testing"
 	"time"
 
@@ -48,29 +46,15 @@ func sourceConfig(url string, src engine.Source, mode engine.Mode, stage engine.
 	}
 }
 
+// runSource runs a streamed cfg to its end: its snapshot, whose books must balance, and why
+// the stream failed, if it did.
 func runSource(t *testing.T, cfg *engine.Config) (*engine.Snapshot, error) {
 	t.Helper()
-	r, err := engine.NewRunner(cfg, engine.RunOptions{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap, r := runWith(t, cfg)
 	if err := snap.Totals.CheckInvariant(); err != nil {
 		t.Fatal(err)
 	}
 	return snap, r.SourceErr()
-}
-
-func sourceEvent(snap *engine.Snapshot, kind, detail string) bool {
-	for _, e := range snap.Events {
-		if e.Kind == kind && strings.Contains(e.Detail, detail) {
-			return true
-		}
-	}
-	return false
 }
 
 // TestSourceRunsToItsEnd: a plan without an end runs until the stream ends; every streamed
@@ -115,7 +99,7 @@ func TestSourceSlowerThanRate(t *testing.T) {
 	if tot.Scheduled != 500 || tot.Sent > tot.Scheduled/2 || tot.Dropped < tot.Scheduled/2 {
 		t.Errorf("scheduled %d sent %d dropped %d: a source of about 50/s at 250/s must drop most", tot.Scheduled, tot.Sent, tot.Dropped)
 	}
-	if !sourceEvent(snap, "targets", "slower than the rate") || !sourceEvent(snap, "targets", "dropped waiting for the source") {
+	if !hasEvent(snap, "targets", "slower than the rate") || !hasEvent(snap, "targets", "dropped waiting for the source") {
 		t.Errorf("events do not say the source was slow: %+v", snap.Events)
 	}
 	// The mock node answers in well under a millisecond here; a request that waited for the
@@ -135,7 +119,7 @@ func TestSourceFails(t *testing.T) {
 	if snap.EndReason != engine.EndTargetsFailed || !errors.Is(err, bad) {
 		t.Fatalf("end reason %q, source error %v", snap.EndReason, err)
 	}
-	if snap.Totals.Sent != 10 || node.Stats().Requests != 10 || !sourceEvent(snap, "targets", "stdin:21") {
+	if snap.Totals.Sent != 10 || node.Stats().Requests != 10 || !hasEvent(snap, "targets", "stdin:21") {
 		t.Errorf("sent %d, node %d, events %+v", snap.Totals.Sent, node.Stats().Requests, snap.Events)
 	}
 }
