@@ -49,41 +49,6 @@ func TestAggregatorTimeline(t *testing.T) {
 	}
 }
 
-// TestAggregatorTimelineDrops: a row's drops are those counted during its second, not up to
-// when the row closes (rowGrace later): drops of the next second's first half stay there.
-func TestAggregatorTimelineDrops(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
-	c := NewCounters(1)
-	start := time.Now()
-	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
-	drop := func(n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Dropped.Add(n) }
-	// The aggregator's ticks, called directly (no Run goroutine): second 0 drops 100, second 1
-	// drops 50 before row 0 closes at 1.5 s and 30 after, second 2 drops 7 before the end.
-	a.advance(100*time.Millisecond, false)
-	drop(100)
-	a.advance(1100*time.Millisecond, false) // opens second 1
-	drop(50)
-	a.advance(1600*time.Millisecond, false) // closes row 0
-	drop(30)
-	a.advance(2100*time.Millisecond, false) // opens second 2
-	drop(7)
-	a.advance(2300*time.Millisecond, true)
-	want := []int64{100, 80, 7}
-	if len(a.timeline) != len(want) {
-		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
-	}
-	var sum int64
-	for i, w := range want {
-		if got := a.timeline[i].Dropped; got != w {
-			t.Errorf("row %d: dropped %d, want %d", i, got, w)
-		}
-		sum += a.timeline[i].Dropped
-	}
-	if sum != 187 {
-		t.Errorf("rows add up to %d dropped, the counters say 187", sum)
-	}
-}
-
 // BenchmarkAggregatorIngest measures how many samples per second one aggregator core takes.
 func BenchmarkAggregatorIngest(b *testing.B) {
 	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour})
@@ -165,32 +130,56 @@ func TestRowLatencyFullSet(t *testing.T) {
 	}
 }
 
-// TestAggregatorTimelineSent: a row's sent rate is what went out during its second, like its
-// drops, and the run's last partial second is scaled to a rate like its rps, so the dashboard's
-// sent/s never reads below the ok/s of the same second.
-func TestAggregatorTimelineSent(t *testing.T) {
-	cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
-	c := NewCounters(1)
-	start := time.Now()
-	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
-	send := func(n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Sent.Add(n) }
-	a.advance(100*time.Millisecond, false)
-	send(100)
-	a.advance(1100*time.Millisecond, false) // opens second 1
-	send(50)
-	a.advance(1600*time.Millisecond, false) // closes row 0
-	send(30)
-	a.advance(2100*time.Millisecond, false) // opens second 2
-	send(45)
-	a.advance(2900*time.Millisecond, true) // the run ends 0.9 s into second 2
-	want := []float64{100, 80, 50}
-	if len(a.timeline) != len(want) {
-		t.Fatalf("%d rows, want %d", len(a.timeline), len(want))
+// TestAggregatorTimelineCounts: a row's drops and sends are those counted during its second,
+// not up to when the row closes (rowGrace later): those of the next second's first half stay
+// there. Sends are a rate, so the run's last partial second is scaled like its rps and the
+// dashboard's sent/s never reads below the ok/s of the same second; drops are a count.
+func TestAggregatorTimelineCounts(t *testing.T) {
+	ms := time.Millisecond
+	tests := []struct {
+		name  string
+		count func(c *StageCounters, n int64)
+		n     [4]int64      // counted before 1.1 s, to 1.6 s, to 2.1 s, to the end
+		end   time.Duration // the run ends
+		row   func(Row) float64
+		want  []float64
+		sum   float64 // what the rows add up to, as the counters say; 0: not a count
+	}{
+		// Second 0 drops 100; second 1 drops 50 before row 0 closes at 1.5 s and 30 after;
+		// second 2 drops 7 before the end: 187 in all, as the counters say.
+		{"dropped", func(c *StageCounters, n int64) { c.Scheduled.Add(n); c.Dropped.Add(n) },
+			[4]int64{100, 50, 30, 7}, 2300 * ms, func(r Row) float64 { return float64(r.Dropped) }, []float64{100, 80, 7}, 187},
+		// The same for sends, the run ending 0.9 s into second 2: 45 in it is 50/s.
+		{"sent", func(c *StageCounters, n int64) { c.Scheduled.Add(n); c.Sent.Add(n) },
+			[4]int64{100, 50, 30, 45}, 2900 * ms, func(r Row) float64 { return r.Sent }, []float64{100, 80, 50}, 0},
 	}
-	for i, w := range want {
-		if got := a.timeline[i].Sent; got != w {
-			t.Errorf("row %d: sent %v/s, want %v/s", i, got, w)
-		}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+			c := NewCounters(1)
+			start := time.Now()
+			a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+			// The aggregator's ticks, called directly (no Run goroutine).
+			for i, at := range []time.Duration{100 * ms, 1100 * ms, 1600 * ms, 2100 * ms} {
+				a.advance(at, false) // opens second 1 at 1.1 s, closes row 0 at 1.6 s, opens second 2
+				tt.count(c.Stage(0), tt.n[i])
+			}
+			a.advance(tt.end, true)
+			if len(a.timeline) != len(tt.want) {
+				t.Fatalf("%d rows, want %d", len(a.timeline), len(tt.want))
+			}
+			var sum float64
+			for i, w := range tt.want {
+				got := tt.row(a.timeline[i])
+				if got != w {
+					t.Errorf("row %d: %s %v, want %v", i, tt.name, got, w)
+				}
+				sum += got
+			}
+			if tt.sum != 0 && sum != tt.sum {
+				t.Errorf("rows add up to %v %s, the counters say %v", sum, tt.name, tt.sum)
+			}
+		})
 	}
 }
 
