@@ -17,6 +17,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/nodetest"
 	"github.com/rpcstress/rpcstress/schema"
 )
 
@@ -98,13 +99,7 @@ func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
 
 // startNode starts the mock node on a free loopback port for the test and returns it with its URL.
 func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
-	t.Helper()
-	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
-	return n, "http://" + addr + "/"
+	return nodetest.Start(t, cfg)
 }
 
 // writeProfile writes a profile with the given stages and request section against url.

@@ -7,16 +7,12 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/nodetest"
 )
 
+// startNode starts the mock node for the test (nodetest.Start).
 func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
-	t.Helper()
-	n, addr, err := mocknode.Start(context.Background(), "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
-	return n, "http://" + addr + "/"
+	return nodetest.Start(t, cfg)
 }
 
 func balanceConfig(url string, stages ...engine.Stage) *engine.Config {
