@@ -119,13 +119,14 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.input.CharLimit = 32
 	d.input.SetStyles(d.styles.Input)
 	d.header = newHeaderPane(&d.c)
-	d.throughput = throughputPane{c: &d.c}
-	d.latency = latencyPane{c: &d.c}
-	d.status = statusPane{c: &d.c}
-	d.errors = errorsPane{c: &d.c}
-	d.events = eventsPane{c: &d.c}
-	d.stages = stagesPane{c: &d.c}
-	d.requests = requestsPane{c: &d.c}
+	base := paneBase{c: &d.c}
+	d.throughput = throughputPane{paneBase: base}
+	d.latency = latencyPane{paneBase: base}
+	d.status = statusPane{paneBase: base}
+	d.errors = errorsPane{paneBase: base}
+	d.events = eventsPane{paneBase: base}
+	d.stages = stagesPane{paneBase: base}
+	d.requests = requestsPane{paneBase: base}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

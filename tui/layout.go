@@ -31,6 +31,18 @@ type pane interface {
 	View() string
 }
 
+// paneBase is what every pane of the body holds: the run as the dashboard sees it, the room
+// the layout gave it, and whether it is boxed with a title (the wide layout).
+type paneBase struct {
+	c             *common
+	width, height int
+	wide          bool
+}
+
+// SetSize gives the pane its room: width cells, height lines (0 while the layout asks what
+// it needs at that width).
+func (p *paneBase) SetSize(width, height int) { p.width, p.height = width, height }
+
 // section is one pane placed in a column.
 type section struct {
 	id   int // which box, in the wide layout's render cache
@@ -52,8 +64,10 @@ func (d *Dashboard) render() string {
 	d.footer.SetSize(d.width, 0)
 	d.header.SetSize(d.width, headerLines)
 	wide := d.width >= wideWidth && d.height >= wideHeight
-	d.throughput.wide, d.latency.wide, d.status.wide, d.errors.wide, d.events.wide = wide, wide, wide, wide, wide
-	d.stages.wide, d.requests.wide = wide, wide
+	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
+		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase} {
+		p.wide = wide
+	}
 	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
 	if wide {
 		d.status.maxCodes = wideCodes

@@ -12,12 +12,8 @@ import (
 // errorsPane shows the failures that are not HTTP statuses: transport error classes, and the
 // JSON-RPC error codes found inside answers, with a message the target sent.
 type errorsPane struct {
-	c             *common
-	width, height int
-	wide          bool
+	paneBase
 }
-
-func (p *errorsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is one line in the compact layout; with room, a title and a line per class and code
 // (ten at most), the least being the title and the first of each kind.
@@ -145,12 +141,8 @@ func (p *errorsPane) table() []string {
 // eventsPane lists the latest events of the run with their times: stage changes, rate
 // changes, pauses, saves. The newest is at the bottom, as in a log.
 type eventsPane struct {
-	c             *common
-	width, height int
-	wide          bool
+	paneBase
 }
-
-func (p *eventsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the least worth showing (the latest event) and the most the pane uses (them all).
 func (p *eventsPane) Lines() (least, most int) {
