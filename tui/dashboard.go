@@ -92,7 +92,8 @@ type Dashboard struct {
 	inputClosed bool        // the terminal's input ended: nobody can press a key
 	done        *RunDoneMsg // the run is over and saved (or not)
 
-	// frame is the last rendered content; it is rebuilt only when something it shows changed.
+	// frame is the last drawn content. Update redraws it (redraw) only when a message changed
+	// something it shows (dirty); View hands it over.
 	frame    string
 	dirty    bool
 	boxCache map[int]cachedBox
@@ -131,6 +132,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())
 	d.setSize(minWidth, 24) // until the terminal says otherwise
+	d.redraw()
 	return d
 }
 
@@ -141,45 +143,58 @@ func (d *Dashboard) tick() tea.Cmd {
 	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return tickMsg{} })
 }
 
-// Update routes each message to its handler.
+// Update routes each message to its handler, then lays out and draws the frame if the message
+// changed what it shows.
 func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := d.route(msg)
+	d.redraw()
+	return d, cmd
+}
+
+// route hands a message to its handler and returns the handler's command.
+func (d *Dashboard) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if d.done != nil {
-			return d, nil // the run is over: nothing changes any more, so the clock stops
+			return nil // the run is over: nothing changes any more, so the clock stops
 		}
 		d.setStats(d.opts.Stats())
-		return d, d.tick()
+		return d.tick()
 	case tea.WindowSizeMsg:
 		d.setSize(msg.Width, msg.Height)
-		return d, nil
+		return nil
 	case tea.KeyPressMsg:
-		return d, d.handleKey(msg)
+		return d.handleKey(msg)
 	case savedMsg:
 		d.saved(msg)
-		return d, nil
+		return nil
 	case RunDoneMsg:
-		return d, d.runDone(msg)
+		return d.runDone(msg)
 	case InputClosedMsg:
-		return d, d.inputClosedNow()
+		return d.inputClosedNow()
 	}
 	if d.inputOpen {
 		// The text input has messages of its own (paste, cursor).
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
 		d.dirty = true
-		return d, cmd
+		return cmd
 	}
-	return d, nil
+	return nil
 }
 
-// View draws the dashboard. It reuses the last frame when nothing changed, because Bubble Tea
-// asks for a view after every message, and most ticks bring the same stats.
-func (d *Dashboard) View() tea.View {
+// redraw lays the panes out and draws the frame when something it shows changed, and only
+// then: Bubble Tea asks for a view after every message, and most ticks bring the same stats.
+func (d *Dashboard) redraw() {
 	if d.dirty {
 		d.frame = d.render()
 		d.dirty = false
 	}
+}
+
+// View hands over the frame Update drew. It changes nothing, so Bubble Tea (or a test) may ask
+// for it at any time, as often as it likes, and always gets the same.
+func (d *Dashboard) View() tea.View {
 	v := tea.NewView(d.frame)
 	v.AltScreen = !d.opts.Inline
 	// A BEL in the name would end the terminal's title sequence and let the rest run.

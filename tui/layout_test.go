@@ -81,7 +81,8 @@ var layoutStates = []struct {
 // TestDashboardLayoutEverySize: at every size and in every state, no line is wider than the
 // terminal, the frame is no taller, every box that opens closes (a box that loses its bottom
 // border was cut or wrapped), and every pane fits the room it was given, so nothing is cut at
-// the terminal's edge behind the layout's back. The words that must always show do.
+// the terminal's edge behind the layout's back. The words that must always show do. The
+// layout is Update's: View changes nothing.
 func TestDashboardLayoutEverySize(t *testing.T) {
 	for vname, edit := range layoutViews() {
 		for _, state := range layoutStates {
@@ -93,8 +94,9 @@ func TestDashboardLayoutEverySize(t *testing.T) {
 				}
 				for _, sz := range layoutSizes {
 					d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
-					screen := view(d)
 					where := fmt.Sprintf("%dx%d", sz[0], sz[1])
+					checkViewPure(t, where, d, paneViews(d)...)
+					screen := view(d)
 					checkFitsAt(t, where, screen, sz[0], sz[1])
 					checkBoxesClose(t, where, screen)
 					checkPanesFit(t, where, d)
