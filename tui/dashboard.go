@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -67,6 +65,7 @@ type savedMsg struct {
 // UI and the UI's cost follows the frame rate, not the request rate.
 type Dashboard struct {
 	opts   DashboardOptions
+	clock  frameClock
 	styles Styles
 	keys   KeyMap
 	c      common
@@ -101,16 +100,14 @@ type Dashboard struct {
 
 // NewDashboard makes the dashboard for a run.
 func NewDashboard(o DashboardOptions) *Dashboard {
-	if o.FPS <= 0 {
-		o.FPS = DefaultFPS
-	}
 	if o.Stats == nil {
 		o.Stats = func() *engine.Stats { return nil }
 	}
 	if o.Control == nil {
 		o.Control = nopController{} // a view without a run to steer: keys do nothing
 	}
-	d := &Dashboard{opts: o, styles: DefaultStyles(), keys: DefaultKeyMap(), dirty: true, boxCache: map[int]cachedBox{}}
+	d := &Dashboard{opts: o, clock: newFrameClock(o.FPS, tickMsg{}), styles: DefaultStyles(), keys: DefaultKeyMap(),
+		dirty: true, boxCache: map[int]cachedBox{}}
 	d.c = common{styles: &d.styles, keys: &d.keys}
 	d.help = help.New()
 	d.help.Styles = d.styles.Help
@@ -137,11 +134,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 }
 
 // Init starts the frame clock.
-func (d *Dashboard) Init() tea.Cmd { return d.tick() }
-
-func (d *Dashboard) tick() tea.Cmd {
-	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return tickMsg{} })
-}
+func (d *Dashboard) Init() tea.Cmd { return d.clock.next() }
 
 // Update routes each message to its handler, then lays out and draws the frame if the message
 // changed what it shows.
@@ -159,7 +152,7 @@ func (d *Dashboard) route(msg tea.Msg) tea.Cmd {
 			return nil // the run is over: nothing changes any more, so the clock stops
 		}
 		d.setStats(d.opts.Stats())
-		return d.tick()
+		return d.clock.next()
 	case tea.WindowSizeMsg:
 		d.setSize(msg.Width, msg.Height)
 		return nil

@@ -363,6 +363,27 @@ func TestDashboardTickPullsStats(t *testing.T) {
 	}
 }
 
+// TestFrameClock: the frame tick comes FPS times a second, DefaultFPS when none is given, and
+// brings its dashboard's message.
+func TestFrameClock(t *testing.T) {
+	tests := []struct {
+		fps  int
+		want time.Duration
+	}{
+		{0, 100 * time.Millisecond},  // none given: DefaultFPS
+		{-1, 100 * time.Millisecond}, // nonsense: DefaultFPS too
+		{50, 20 * time.Millisecond},  // as asked
+	}
+	for _, tt := range tests {
+		if got := newFrameClock(tt.fps, tickMsg{}).every; got != tt.want {
+			t.Errorf("FPS %d: a frame every %v, want %v", tt.fps, got, tt.want)
+		}
+	}
+	if msg := newFrameClock(50, searchTickMsg{}).next()(); msg != (searchTickMsg{}) {
+		t.Errorf("the tick brought %#v, want searchTickMsg", msg)
+	}
+}
+
 func TestDashboardViewOptions(t *testing.T) {
 	d, _ := testDashboard(t, nil)
 	if v := d.View(); !v.AltScreen || v.WindowTitle != "rpcstress getBalance" {

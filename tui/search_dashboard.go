@@ -21,7 +21,8 @@ type SearchDashboardOptions struct {
 	Progress func() *search.Progress
 	Live     func() *engine.Stats
 	// Stop ends the search and keeps the best answer so far.
-	Stop      func()
+	Stop func()
+	// FPS is how many frames a second the dashboard draws (DefaultFPS when 0 or less).
 	FPS       int
 	Inline    bool
 	ExitOnEnd bool
@@ -51,6 +52,7 @@ func (k searchKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // dashboard, it pulls the search's view on its own frame tick and never makes the search wait.
 type SearchDashboard struct {
 	opts   SearchDashboardOptions
+	clock  frameClock
 	styles Styles
 	keys   searchKeys
 	help   help.Model
@@ -60,9 +62,6 @@ type SearchDashboard struct {
 
 // NewSearchDashboard makes the find-limit dashboard.
 func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
-	if o.FPS <= 0 {
-		o.FPS = DefaultFPS
-	}
 	if o.Progress == nil {
 		o.Progress = func() *search.Progress { return &search.Progress{} }
 	}
@@ -75,7 +74,7 @@ func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	d := &SearchDashboard{opts: o, styles: DefaultStyles()}
+	d := &SearchDashboard{opts: o, clock: newFrameClock(o.FPS, searchTickMsg{}), styles: DefaultStyles()}
 	d.keys = searchKeys{
 		Stop: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop, keep the best answer")),
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "what the table says")),
@@ -93,11 +92,7 @@ func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
 }
 
 // Init starts the frame clock.
-func (d *SearchDashboard) Init() tea.Cmd { return d.tick() }
-
-func (d *SearchDashboard) tick() tea.Cmd {
-	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return searchTickMsg{} })
-}
+func (d *SearchDashboard) Init() tea.Cmd { return d.clock.next() }
 
 // pull takes the latest views of the search and of the probe in progress.
 func (d *SearchDashboard) pull() {
@@ -114,7 +109,7 @@ func (d *SearchDashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return d, nil
 		}
 		d.pull()
-		return d, d.tick()
+		return d, d.clock.next()
 	case tea.WindowSizeMsg:
 		d.setSize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
