@@ -97,12 +97,8 @@ func (p *errorsPane) table() []string {
 		lines = append(lines, p.c.label("transport", labelWidth)+"none")
 	}
 	for i, class := range sortedByCount(tot.Errors) {
-		label := ""
-		if i == 0 {
-			label = "transport"
-		}
 		n := tot.Errors[class]
-		lines = append(lines, p.c.label(label, labelWidth)+s.Bad.Render(padRight(class, numWidth))+
+		lines = append(lines, p.c.groupLabel("transport", i)+s.Bad.Render(padRight(class, numWidth))+
 			padLeft(formatInt(n), numWidth)+padLeft(formatPct(n, tot.Completed), numWidth)+
 			padLeft(formatInt(st.Last.Errors[class]), numWidth)+" /s")
 	}
@@ -110,11 +106,7 @@ func (p *errorsPane) table() []string {
 		lines = append(lines, p.c.label("JSON-RPC", labelWidth)+"none")
 	}
 	for i, code := range sortedByCount(tot.RPCErrors) {
-		label := ""
-		if i == 0 {
-			label = "JSON-RPC"
-		}
-		head := p.c.label(label, labelWidth) + s.Bad.Render(padRight(code, numWidth)) +
+		head := p.c.groupLabel("JSON-RPC", i) + s.Bad.Render(padRight(code, numWidth)) +
 			padLeft(formatInt(tot.RPCErrors[code]), numWidth) + "  "
 		room := p.width - labelWidth - 2*numWidth - 2
 		lines = append(lines, head+s.Muted.Render(truncate(oneLine(st.RPCMessage[code]), room)))
@@ -126,13 +118,9 @@ func (p *errorsPane) table() []string {
 		kindWidth = max(kindWidth, cellWidth(r[0])+1)
 	}
 	for i, r := range rows {
-		label := ""
-		if i == 0 {
-			label = "faults"
-		}
 		kind := padRight(r[0], kindWidth)
 		room := p.width - labelWidth - kindWidth - numWidth - 2
-		lines = append(lines, p.c.label(label, labelWidth)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
+		lines = append(lines, p.c.groupLabel("faults", i)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
 			s.Muted.Render(truncate(r[2], room)))
 	}
 	return lines
@@ -173,15 +161,11 @@ func (p *eventsPane) View() string {
 	}
 	events = events[max(len(events)-room, 0):]
 	for i, e := range events {
-		label := ""
-		if i == 0 {
-			label = "events"
-		}
 		if p.wide {
 			lines = append(lines, p.eventText(e, 0))
 			continue
 		}
-		lines = append(lines, p.c.label(label, labelWidth)+p.eventText(e, labelWidth))
+		lines = append(lines, p.c.groupLabel("events", i)+p.eventText(e, labelWidth))
 	}
 	return strings.Join(lines, "\n")
 }
