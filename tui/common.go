@@ -36,6 +36,15 @@ func (c *common) label(text string, width int) string {
 	return c.styles.Label.Render(padRight(text, width))
 }
 
+// groupLabel labels the first row of a group (row 0) and leaves the rows after it blank, so
+// the group reads as one: "transport  timeout …", then "           reset …".
+func (c *common) groupLabel(text string, row int) string {
+	if row > 0 {
+		text = ""
+	}
+	return c.label(text, labelWidth)
+}
+
 // padRight pads s with spaces to width cells (never cuts it).
 func padRight(s string, width int) string {
 	if n := cellWidth(s); n < width {

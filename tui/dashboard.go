@@ -1,8 +1,6 @@
 package tui
 
 import (
-	"time"
-
 	"charm.land/bubbles/v2/help"
 	"charm.land/bubbles/v2/textinput"
 	tea "charm.land/bubbletea/v2"
@@ -67,6 +65,7 @@ type savedMsg struct {
 // UI and the UI's cost follows the frame rate, not the request rate.
 type Dashboard struct {
 	opts   DashboardOptions
+	clock  frameClock
 	styles Styles
 	keys   KeyMap
 	c      common
@@ -92,7 +91,8 @@ type Dashboard struct {
 	inputClosed bool        // the terminal's input ended: nobody can press a key
 	done        *RunDoneMsg // the run is over and saved (or not)
 
-	// frame is the last rendered content; it is rebuilt only when something it shows changed.
+	// frame is the last drawn content. Update redraws it (redraw) only when a message changed
+	// something it shows (dirty); View hands it over.
 	frame    string
 	dirty    bool
 	boxCache map[int]cachedBox
@@ -100,16 +100,14 @@ type Dashboard struct {
 
 // NewDashboard makes the dashboard for a run.
 func NewDashboard(o DashboardOptions) *Dashboard {
-	if o.FPS <= 0 {
-		o.FPS = DefaultFPS
-	}
 	if o.Stats == nil {
 		o.Stats = func() *engine.Stats { return nil }
 	}
 	if o.Control == nil {
 		o.Control = nopController{} // a view without a run to steer: keys do nothing
 	}
-	d := &Dashboard{opts: o, styles: DefaultStyles(), keys: DefaultKeyMap(), dirty: true, boxCache: map[int]cachedBox{}}
+	d := &Dashboard{opts: o, clock: newFrameClock(o.FPS, tickMsg{}), styles: DefaultStyles(), keys: DefaultKeyMap(),
+		dirty: true, boxCache: map[int]cachedBox{}}
 	d.c = common{styles: &d.styles, keys: &d.keys}
 	d.help = help.New()
 	d.help.Styles = d.styles.Help
@@ -119,66 +117,77 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.input.CharLimit = 32
 	d.input.SetStyles(d.styles.Input)
 	d.header = newHeaderPane(&d.c)
-	d.throughput = throughputPane{c: &d.c}
-	d.latency = latencyPane{c: &d.c}
-	d.status = statusPane{c: &d.c}
-	d.errors = errorsPane{c: &d.c}
-	d.events = eventsPane{c: &d.c}
-	d.stages = stagesPane{c: &d.c}
-	d.requests = requestsPane{c: &d.c}
+	base := paneBase{c: &d.c}
+	d.throughput = throughputPane{paneBase: base}
+	d.latency = latencyPane{paneBase: base}
+	d.status = statusPane{paneBase: base}
+	d.errors = errorsPane{paneBase: base}
+	d.events = eventsPane{paneBase: base}
+	d.stages = stagesPane{paneBase: base}
+	d.requests = requestsPane{paneBase: base}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())
 	d.setSize(minWidth, 24) // until the terminal says otherwise
+	d.redraw()
 	return d
 }
 
 // Init starts the frame clock.
-func (d *Dashboard) Init() tea.Cmd { return d.tick() }
+func (d *Dashboard) Init() tea.Cmd { return d.clock.next() }
 
-func (d *Dashboard) tick() tea.Cmd {
-	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return tickMsg{} })
+// Update routes each message to its handler, then lays out and draws the frame if the message
+// changed what it shows.
+func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	cmd := d.route(msg)
+	d.redraw()
+	return d, cmd
 }
 
-// Update routes each message to its handler.
-func (d *Dashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+// route hands a message to its handler and returns the handler's command.
+func (d *Dashboard) route(msg tea.Msg) tea.Cmd {
 	switch msg := msg.(type) {
 	case tickMsg:
 		if d.done != nil {
-			return d, nil // the run is over: nothing changes any more, so the clock stops
+			return nil // the run is over: nothing changes any more, so the clock stops
 		}
 		d.setStats(d.opts.Stats())
-		return d, d.tick()
+		return d.clock.next()
 	case tea.WindowSizeMsg:
 		d.setSize(msg.Width, msg.Height)
-		return d, nil
+		return nil
 	case tea.KeyPressMsg:
-		return d, d.handleKey(msg)
+		return d.handleKey(msg)
 	case savedMsg:
 		d.saved(msg)
-		return d, nil
+		return nil
 	case RunDoneMsg:
-		return d, d.runDone(msg)
+		return d.runDone(msg)
 	case InputClosedMsg:
-		return d, d.inputClosedNow()
+		return d.inputClosedNow()
 	}
 	if d.inputOpen {
 		// The text input has messages of its own (paste, cursor).
 		var cmd tea.Cmd
 		d.input, cmd = d.input.Update(msg)
 		d.dirty = true
-		return d, cmd
+		return cmd
 	}
-	return d, nil
+	return nil
 }
 
-// View draws the dashboard. It reuses the last frame when nothing changed, because Bubble Tea
-// asks for a view after every message, and most ticks bring the same stats.
-func (d *Dashboard) View() tea.View {
+// redraw lays the panes out and draws the frame when something it shows changed, and only
+// then: Bubble Tea asks for a view after every message, and most ticks bring the same stats.
+func (d *Dashboard) redraw() {
 	if d.dirty {
 		d.frame = d.render()
 		d.dirty = false
 	}
+}
+
+// View hands over the frame Update drew. It changes nothing, so Bubble Tea (or a test) may ask
+// for it at any time, as often as it likes, and always gets the same.
+func (d *Dashboard) View() tea.View {
 	v := tea.NewView(d.frame)
 	v.AltScreen = !d.opts.Inline
 	// A BEL in the name would end the terminal's title sequence and let the rest run.

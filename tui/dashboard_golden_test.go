@@ -58,22 +58,8 @@ func TestDashboardGolden(t *testing.T) {
 		t.Run(fmt.Sprintf("%dx%d", sz.w, sz.h), func(t *testing.T) {
 			st := testStats()
 			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats { return st }, Control: &fakeController{}})
-			tm := teatest.NewTestModel(t, d,
-				teatest.WithInitialTermSize(sz.w, sz.h),
-				teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color", "NO_COLOR=1"})),
-			)
-			var raw bytes.Buffer
-			teatest.WaitFor(t, io.TeeReader(tm.Output(), &raw), func(b []byte) bool {
-				return bytes.Contains(b, []byte(sz.wait))
-			}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-			if err := tm.Quit(); err != nil {
-				t.Fatal(err)
-			}
-			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Dashboard)
-			if _, err := io.Copy(&raw, tm.FinalOutput(t)); err != nil {
-				t.Fatal(err)
-			}
-			if c := colourIn(raw.Bytes()); c != "" {
+			final, raw := runDashboard(t, d, sz.w, sz.h, []string{"TERM=xterm-256color", "NO_COLOR=1"}, sz.wait)
+			if c := colourIn(raw); c != "" {
 				t.Errorf("colour in the output under NO_COLOR: %q", c)
 			}
 			screen := ansi.Strip(final.View().Content)
@@ -82,6 +68,27 @@ func TestDashboardGolden(t *testing.T) {
 			teatest.RequireEqualOutput(t, []byte(screen))
 		})
 	}
+}
+
+// runDashboard runs d in a real Bubble Tea program (teatest) on a width × height terminal with
+// the environment env until its output shows wait, then quits it. It returns the final model
+// and all the program wrote.
+func runDashboard(t *testing.T, d *Dashboard, width, height int, env []string, wait string) (*Dashboard, []byte) {
+	t.Helper()
+	tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(width, height),
+		teatest.WithProgramOptions(tea.WithEnvironment(env)))
+	var raw bytes.Buffer
+	teatest.WaitFor(t, io.TeeReader(tm.Output(), &raw), func(b []byte) bool {
+		return bytes.Contains(b, []byte(wait))
+	}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
+	if err := tm.Quit(); err != nil {
+		t.Fatal(err)
+	}
+	final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Dashboard)
+	if _, err := io.Copy(&raw, tm.FinalOutput(t)); err != nil {
+		t.Fatal(err)
+	}
+	return final, raw.Bytes()
 }
 
 // checkFits fails when a frame is wider or taller than the terminal: either would scroll it.

@@ -345,7 +345,7 @@ func TestDashboardTickPullsStats(t *testing.T) {
 		t.Fatal("Init does not start the frame clock")
 	}
 	first := d.View().Content
-	_, cmd := d.Update(tickMsg{})
+	cmd := d.route(tickMsg{}) // Update without its redraw, to see whether the tick asks for one
 	if cmd == nil || pulls != 2 {
 		t.Fatalf("a tick must pull the stats and re-arm: pulls %d, cmd %v", pulls, cmd != nil)
 	}
@@ -360,6 +360,27 @@ func TestDashboardTickPullsStats(t *testing.T) {
 	d.Update(tickMsg{})
 	if got := d.View().Content; got == first || !strings.Contains(ansi.Strip(got), "target 300/s") {
 		t.Errorf("new stats did not reach the view:\n%s", ansi.Strip(got))
+	}
+}
+
+// TestFrameClock: the frame tick comes FPS times a second, DefaultFPS when none is given, and
+// brings its dashboard's message.
+func TestFrameClock(t *testing.T) {
+	tests := []struct {
+		fps  int
+		want time.Duration
+	}{
+		{0, 100 * time.Millisecond},  // none given: DefaultFPS
+		{-1, 100 * time.Millisecond}, // nonsense: DefaultFPS too
+		{50, 20 * time.Millisecond},  // as asked
+	}
+	for _, tt := range tests {
+		if got := newFrameClock(tt.fps, tickMsg{}).every; got != tt.want {
+			t.Errorf("FPS %d: a frame every %v, want %v", tt.fps, got, tt.want)
+		}
+	}
+	if msg := newFrameClock(50, searchTickMsg{}).next()(); msg != (searchTickMsg{}) {
+		t.Errorf("the tick brought %#v, want searchTickMsg", msg)
 	}
 }
 

@@ -6,8 +6,11 @@
 // The dashboard (NewDashboard) is a Bubble Tea v2 model. It pulls the engine's latest immutable
 // engine.Stats on its own frame tick (DashboardOptions.FPS, 10 by default), so its cost follows
 // the frame rate, never the request rate, and the engine never waits for it. Its root Update
-// only routes messages; panes (header, throughput, latency, status codes, errors, requests,
-// events, stages, footer) each size and draw themselves from one shared view of the run. Keys
+// routes messages to their handlers, then, if one changed what the screen shows, lays the
+// panes (header, throughput, latency, status codes, errors, requests, events, stages, footer)
+// out and draws the frame; each pane draws itself from one shared view of the run and the room
+// it was given. View only hands the frame over: it changes nothing, however often Bubble Tea
+// asks (TestDashboardLayoutEverySize holds it to that, by fingerprint). Keys
 // are one KeyMap (keys.go) that also feeds the help; colours are one Styles (styles.go). Every
 // key action goes through an engine.Controller, which records it as an event of the run.
 //

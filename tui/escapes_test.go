@@ -9,10 +9,6 @@ import (
 	"regexp"
 	"strings"
 	"testing"
-	"time"
-
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/exp/teatest/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/termcheck"
@@ -130,21 +126,9 @@ func TestDashboardEscapesHostileText(t *testing.T) {
 			st.RPCMessage["-32602"] = hostile
 			st.Events = append(st.Events, engine.Event{T: 64, Kind: "save", Detail: hostile})
 			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats { return st }, Control: &fakeController{}})
-			tm := teatest.NewTestModel(t, d, teatest.WithInitialTermSize(sz.w, sz.h),
-				teatest.WithProgramOptions(tea.WithEnvironment([]string{"TERM=xterm-256color"})))
-			var raw bytes.Buffer
-			teatest.WaitFor(t, io.TeeReader(tm.Output(), &raw), func(b []byte) bool {
-				return bytes.Contains(b, []byte("pwned"))
-			}, teatest.WithDuration(5*time.Second), teatest.WithCheckInterval(10*time.Millisecond))
-			if err := tm.Quit(); err != nil {
-				t.Fatal(err)
-			}
-			final := tm.FinalModel(t, teatest.WithFinalTimeout(5*time.Second)).(*Dashboard)
-			if _, err := io.Copy(&raw, tm.FinalOutput(t)); err != nil {
-				t.Fatal(err)
-			}
+			final, raw := runDashboard(t, d, sz.w, sz.h, []string{"TERM=xterm-256color"}, "pwned")
 			for _, seq := range []string{"\x1b]0;pwned", "\x1b[2J\x00", "\x00", "\u202e", "\u009b", "\xff"} {
-				if bytes.Contains(raw.Bytes(), []byte(seq)) {
+				if bytes.Contains(raw, []byte(seq)) {
 					t.Errorf("the terminal received %q", seq)
 				}
 			}

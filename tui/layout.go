@@ -31,6 +31,19 @@ type pane interface {
 	View() string
 }
 
+// paneBase is what every pane of the body holds: the run as the dashboard sees it, the room
+// the layout gave it, and whether it is boxed with a title (the wide layout). The layout sets
+// them in Update; the pane's View only reads them.
+type paneBase struct {
+	c             *common
+	width, height int
+	wide          bool
+}
+
+// SetSize gives the pane its room: width cells, height lines (0 while the layout asks what
+// it needs at that width).
+func (p *paneBase) SetSize(width, height int) { p.width, p.height = width, height }
+
 // section is one pane placed in a column.
 type section struct {
 	id   int // which box, in the wide layout's render cache
@@ -45,20 +58,11 @@ type section struct {
 	whole bool
 }
 
-// render draws the whole frame for the current size.
+// render lays the panes out for the current size and state and draws the whole frame. It runs
+// in Update (redraw), which owns every change it makes (the panes' sizes, the box cache); the
+// panes' views only read.
 func (d *Dashboard) render() string {
-	d.c.state = d.state()
-	d.footer.inputOpen, d.footer.quitting, d.footer.done = d.inputOpen, d.quitting, d.done
-	d.footer.SetSize(d.width, 0)
-	d.header.SetSize(d.width, headerLines)
-	wide := d.width >= wideWidth && d.height >= wideHeight
-	d.throughput.wide, d.latency.wide, d.status.wide, d.errors.wide, d.events.wide = wide, wide, wide, wide, wide
-	d.stages.wide, d.requests.wide = wide, wide
-	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
-	if wide {
-		d.status.maxCodes = wideCodes
-		d.throughput.chartRows = min(max(d.height/6, 3), 8)
-	}
+	wide := d.arrange()
 	footer := d.footer.View()
 	bodyHeight := max(d.height-headerLines-lipgloss.Height(footer), 0)
 	var body string
@@ -77,6 +81,27 @@ func (d *Dashboard) render() string {
 		frame = lipgloss.NewStyle().MaxWidth(d.width).Render(frame)
 	}
 	return frame
+}
+
+// arrange tells the panes what they draw from besides the run: the run state as shown, the
+// footer's state, the width, and the layout (boxed or not, how many codes, how tall the chart).
+// It reports whether the layout is the wide one.
+func (d *Dashboard) arrange() (wide bool) {
+	d.c.state = d.state()
+	d.footer.inputOpen, d.footer.quitting, d.footer.done = d.inputOpen, d.quitting, d.done
+	d.footer.SetSize(d.width, 0)
+	d.header.SetSize(d.width, headerLines)
+	wide = d.width >= wideWidth && d.height >= wideHeight
+	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
+		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase} {
+		p.wide = wide
+	}
+	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
+	if wide {
+		d.status.maxCodes = wideCodes
+		d.throughput.chartRows = min(max(d.height/6, 3), 8)
+	}
+	return wide
 }
 
 // narrowest is the narrowest terminal every pane is laid out to fit by itself.

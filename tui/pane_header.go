@@ -94,9 +94,11 @@ func (p *headerPane) stageLine() string {
 	if !hasPct || barWidth < 10 {
 		return truncate(left+"  "+s.Muted.Render(tail), p.width) // a long stage name is cut
 	}
-	// ViewAs draws the bar at exactly this fraction, with no animation frames to drive.
-	p.bar.SetWidth(min(barWidth, 60))
-	return left + "  " + p.bar.ViewAs(pct) + "  " + s.Muted.Render(tail)
+	// ViewAs draws the bar at exactly this fraction, with no animation frames to drive. The
+	// width goes to a copy: drawing changes nothing in the pane.
+	bar := p.bar
+	bar.SetWidth(min(barWidth, 60))
+	return left + "  " + bar.ViewAs(pct) + "  " + s.Muted.Render(tail)
 }
 
 // stageSpec is the plan's stage i, when the stats carry it.

@@ -14,17 +14,13 @@ const numWidth = 8
 // latencyPane shows latency percentiles (from the intended send time) for the last second and
 // the current stage, and on request (l) a compact histogram of the stage.
 type latencyPane struct {
-	c             *common
-	width, height int
-	wide          bool
+	paneBase
 	// bars is the user's choice (l) to show the histogram; until there is one, it shows
 	// when there is room (the wide layout).
 	bars *bool
 }
 
 var latencyColumns = []string{"p50", "p90", "p95", "p99", "p99.9", "max"}
-
-func (p *latencyPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 func (p *latencyPane) toggle() {
 	show := !p.showBars()

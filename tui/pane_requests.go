@@ -11,9 +11,7 @@ import (
 // more (for one, the totals are that request): boxed in the wide layout, and in the compact one
 // when rows are to spare.
 type requestsPane struct {
-	c             *common
-	width, height int
-	wide          bool
+	paneBase
 }
 
 // maxRequestRows is how many requests the pane lists at most, the busiest first; the rest are
@@ -28,8 +26,6 @@ var requestColumns = []struct {
 
 // minName is the narrowest the name column gets before number columns are left out.
 const minName = 10
-
-func (p *requestsPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the pane's height, least and most: none for a mix of one, else a title (wide), a
 // head and the rows (the least: two of them).

@@ -71,8 +71,7 @@ func TestRequestsPaneRows(t *testing.T) {
 				by[fmt.Sprintf("method%02d_with_a_rather_long_name_that_goes_on_and_on", i)] = engine.Summary{Completed: int64(100 - i)}
 			}
 			st := &engine.Stats{Total: engine.Summary{Completed: 1000, ByRequest: by}}
-			styles, keys := DefaultStyles(), DefaultKeyMap()
-			p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}, wide: true}
+			p := requestsPane{paneBase: paneBase{c: paneCommon(st), wide: true}}
 			p.SetSize(76, tt.height)
 			v := ansi.Strip(p.View())
 			if got := strings.Count(v, "_with_a_rather_l"); got != tt.rows {
@@ -98,11 +97,16 @@ func TestRequestsPaneRows(t *testing.T) {
 	st := &engine.Stats{Total: engine.Summary{Completed: 10, ByRequest: map[string]engine.Summary{
 		"getSlot": {Completed: 10, Latency: engine.Percentiles{P50: 1.5, P99: 4}}, "getBlocks": {},
 	}}}
-	styles, keys := DefaultStyles(), DefaultKeyMap()
-	p := requestsPane{c: &common{styles: &styles, keys: &keys, st: st}}
+	p := requestsPane{paneBase: paneBase{c: paneCommon(st)}}
 	p.SetSize(76, 10)
 	v := ansi.Strip(p.View())
 	if !strings.Contains(v, "1.50") || !regexp.MustCompile(`getBlocks\s+0\s+0\.0%\s+-\s+-`).MatchString(v) {
 		t.Errorf("want latency for getSlot and none for getBlocks:\n%s", v)
 	}
+}
+
+// paneCommon is what a pane drawn alone shares: the default styles and keys, and st.
+func paneCommon(st *engine.Stats) *common {
+	styles, keys := DefaultStyles(), DefaultKeyMap()
+	return &common{styles: &styles, keys: &keys, st: st}
 }

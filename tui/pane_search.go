@@ -20,7 +20,7 @@ const searchRowFormat = "%2s %-8s %8s %8s %7s %7s %6s  %s"
 // the probe in progress). It fits 80x24; a taller terminal shows more probe rows.
 type searchPane struct {
 	styles        *Styles
-	bar           *progress.Model
+	bar           progress.Model // drawn at each frame's width, as a copy
 	width, height int
 	name, target  string
 
@@ -153,12 +153,13 @@ func (p *searchPane) currentLines() []string {
 	}
 	clock := fmt.Sprintf(" %s/%s", formatElapsed(min(el, total)), formatElapsed(total))
 	barWidth := max(p.width-cellWidth(head)-cellWidth(phase)-cellWidth(clock)-3, 5)
-	p.bar.SetWidth(barWidth)
+	bar := p.bar // a copy: drawing changes nothing in the pane
+	bar.SetWidth(barWidth)
 	frac := 0.0
 	if total > 0 {
 		frac = min(max(el.Seconds()/total.Seconds(), 0), 1)
 	}
-	line := s.Value.Render(head) + " " + s.Muted.Render(phase) + " " + p.bar.ViewAs(frac) + clock
+	line := s.Value.Render(head) + " " + s.Muted.Render(phase) + " " + bar.ViewAs(frac) + clock
 	return []string{line, p.liveLine(), ""}
 }
 

@@ -10,9 +10,7 @@ import (
 // where the limited share jumps is the answer. Boxed with a title in the wide layout; in the
 // compact one it is shown when rows are to spare.
 type stagesPane struct {
-	c             *common
-	width, height int
-	wide          bool
+	paneBase
 }
 
 // stageColumns are the stage table's columns after the stage number, with how readily each
@@ -21,8 +19,6 @@ var stageColumns = []struct {
 	head string
 	drop int
 }{{"rate", 0}, {"planned", 1}, {"ran", 4}, {"rps", 0}, {"p50", 2}, {"p99", 0}, {"limited", 5}, {"failed", 3}}
-
-func (p *stagesPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the least worth showing (the head and the current stage) and all the pane can use.
 func (p *stagesPane) Lines() (least, most int) {

@@ -12,16 +12,12 @@ import (
 // statusPane shows the HTTP status codes of the run (count, share, per second now), with 429
 // marked, and the rate-limited share of answers over time.
 type statusPane struct {
-	c             *common
-	width, height int
-	wide          bool
-	maxCodes      int // codes shown at most; the commonest win
+	paneBase
+	maxCodes int // codes shown at most; the commonest win
 }
 
 // limitedChartRows is the height of the rate-limited chart in the wide layout.
 const limitedChartRows = 3
-
-func (p *statusPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the least the pane needs (its head and two codes, the chart's top and bottom in the
 // wide layout) and the most it uses (its codes up to maxCodes, and the full chart).

@@ -14,13 +14,9 @@ const labelWidth = 10
 // second, the generator's health (saturation, dropped requests), a loud line when most answers
 // failed, and a chart of requests per second.
 type throughputPane struct {
-	c             *common
-	width, height int
-	wide          bool // boxed, with a title
-	chartRows     int  // height of the chart; 1 in the compact layout
+	paneBase
+	chartRows int // height of the chart; 1 in the compact layout
 }
-
-func (p *throughputPane) SetSize(width, height int) { p.width, p.height = width, height }
 
 // Lines is the least the pane needs (its figures and a one-row chart) and the most it uses
 // (its full chart), at its width.

@@ -21,7 +21,8 @@ type SearchDashboardOptions struct {
 	Progress func() *search.Progress
 	Live     func() *engine.Stats
 	// Stop ends the search and keeps the best answer so far.
-	Stop      func()
+	Stop func()
+	// FPS is how many frames a second the dashboard draws (DefaultFPS when 0 or less).
 	FPS       int
 	Inline    bool
 	ExitOnEnd bool
@@ -51,23 +52,16 @@ func (k searchKeys) FullHelp() [][]key.Binding { return [][]key.Binding{k.ShortH
 // dashboard, it pulls the search's view on its own frame tick and never makes the search wait.
 type SearchDashboard struct {
 	opts   SearchDashboardOptions
+	clock  frameClock
 	styles Styles
 	keys   searchKeys
 	help   help.Model
-	bar    progress.Model
-	pane   searchPane
-
-	width, height int
-	stopping      bool
-	showHelp      bool
-	done          *SearchDoneMsg
+	// pane is the screen and all it draws from; Update keeps it current, so View only draws.
+	pane searchPane
 }
 
 // NewSearchDashboard makes the find-limit dashboard.
 func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
-	if o.FPS <= 0 {
-		o.FPS = DefaultFPS
-	}
 	if o.Progress == nil {
 		o.Progress = func() *search.Progress { return &search.Progress{} }
 	}
@@ -80,26 +74,25 @@ func NewSearchDashboard(o SearchDashboardOptions) *SearchDashboard {
 	if o.Now == nil {
 		o.Now = time.Now
 	}
-	d := &SearchDashboard{opts: o, styles: DefaultStyles(), width: minWidth, height: 24}
+	d := &SearchDashboard{opts: o, clock: newFrameClock(o.FPS, searchTickMsg{}), styles: DefaultStyles()}
 	d.keys = searchKeys{
 		Stop: key.NewBinding(key.WithKeys("q", "ctrl+c"), key.WithHelp("q", "stop, keep the best answer")),
 		Help: key.NewBinding(key.WithKeys("?"), key.WithHelp("?", "what the table says")),
 	}
 	d.help = help.New()
 	d.help.Styles = d.styles.Help
-	d.bar = progress.New(progress.WithColors(d.styles.ProgressFull), progress.WithFillCharacters('█', '░'), progress.WithoutPercentage())
-	d.bar.EmptyColor = d.styles.ProgressEmpty
-	d.pane = searchPane{styles: &d.styles, bar: &d.bar}
+	bar := progress.New(progress.WithColors(d.styles.ProgressFull), progress.WithFillCharacters('█', '░'), progress.WithoutPercentage())
+	bar.EmptyColor = d.styles.ProgressEmpty
+	// The profile's name and URL come from a file: safe to show (safetext), in the title too,
+	// where a BEL would end the terminal's title sequence and let the rest run.
+	d.pane = searchPane{styles: &d.styles, bar: bar, name: safetext.Line(o.Name), target: safetext.Line(o.Target)}
+	d.setSize(minWidth, 24) // until the terminal says otherwise
 	d.pull()
 	return d
 }
 
 // Init starts the frame clock.
-func (d *SearchDashboard) Init() tea.Cmd { return d.tick() }
-
-func (d *SearchDashboard) tick() tea.Cmd {
-	return tea.Tick(time.Second/time.Duration(d.opts.FPS), func(time.Time) tea.Msg { return searchTickMsg{} })
-}
+func (d *SearchDashboard) Init() tea.Cmd { return d.clock.next() }
 
 // pull takes the latest views of the search and of the probe in progress.
 func (d *SearchDashboard) pull() {
@@ -112,18 +105,17 @@ func (d *SearchDashboard) pull() {
 func (d *SearchDashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case searchTickMsg:
-		if d.done != nil {
+		if d.pane.done != nil {
 			return d, nil
 		}
 		d.pull()
-		return d, d.tick()
+		return d, d.clock.next()
 	case tea.WindowSizeMsg:
-		d.width, d.height = max(msg.Width, 1), max(msg.Height, 1)
-		d.help.SetWidth(d.width)
+		d.setSize(msg.Width, msg.Height)
 	case tea.KeyPressMsg:
 		return d, d.handleKey(msg)
 	case SearchDoneMsg:
-		d.done = &msg
+		d.pane.done = &msg
 		d.pull()
 		d.pane.live = nil
 		if d.opts.ExitOnEnd {
@@ -133,30 +125,31 @@ func (d *SearchDashboard) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	return d, nil
 }
 
+// setSize gives the screen width × height cells; the keys line is cut to the width.
+func (d *SearchDashboard) setSize(width, height int) {
+	d.pane.width, d.pane.height = max(width, 1), max(height, 1)
+	d.help.SetWidth(d.pane.width)
+	d.pane.footer = d.help.ShortHelpView(d.keys.ShortHelp())
+}
+
 func (d *SearchDashboard) handleKey(msg tea.KeyPressMsg) tea.Cmd {
 	switch {
-	case d.done != nil:
+	case d.pane.done != nil:
 		return tea.Quit // the answer stays on screen until any key
 	case key.Matches(msg, d.keys.Stop):
-		if d.stopping {
+		if d.pane.stopping {
 			return tea.Quit // main still waits for the search and saves it
 		}
-		d.stopping = true
+		d.pane.stopping = true
 		d.opts.Stop()
 	case key.Matches(msg, d.keys.Help):
-		d.showHelp = !d.showHelp
+		d.pane.showHelp = !d.pane.showHelp
 	}
 	return nil
 }
 
-// View draws the dashboard.
+// View draws the dashboard from what Update gave its pane; it changes nothing.
 func (d *SearchDashboard) View() tea.View {
-	d.pane.width, d.pane.height = d.width, d.height
-	d.pane.stopping, d.pane.done, d.pane.showHelp = d.stopping, d.done, d.showHelp
-	// The profile's name and URL come from a file: safe to show (safetext), in the title too,
-	// where a BEL would end the terminal's title sequence and let the rest run.
-	d.pane.name, d.pane.target = safetext.Line(d.opts.Name), safetext.Line(d.opts.Target)
-	d.pane.footer = d.help.ShortHelpView(d.keys.ShortHelp())
 	v := tea.NewView(d.pane.View())
 	v.AltScreen = !d.opts.Inline
 	v.WindowTitle = "rpcstress find-limit " + d.pane.name

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"strings"
@@ -85,6 +86,38 @@ func TestSearchDashboardGolden(t *testing.T) {
 		checkFits(t, screen, 80, 24)
 		golden.RequireEqual(t, screen)
 	})
+}
+
+// TestSearchDashboardEverySize: in every state, at every layout size, the find-limit screen
+// fits the terminal, and View changes nothing (Update keeps the pane current).
+func TestSearchDashboardEverySize(t *testing.T) {
+	states := []struct {
+		name string
+		keys string
+		done bool
+	}{
+		{name: "running"},
+		{name: "what the table says", keys: "?"},
+		{name: "stopping", keys: "q"},
+		{name: "done", done: true},
+	}
+	for _, state := range states {
+		t.Run(state.name, func(t *testing.T) {
+			d := newTestSearchDashboard(testSearchProgress(), testSearchLive(), nil)
+			for _, r := range state.keys {
+				d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
+			}
+			if state.done {
+				d.Update(SearchDoneMsg{Path: "runs/demo-findlimit-20261123T100000Z.json"})
+			}
+			for _, sz := range layoutSizes {
+				d.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				where := fmt.Sprintf("%dx%d", sz[0], sz[1])
+				checkViewPure(t, where, d)
+				checkFitsAt(t, where, ansi.Strip(d.View().Content), sz[0], sz[1])
+			}
+		})
+	}
 }
 
 // TestSearchDashboardKeys: q stops the search once (the best answer is kept), a second q

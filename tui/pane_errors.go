@@ -1,0 +1,125 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+)
+
+// errorsPane shows the failures that are not HTTP statuses: transport error classes, and the
+// JSON-RPC error codes found inside answers, with a message the target sent.
+type errorsPane struct {
+	paneBase
+}
+
+// Lines is one line in the compact layout; with room, a title and a line per class and code
+// (ten at most), the least being the title and the first of each kind.
+func (p *errorsPane) Lines() (least, most int) {
+	if !p.wide {
+		return 1, 1
+	}
+	tot := &p.c.st.Total
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(faultRows(tot.Calls.Faults)), 10)
+}
+
+func (p *errorsPane) View() string {
+	if p.wide {
+		return strings.Join(clip(p.table(), p.height), "\n")
+	}
+	return p.line()
+}
+
+// line: "errors  timeout 5 · reset 2   rpc -32602 ×5 Invalid params…".
+func (p *errorsPane) line() string {
+	tot, s := &p.c.st.Total, p.c.styles
+	var parts []string
+	for _, class := range sortedByCount(tot.Errors) {
+		parts = append(parts, s.Bad.Render(class)+" "+formatInt(tot.Errors[class]))
+	}
+	text := "transport none"
+	if len(parts) > 0 {
+		text = strings.Join(parts, " · ")
+	}
+	// Faults of JSON-RPC answers (a lost batch item, a wrong id) go last; their room is kept
+	// before an error message takes the rest.
+	faults := ""
+	if rows := faultRows(tot.Calls.Faults); len(rows) > 0 {
+		faults = "faults " + rows[0][0] + " ×" + rows[0][1]
+		if len(rows) > 1 {
+			faults += fmt.Sprintf(" (+%d)", len(rows)-1)
+		}
+	}
+	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
+		used := labelWidth + cellWidth(strings.Join(ansiFree(tot.Errors), " · ")) + 3
+		if faults != "" {
+			used += 3 + cellWidth(faults)
+		}
+		first := codes[0]
+		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
+		if len(codes) > 1 {
+			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
+		}
+		if msg := oneLine(p.c.st.RPCMessage[first]); msg != "" {
+			if room := p.width - used - cellWidth(rpc) - 1; room >= 10 {
+				rpc += " " + s.Muted.Render(truncate(msg, room))
+			}
+		}
+		text += "   " + rpc
+	}
+	if faults != "" && labelWidth+lipgloss.Width(text)+3+cellWidth(faults) <= p.width {
+		text += "   " + s.Bad.Render(faults)
+	}
+	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
+	return truncate(p.c.label("errors", labelWidth)+text, p.width)
+}
+
+// ansiFree lists "class n" for each transport error class, unstyled, to measure the line.
+func ansiFree(m map[string]int64) []string {
+	var out []string
+	for _, k := range sortedByCount(m) {
+		out = append(out, k+" "+formatInt(m[k]))
+	}
+	if len(out) == 0 {
+		out = append(out, "transport none")
+	}
+	return out
+}
+
+// table is the wide form: one line per transport class and per JSON-RPC code.
+func (p *errorsPane) table() []string {
+	st, s := p.c.st, p.c.styles
+	tot := &st.Total
+	lines := []string{s.Section.Render("Errors") + s.Muted.Render("  (run; /s is the last second)")}
+	if len(tot.Errors) == 0 {
+		lines = append(lines, p.c.label("transport", labelWidth)+"none")
+	}
+	for i, class := range sortedByCount(tot.Errors) {
+		n := tot.Errors[class]
+		lines = append(lines, p.c.groupLabel("transport", i)+s.Bad.Render(padRight(class, numWidth))+
+			padLeft(formatInt(n), numWidth)+padLeft(formatPct(n, tot.Completed), numWidth)+
+			padLeft(formatInt(st.Last.Errors[class]), numWidth)+" /s")
+	}
+	if len(tot.RPCErrors) == 0 {
+		lines = append(lines, p.c.label("JSON-RPC", labelWidth)+"none")
+	}
+	for i, code := range sortedByCount(tot.RPCErrors) {
+		head := p.c.groupLabel("JSON-RPC", i) + s.Bad.Render(padRight(code, numWidth)) +
+			padLeft(formatInt(tot.RPCErrors[code]), numWidth) + "  "
+		room := p.width - labelWidth - 2*numWidth - 2
+		lines = append(lines, head+s.Muted.Render(truncate(oneLine(st.RPCMessage[code]), room)))
+	}
+	// Faults of JSON-RPC answers, by kind, with what each means.
+	rows := faultRows(tot.Calls.Faults)
+	kindWidth := numWidth
+	for _, r := range rows {
+		kindWidth = max(kindWidth, cellWidth(r[0])+1)
+	}
+	for i, r := range rows {
+		kind := padRight(r[0], kindWidth)
+		room := p.width - labelWidth - kindWidth - numWidth - 2
+		lines = append(lines, p.c.groupLabel("faults", i)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
+			s.Muted.Render(truncate(r[2], room)))
+	}
+	return lines
+}
