@@ -57,6 +57,9 @@ func memTarget(t testing.TB, cfg *Config, counters *Counters, h fasthttp.Request
 	return c
 }
 
+// http1Of is c's transport, HTTP/1.1 (the only one there is).
+func http1Of(c *Client) *http1Transport { return c.tr.(*http1Transport) }
+
 // sendOne runs one Send of mix entry idx into a fresh batch, keeping the caller's Intended and Stage.
 func sendOne(ctx context.Context, s *Sender, idx int) (Sample, *Batch) {
 	b := &Batch{}
@@ -409,7 +412,7 @@ func TestSendHTTPS(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	if !c.hc.IsTLS {
+	if !http1Of(c).hc.IsTLS {
 		t.Fatal("https URL without TLS")
 	}
 	smp, _ := sendOne(context.Background(), c.NewSender(), 0)
@@ -443,8 +446,8 @@ func TestNewClientURL(t *testing.T) {
 			t.Errorf("%q: error shows the secret: %v", tt.url, err)
 		case tt.addr != "" && err != nil:
 			t.Errorf("%q: %v", tt.url, err)
-		case err == nil && (c.hc.Addr != tt.addr || c.hc.IsTLS != tt.isTLS):
-			t.Errorf("%q: addr %q tls %v, want %q %v", tt.url, c.hc.Addr, c.hc.IsTLS, tt.addr, tt.isTLS)
+		case err == nil && (http1Of(c).hc.Addr != tt.addr || http1Of(c).hc.IsTLS != tt.isTLS):
+			t.Errorf("%q: addr %q tls %v, want %q %v", tt.url, http1Of(c).hc.Addr, http1Of(c).hc.IsTLS, tt.addr, tt.isTLS)
 		}
 	}
 }
@@ -546,8 +549,8 @@ func TestSendShapes(t *testing.T) {
 	}
 	var srv captureServer
 	c := memTarget(t, cfg, NewCounters(1), srv.handle)
-	if len(c.shapes) != 3 {
-		t.Errorf("%d shapes, want 3 (equal ones shared)", len(c.shapes))
+	if n := len(http1Of(c).shapes.all); n != 3 {
+		t.Errorf("%d shapes, want 3 (equal ones shared)", n)
 	}
 	s := c.NewSender()
 	tests := []struct {

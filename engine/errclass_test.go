@@ -212,9 +212,9 @@ func rawDo(t *testing.T, url string, tlsCfg *tls.Config) error {
 		t.Fatal(err)
 	}
 	defer c.Close()
-	s := c.NewSender()
-	s.req.SetBodyRaw(cfg.Requests[0].Body)
-	return c.hc.DoDeadline(&s.req, &s.resp, time.Now().Add(cfg.Timeout))
+	ex := c.tr.newExchange()
+	ex.load(0, cfg.Requests[0].Body)
+	return ex.roundTrip(time.Now().Add(cfg.Timeout))
 }
 
 // rawTCPServer serves handle on every connection accepted on a 127.0.0.1 port and returns the

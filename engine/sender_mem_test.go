@@ -37,7 +37,7 @@ func TestSenderShapesBounded(t *testing.T) {
 	for i := range kept {
 		s := c.NewSender()
 		for k := range shapes {
-			s.request(k)
+			s.ex.(*http1Exchange).request(k)
 		}
 		kept[i] = s
 	}
@@ -46,7 +46,7 @@ func TestSenderShapesBounded(t *testing.T) {
 	}
 	s := kept[0]
 	for _, k := range []int{0, 7, shapes - 1, 7, 3} {
-		r := s.request(k)
+		r := s.ex.(*http1Exchange).request(k)
 		if got, want := string(r.Header.Method()), "GET"; got != want {
 			t.Errorf("request %d: method %s, want %s", k, got, want)
 		}
