@@ -12,6 +12,9 @@ import (
 	"time"
 )
 
+// DefaultMaxBodyBytes caps response bodies when Config.MaxBodyBytes is 0.
+const DefaultMaxBodyBytes = 4 << 20
+
 // Client sends the request mix to one target: at most Config.Connections keep-alive
 // connections, a response body cap, the request's deadline bounding every phase, and no
 // retries, ever — a load tester that retried silently would report answers the target never

@@ -13,8 +13,6 @@ import (
 )
 
 const (
-	// DefaultMaxBodyBytes caps response bodies when Config.MaxBodyBytes is 0.
-	DefaultMaxBodyBytes = 4 << 20
 	// readBufferSize bounds status line + headers of one answer; fasthttp's 4 KiB default is
 	// tight for providers behind CDNs (long CSP and cookie headers). Larger headers count as
 	// "toolarge".
