@@ -158,44 +158,47 @@ func sameFaults(got, want map[Fault]uint32) bool {
 
 // TestParseRPCCalls: which bodies are JSON-RPC calls, how many, and which expect an answer.
 func TestParseRPCCalls(t *testing.T) {
+	// found is what a body holds: its calls, those that expect an answer, a batch or not.
+	type found struct {
+		calls, answers int
+		batch          bool
+	}
 	tests := []struct {
-		name    string
-		body    string
-		rpc     bool
-		calls   int
-		answers int
-		batch   bool
+		name string
+		body string
+		want *found // nil: not JSON-RPC
 	}{
 		// One call.
-		{"call", callOne, true, 1, 1, false},
+		{"call", callOne, &found{1, 1, false}},
 		// A notification: a call without an id.
-		{"notification", callNote, true, 1, 0, false},
+		{"notification", callNote, &found{1, 0, false}},
 		// A batch of three.
-		{"batch", callThree, true, 3, 3, true},
+		{"batch", callThree, &found{3, 3, true}},
 		// A batch with a notification.
-		{"mixed", callMixed, true, 2, 1, true},
+		{"mixed", callMixed, &found{2, 1, true}},
 		// A body without "jsonrpc" is a raw API's.
-		{"no jsonrpc", `{"id":1,"method":"m"}`, false, 0, 0, false},
+		{"no jsonrpc", `{"id":1,"method":"m"}`, nil},
 		// A method must be a string.
-		{"method number", `{"jsonrpc":"2.0","id":1,"method":7}`, false, 0, 0, false},
+		{"method number", `{"jsonrpc":"2.0","id":1,"method":7}`, nil},
 		// A batch with one element that is no call is not JSON-RPC as a whole.
-		{"batch with junk", `[` + callOne + `,{"a":1}]`, false, 0, 0, false},
+		{"batch with junk", `[` + callOne + `,{"a":1}]`, nil},
 		// An empty array.
-		{"empty batch", `[]`, false, 0, 0, false},
+		{"empty batch", `[]`, nil},
 		// Not JSON.
-		{"text", `hello`, false, 0, 0, false},
+		{"text", `hello`, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			c := ParseRPCCalls([]byte(tt.body))
-			if (c != nil) != tt.rpc {
-				t.Fatalf("JSON-RPC %v, want %v", c != nil, tt.rpc)
-			}
-			if c.Calls() != tt.calls {
-				t.Errorf("%d calls, want %d", c.Calls(), tt.calls)
-			}
-			if c != nil && (c.answers() != tt.answers || c.Batch != tt.batch) {
-				t.Errorf("%d answers batch %v, want %d %v", c.answers(), c.Batch, tt.answers, tt.batch)
+			switch {
+			case (c != nil) != (tt.want != nil):
+				t.Fatalf("JSON-RPC %v, want %v", c != nil, tt.want != nil)
+			case c == nil && c.Calls() != 0:
+				t.Errorf("%d calls in what is not JSON-RPC", c.Calls())
+			case c != nil:
+				if got := (found{c.Calls(), c.answers(), c.Batch}); got != *tt.want {
+					t.Errorf("got %+v, want %+v", got, *tt.want)
+				}
 			}
 		})
 	}

@@ -2,34 +2,42 @@ package engine
 
 import (
 	"math"
+	"slices"
 	"strings"
 	"testing"
 )
 
-// TestClassify: the rules for answers judged by status and error members alone, as every
-// answer to a request that is not JSON-RPC is (calls nil).
-func TestClassify(t *testing.T) {
-	type rpc struct {
-		code int32
-		msg  string
-	}
-	tests := []struct {
-		name    string
-		status  int
-		body    string
-		outcome Outcome
-		errs    []rpc
-	}{
+// rawAnswer is an answer judged by status and error members alone, and the outcome and
+// error records (Code and Message; Sample is the caller's) it must get.
+type rawAnswer struct {
+	name    string
+	status  int
+	body    string
+	outcome Outcome
+	errs    []codeMsg
+}
+
+// codeMsg is an error record's code and message.
+type codeMsg struct {
+	code int32
+	msg  string
+}
+
+// rawAnswers are the rules for answers judged by status and error members alone, as every
+// answer to a request that is not JSON-RPC is (calls nil). TestClassify checks them on a
+// Classifier, TestSendOutcomes through a whole send.
+func rawAnswers() []rawAnswer {
+	return []rawAnswer{
 		// A plain JSON-RPC success is ok and never parsed (no "error" bytes).
 		{"result", 200, `{"jsonrpc":"2.0","id":1,"result":{"value":42}}`, OutcomeOK, nil},
 		// An error member with a numeric code is a failed answer counted under its code.
-		{"invalid params", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`, OutcomeFailed, []rpc{{-32602, "Invalid params"}}},
+		{"invalid params", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32602,"message":"Invalid params"}}`, OutcomeFailed, []codeMsg{{-32602, "Invalid params"}}},
 		// A code listed in Limits.RPCCodes is rate-limited, not failed.
-		{"rpc limited", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`, OutcomeLimited, []rpc{{-32005, "limit exceeded"}}},
+		{"rpc limited", 200, `{"jsonrpc":"2.0","id":1,"error":{"code":-32005,"message":"limit exceeded"}}`, OutcomeLimited, []codeMsg{{-32005, "limit exceeded"}}},
 		// A batch: each element is examined; one limited item makes the whole answer limited.
-		{"batch mixed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32601,"message":"no such method"}},{"id":3,"error":{"code":-32005,"message":"slow down"}}]`, OutcomeLimited, []rpc{{-32601, "no such method"}, {-32005, "slow down"}}},
+		{"batch mixed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32601,"message":"no such method"}},{"id":3,"error":{"code":-32005,"message":"slow down"}}]`, OutcomeLimited, []codeMsg{{-32601, "no such method"}, {-32005, "slow down"}}},
 		// A batch with only a plain error is failed.
-		{"batch failed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32000,"message":"x"}}]`, OutcomeFailed, []rpc{{-32000, "x"}}},
+		{"batch failed", 200, `[{"id":1,"result":1},{"id":2,"error":{"code":-32000,"message":"x"}}]`, OutcomeFailed, []codeMsg{{-32000, "x"}}},
 		// A batch of successes is ok even though "error" appears in a result string.
 		{"batch ok", 200, ` [{"id":1,"result":"error"},{"id":2,"result":2}]`, OutcomeOK, nil},
 		// HTTP 429 is limited whatever the body says; the body is not read.
@@ -37,9 +45,9 @@ func TestClassify(t *testing.T) {
 		// HTTP 500 is failed.
 		{"500", 500, `Internal Server Error`, OutcomeFailed, nil},
 		// A non-2xx answer with a JSON-RPC body still reports its code.
-		{"400 with rpc error", 400, `{"error":{"code":-32600,"message":"Invalid Request"}}`, OutcomeFailed, []rpc{{-32600, "Invalid Request"}}},
+		{"400 with rpc error", 400, `{"error":{"code":-32600,"message":"Invalid Request"}}`, OutcomeFailed, []codeMsg{{-32600, "Invalid Request"}}},
 		// A 503 carrying a rate-limit code is limited: limited wins over failed.
-		{"503 with limit code", 503, `{"error":{"code":-32005,"message":"busy"}}`, OutcomeLimited, []rpc{{-32005, "busy"}}},
+		{"503 with limit code", 503, `{"error":{"code":-32005,"message":"busy"}}`, OutcomeLimited, []codeMsg{{-32005, "busy"}}},
 		// A 2xx body that is not JSON is ok: raw HTTP APIs answer in any format.
 		{"non-JSON 200", 200, `hello, "error" world`, OutcomeOK, nil},
 		// Garbage that starts like JSON but does not parse is ok too (no validation).
@@ -53,36 +61,47 @@ func TestClassify(t *testing.T) {
 		// Same for an error object whose code is a string.
 		{"string code", 200, `{"error":{"code":"-32000","message":"x"}}`, OutcomeFailed, nil},
 		// A code beyond int32 is clamped, never wrapped.
-		{"huge code", 200, `{"error":{"code":1e30,"message":"big"}}`, OutcomeFailed, []rpc{{math.MaxInt32, "big"}}},
+		{"huge code", 200, `{"error":{"code":1e30,"message":"big"}}`, OutcomeFailed, []codeMsg{{math.MaxInt32, "big"}}},
 		// A fractional code is truncated; the HTTP-style code 429 in the body is limited.
-		{"float code", 200, `{"error":{"code":429.0,"message":"Too many requests"}}`, OutcomeLimited, []rpc{{429, "Too many requests"}}},
+		{"float code", 200, `{"error":{"code":429.0,"message":"Too many requests"}}`, OutcomeLimited, []codeMsg{{429, "Too many requests"}}},
 		// Scalars at the top level are ok.
 		{"scalar", 200, `["error"]`, OutcomeOK, nil},
 		// 1xx-3xx outside 2xx are failed: the tester never follows redirects.
 		{"redirect", 301, ``, OutcomeFailed, nil},
+		// A 404 with an empty body is failed.
+		{"404", 404, ``, OutcomeFailed, nil},
 	}
-	for _, tt := range tests {
+}
+
+// TestClassify: the rules of rawAnswers, on a Classifier.
+func TestClassify(t *testing.T) {
+	for _, tt := range rawAnswers() {
 		t.Run(tt.name, func(t *testing.T) {
 			c := NewClassifier(DefaultLimits())
 			s := Sample{RPCErrN: 99, Outcome: OutcomeFailed}
 			b := &Batch{}
 			c.Classify(&s, tt.status, []byte(tt.body), nil, 7, b)
-			errs := b.RPCErrors
 			if s.Calls != 0 || len(b.Faults) != 0 {
 				t.Errorf("calls %d, faults %v: a raw request has no calls", s.Calls, b.Faults)
 			}
 			if s.Outcome != tt.outcome {
 				t.Errorf("outcome %v, want %v", s.Outcome, tt.outcome)
 			}
-			if int(s.RPCErrN) != len(errs) || len(errs) != len(tt.errs) {
-				t.Fatalf("RPCErrN %d, %d errors %v, want %v", s.RPCErrN, len(errs), errs, tt.errs)
-			}
-			for i, e := range errs {
-				if e.Sample != 7 || e.Code != tt.errs[i].code || e.Message != tt.errs[i].msg {
-					t.Errorf("error %d = %+v, want sample 7 %+v", i, e, tt.errs[i])
-				}
-			}
+			checkRecords(t, s.RPCErrN, b.RPCErrors, 7, tt.errs)
 		})
+	}
+}
+
+// checkRecords checks the error records of a sample numbered sample, and its RPCErrN.
+func checkRecords(t *testing.T, n uint16, errs []RPCError, sample int32, want []codeMsg) {
+	t.Helper()
+	if int(n) != len(errs) || len(errs) != len(want) {
+		t.Fatalf("RPCErrN %d, %d errors %v, want %v", n, len(errs), errs, want)
+	}
+	for i, e := range errs {
+		if e.Sample != sample || e.Code != want[i].code || e.Message != want[i].msg {
+			t.Errorf("error %d = %+v, want sample %d %+v", i, e, sample, want[i])
+		}
 	}
 }
 
@@ -99,15 +118,9 @@ func TestClassifyMessageOnce(t *testing.T) {
 	c.Classify(&s, 200, bare, nil, 2, b)
 	c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), nil, 3, b)
 	c.Classify(&s, 200, []byte(`{"error":{"code":-32000,"message":"late"}}`), nil, 4, b)
-	errs := b.RPCErrors
 	want := []RPCError{{0, -32602, "Invalid params"}, {1, -32602, ""}, {2, -32000, ""}, {3, -32000, "late"}, {4, -32000, ""}}
-	if len(errs) != len(want) {
-		t.Fatalf("got %v, want %v", errs, want)
-	}
-	for i := range want {
-		if errs[i] != want[i] {
-			t.Errorf("error %d = %+v, want %+v", i, errs[i], want[i])
-		}
+	if !slices.Equal(b.RPCErrors, want) {
+		t.Errorf("got %+v, want %+v", b.RPCErrors, want)
 	}
 }
 
@@ -125,25 +138,50 @@ func TestClassifyLongMessage(t *testing.T) {
 	}
 }
 
+// answerCase is an answer as a Classifier sees it: status, body and, for a JSON-RPC request,
+// the calls it answers.
+type answerCase struct {
+	name   string
+	status int
+	body   []byte
+	calls  *RPCCalls
+}
+
+// typicalAnswers are the answers most of a run classifies: raw (a request that is not
+// JSON-RPC) and matched to their calls, ok, failed and limited, faults included.
+// TestClassifyZeroAlloc checks each allocates nothing; BenchmarkClassify measures each.
+func typicalAnswers() []answerCase {
+	one, three := ParseRPCCalls([]byte(clientTestBody)), ParseRPCCalls(rpcBatchCalls)
+	return []answerCase{
+		// The fast path: no "error" bytes, no parse.
+		{"ok", 200, rpcOKBody, nil},
+		// The same answer with "error":null, which must be parsed: what the fast path saves.
+		{"ok-parsed", 200, []byte(`{"jsonrpc":"2.0","id":1,"error":null,"result":{"context":{"slot":1234},"value":99999}}`), nil},
+		// A JSON-RPC error, counted under its code.
+		{"error", 200, rpcErrBody, nil},
+		// A batch with one limited item.
+		{"batch", 200, rpcBatchBody, nil},
+		// A rate-limit status: the body is not read.
+		{"429", 429, []byte(`Too Many Requests`), nil},
+		// Answers matched to their calls by id: always parsed.
+		{"calls-ok", 200, rpcOKBody, one},
+		{"calls-error", 200, rpcErrBody, one},
+		{"calls-batch", 200, rpcBatchBody, three},
+		// A batch answer with a duplicate id and an unknown one: faults recorded.
+		{"calls-faults", 200, []byte(`[{"jsonrpc":"2.0","id":3,"result":1},{"jsonrpc":"2.0","id":3,"result":1},{"id":"x"}]`), three},
+	}
+}
+
 // TestClassifyZeroAlloc: once warm, classifying allocates nothing, for ok and error answers,
 // raw or matched to their calls, faults included.
 func TestClassifyZeroAlloc(t *testing.T) {
 	c := NewClassifier(DefaultLimits())
-	one, three := ParseRPCCalls([]byte(clientTestBody)), ParseRPCCalls(rpcBatchCalls)
-	tests := []struct {
-		body  []byte
-		calls *RPCCalls
-	}{
-		{rpcOKBody, nil}, {rpcErrBody, nil}, {rpcBatchBody, nil},
-		{rpcOKBody, one}, {rpcErrBody, one}, {rpcBatchBody, three},
-		{[]byte(`[{"jsonrpc":"2.0","id":3,"result":1},{"jsonrpc":"2.0","id":3,"result":1},{"id":"x"}]`), three},
-	}
 	b := &Batch{RPCErrors: make([]RPCError, 0, 16), Faults: make([]CallFault, 0, 16)}
-	for _, tt := range tests {
+	for _, tt := range typicalAnswers() {
 		var s Sample
-		c.Classify(&s, 200, tt.body, tt.calls, 0, b) // warm: parser cache, seen codes
-		if n := testing.AllocsPerRun(100, func() { b.Reset(); c.Classify(&s, 200, tt.body, tt.calls, 0, b) }); n != 0 {
-			t.Errorf("%s: %v allocs per Classify", tt.body, n)
+		c.Classify(&s, tt.status, tt.body, tt.calls, 0, b) // warm: parser cache, seen codes
+		if n := testing.AllocsPerRun(100, func() { b.Reset(); c.Classify(&s, tt.status, tt.body, tt.calls, 0, b) }); n != 0 {
+			t.Errorf("%s: %v allocs per Classify", tt.name, n)
 		}
 	}
 }

@@ -12,13 +12,10 @@ import (
 // transport, fasthttp server, response read, header scan, classification). The server's own
 // work and allocations are included, so the figures are an upper bound of the client's.
 func BenchmarkSend(b *testing.B) {
-	bodies := []struct {
-		name string
-		body []byte
-	}{
-		{"ok", rpcOKBody},
-		{"rpc-error", rpcErrBody},
-		{"batch", rpcBatchBody},
+	bodies := []answerCase{
+		{name: "ok", body: rpcOKBody},
+		{name: "rpc-error", body: rpcErrBody},
+		{name: "batch", body: rpcBatchBody},
 	}
 	for _, bb := range bodies {
 		b.Run(bb.name, func(b *testing.B) {
@@ -45,31 +42,12 @@ func BenchmarkSend(b *testing.B) {
 	}
 }
 
-// BenchmarkClassify measures classification alone. The first cases are answers to a request
-// that is not JSON-RPC (a raw API): "ok" takes the fast path (no "error" bytes, no parse);
-// "ok-parsed" is the same answer with "error":null, which must be parsed, to show what the
-// fast path saves. The "calls-" cases answer JSON-RPC calls, matched by id, so always parsed.
+// BenchmarkClassify measures classification alone, of each of typicalAnswers.
 func BenchmarkClassify(b *testing.B) {
-	one, three := ParseRPCCalls([]byte(clientTestBody)), ParseRPCCalls(rpcBatchCalls)
-	cases := []struct {
-		name   string
-		status int
-		body   []byte
-		calls  *RPCCalls
-	}{
-		{"ok", 200, rpcOKBody, nil},
-		{"ok-parsed", 200, []byte(`{"jsonrpc":"2.0","id":1,"error":null,"result":{"context":{"slot":1234},"value":99999}}`), nil},
-		{"error", 200, rpcErrBody, nil},
-		{"batch", 200, rpcBatchBody, nil},
-		{"429", 429, []byte(`Too Many Requests`), nil},
-		{"calls-ok", 200, rpcOKBody, one},
-		{"calls-error", 200, rpcErrBody, one},
-		{"calls-batch", 200, rpcBatchBody, three},
-	}
-	for _, cc := range cases {
+	for _, cc := range typicalAnswers() {
 		b.Run(cc.name, func(b *testing.B) {
 			c := NewClassifier(DefaultLimits())
-			bt := &Batch{RPCErrors: make([]RPCError, 0, 8)}
+			bt := &Batch{RPCErrors: make([]RPCError, 0, 8), Faults: make([]CallFault, 0, 8)}
 			var s Sample
 			c.Classify(&s, cc.status, cc.body, cc.calls, 0, bt)
 			b.ReportAllocs()

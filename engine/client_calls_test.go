@@ -10,7 +10,6 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/internal/hostile"
-	"github.com/valyala/fasthttp"
 )
 
 // seqIDTemplate renders a getSlot call whose id counts up, like a raw body with {{seq}}.
@@ -58,12 +57,7 @@ func TestSendCalls(t *testing.T) {
 			cfg := clientConfig(srv.URL)
 			tt.req.Name, tt.req.Weight, tt.req.Items = "r", 1, max(tt.req.RPC.Calls(), 1)
 			cfg.Requests = []Request{tt.req}
-			c, err := NewClient(cfg, NewCounters(1))
-			if err != nil {
-				t.Fatal(err)
-			}
-			defer c.Close()
-			s := c.NewSender()
+			s := dialClient(t, cfg, NewCounters(1), nil).NewSender()
 			for i := range 3 {
 				smp, b := sendOne(context.Background(), s, 0)
 				if smp.Err != ErrNone || smp.Outcome != tt.outcome || int(smp.Calls) != tt.req.RPC.Calls() || smp.CallsOK != tt.callsOK {
@@ -77,57 +71,13 @@ func TestSendCalls(t *testing.T) {
 		})
 	}
 	t.Run("refused", func(t *testing.T) {
-		cfg := clientConfig("http://" + closedTCPPort(t) + "/")
+		cfg := clientConfig("http://" + refusedAddr(t) + "/")
 		cfg.Requests = []Request{{Name: "b", Body: batch, RPC: ParseRPCCalls(batch), Weight: 1, Items: 3}}
-		c, err := NewClient(cfg, NewCounters(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer c.Close()
-		smp, b := sendOne(context.Background(), c.NewSender(), 0)
+		smp, b := sendOne(context.Background(), dialClient(t, cfg, NewCounters(1), nil).NewSender(), 0)
 		if smp.Err != ErrRefused || smp.Calls != 3 || smp.CallsOK != 0 || smp.CallsLimited != 0 || len(b.Faults) != 0 {
 			t.Errorf("got %+v faults %v: want 3 calls failed by the transport error, no faults", smp, b.Faults)
 		}
 	})
-}
-
-// TestSendCallsZeroAlloc: matching answers to calls, per send too, allocates nothing once warm.
-func TestSendCallsZeroAlloc(t *testing.T) {
-	if raceEnabled() {
-		t.Skip("under -race sync.Pool drops items at random, so fasthttp's pooled buffers are remade")
-	}
-	seq := ParseRPCCalls([]byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`))
-	seq.PerSend = true
-	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"m"},{"jsonrpc":"2.0","id":2,"method":"m"}]`)
-	cfg := clientConfig("http://node.test/")
-	cfg.Requests = []Request{
-		{Name: "seq", Body: []byte("x"), Template: &seqIDTemplate{}, RPC: seq, Weight: 1, Items: 1},
-		{Name: "batch", Body: batch, RPC: ParseRPCCalls(batch), Weight: 1, Items: 2},
-	}
-	answers := [][]byte{[]byte(`{"jsonrpc":"2.0","id":7,"result":1}`), []byte(`[{"jsonrpc":"2.0","id":2,"result":1},{"jsonrpc":"2.0","id":1,"result":1}]`)}
-	c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) {
-		ctx.SetBody(answers[0])
-		if ctx.Request.Body()[0] == '[' {
-			ctx.SetBody(answers[1])
-		}
-	})
-	s := c.NewSender()
-	b := &Batch{Samples: make([]Sample, 1), RPCErrors: make([]RPCError, 0, 4), Faults: make([]CallFault, 0, 4)}
-	start := time.Now()
-	ctx := context.Background()
-	smp := &b.Samples[0]
-	for i := range 10 {
-		s.Send(ctx, i%2, smp, b, 0, start)
-	}
-	i := 0
-	n := testing.AllocsPerRun(200, func() {
-		b.Reset()
-		s.Send(ctx, i%2, smp, b, 0, start)
-		i++
-	})
-	if n > 0 {
-		t.Errorf("%v allocs per Send", n)
-	}
 }
 
 // endedSource is a Source with nothing in it: a Config streamed from it, for a Client alone.
@@ -153,11 +103,7 @@ func TestSendStreamedCalls(t *testing.T) {
 		cfg := clientConfig(srv.URL)
 		cfg.Source, cfg.SourceRequests = endedSource{}, 1
 		cfg.Requests = []Request{{Name: "getSlot", Items: 1, Weight: 1, RPC: first}}
-		c, err := NewClient(cfg, NewCounters(1))
-		if err != nil {
-			t.Fatal(err)
-		}
-		s := c.NewSender()
+		s := dialClient(t, cfg, NewCounters(1), nil).NewSender()
 		for id := 7; id <= 9; id++ {
 			b := &Batch{}
 			var smp Sample
@@ -168,6 +114,5 @@ func TestSendStreamedCalls(t *testing.T) {
 					tt.mode, id, smp.Err, smp.Outcome, smp.Calls, smp.CallsOK, faultCounts(b), tt.outcome, tt.callsOK, tt.faults)
 			}
 		}
-		c.Close()
 	}
 }

@@ -1,11 +1,80 @@
 package engine
 
 import (
+	"context"
 	"runtime"
 	"strconv"
 	"testing"
 	"time"
+
+	"github.com/valyala/fasthttp"
 )
+
+// What a Sender allocates per send (nothing, once warm) and what it keeps.
+
+// TestSendZeroAlloc: a warm Sender allocates nothing per request (the in-memory server's own
+// allocations count too, so this is an upper bound), whatever the request: a fixed body, a
+// Template with a request shape of its own, answers matched to calls, per send too.
+func TestSendZeroAlloc(t *testing.T) {
+	if raceEnabled() {
+		t.Skip("under -race sync.Pool drops items at random, so fasthttp's pooled buffers are remade")
+	}
+	seq := ParseRPCCalls([]byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`))
+	seq.PerSend = true
+	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"m"},{"jsonrpc":"2.0","id":2,"method":"m"}]`)
+	tests := []struct {
+		name     string
+		requests []Request // nil: clientConfig's
+		answers  [2][]byte // to a single request, to a batch
+	}{
+		// Fixed bodies, answered with a result …
+		{"ok", nil, [2][]byte{rpcOKBody, rpcOKBody}},
+		// … and with an error.
+		{"rpc error", nil, [2][]byte{rpcErrBody, rpcErrBody}},
+		// A Template, and one with a request shape (method, path, headers) of its own.
+		{"template", []Request{
+			{Name: "t", Body: []byte("x"), Template: &sizesTemplate{sizes: []int{50, 120, 80}}, Weight: 1, Items: 1},
+			{Name: "shaped", Body: []byte("{}"), Method: "PUT", Path: "/x", Headers: []Header{{Name: "X-A", Value: "1"}}, Template: &sizesTemplate{sizes: []int{10}}, Weight: 1, Items: 1},
+		}, [2][]byte{rpcOKBody, rpcOKBody}},
+		// Answers matched to calls: ids read per send from a Template's rendering, and a batch
+		// answered out of order.
+		{"calls", []Request{
+			{Name: "seq", Body: []byte("x"), Template: &seqIDTemplate{}, RPC: seq, Weight: 1, Items: 1},
+			{Name: "batch", Body: batch, RPC: ParseRPCCalls(batch), Weight: 1, Items: 2},
+		}, [2][]byte{[]byte(`{"jsonrpc":"2.0","id":7,"result":1}`), []byte(`[{"jsonrpc":"2.0","id":2,"result":1},{"jsonrpc":"2.0","id":1,"result":1}]`)}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			cfg := clientConfig("http://node.test/")
+			if tt.requests != nil {
+				cfg.Requests = tt.requests
+			}
+			c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+				ctx.SetBody(tt.answers[0])
+				if body := ctx.Request.Body(); len(body) > 0 && body[0] == '[' {
+					ctx.SetBody(tt.answers[1])
+				}
+			})
+			s := c.NewSender()
+			b := &Batch{Samples: make([]Sample, 1), RPCErrors: make([]RPCError, 0, 4), Faults: make([]CallFault, 0, 4)}
+			start := time.Now()
+			ctx := context.Background()
+			smp := &b.Samples[0]
+			for i := range 10 {
+				s.Send(ctx, i%len(cfg.Requests), smp, b, 0, start)
+			}
+			i := 0
+			n := testing.AllocsPerRun(200, func() {
+				b.Reset()
+				s.Send(ctx, i%len(cfg.Requests), smp, b, 0, start)
+				i++
+			})
+			if n > 0 {
+				t.Errorf("%v allocs per Send", n)
+			}
+		})
+	}
+}
 
 // shapedClient is a Client for a mix of n requests of n shapes: a GET of its own path with an
 // API key header each, as a target file replaying a REST API makes.
@@ -37,7 +106,7 @@ func TestSenderShapesBounded(t *testing.T) {
 	for i := range kept {
 		s := c.NewSender()
 		for k := range shapes {
-			s.request(k)
+			s.ex.(*http1Exchange).request(k)
 		}
 		kept[i] = s
 	}
@@ -46,7 +115,7 @@ func TestSenderShapesBounded(t *testing.T) {
 	}
 	s := kept[0]
 	for _, k := range []int{0, 7, shapes - 1, 7, 3} {
-		r := s.request(k)
+		r := s.ex.(*http1Exchange).request(k)
 		if got, want := string(r.Header.Method()), "GET"; got != want {
 			t.Errorf("request %d: method %s, want %s", k, got, want)
 		}

@@ -17,12 +17,7 @@ func TestSendEarlyAnswer(t *testing.T) {
 	big := append([]byte(`{"jsonrpc":"2.0","id":1,"method":"m","params":["`), bytes.Repeat([]byte("a"), 6_000_000)...)
 	big = append(big, `"]}`...)
 	cfg.Requests = []Request{{Name: "big", Body: big, Weight: 1, Items: 1}, {Name: "small", Body: []byte(clientTestBody), Weight: 1, Items: 1}}
-	c, err := NewClient(cfg, NewCounters(1))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer c.Close()
-	s := c.NewSender()
+	s := dialClient(t, cfg, NewCounters(1), nil).NewSender()
 	for i := range 5 {
 		smp, _ := sendOne(context.Background(), s, 0)
 		if smp.Status != 413 || smp.Err != ErrNone || smp.Outcome != OutcomeFailed {

@@ -1,5 +1,8 @@
 package engine
 
+// The HTTP/1.1 round trip on one connection of the HostClient: fasthttp's own, but an answer
+// the server sent before it read the whole request (an early 413) is read, not lost.
+
 import (
 	"errors"
 	"time"

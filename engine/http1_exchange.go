@@ -1,0 +1,132 @@
+package engine
+
+// One worker's HTTP/1.1 exchange (see exchange in sender.go): a request kept prepared per
+// request shape, a reused response, and the reading of an answer's status line and headers
+// (their size, and the rate-limit headers among them). Nothing here allocates in steady state.
+
+import (
+	"time"
+
+	"github.com/valyala/fasthttp"
+)
+
+// maxPreparedShapes bounds the requests an exchange keeps prepared for shapes other than the
+// Config's. A target file may hold a thousand shapes, and a request kept prepared per shape
+// (about 1.2 KiB) by every worker cost connections × shapes: 73 MiB for 64 connections and a
+// file of 1,000 paths. Beyond the bound, the oldest is prepared again for the new shape, in
+// under a microsecond and without allocating.
+const maxPreparedShapes = 16
+
+// http1Exchange is one worker's private state on the HTTP/1.1 transport. It is not safe for
+// concurrent use.
+type http1Exchange struct {
+	h      *http1Transport
+	req    fasthttp.Request                 // shape 0: the Config's method, URL and headers
+	shaped [maxPreparedShapes]preparedShape // other shapes, prepared on use (see request)
+	evict  int                              // the slot of shaped prepared again next
+	cur    *fasthttp.Request                // the request load readied, which roundTrip sends
+	resp   fasthttp.Response
+	limits rateLimitHeaders
+	// streamed are the requests of a Source, by Index, each prepared and measured the first
+	// time this exchange sends it (see loadStreamed).
+	streamed []streamedRequest
+}
+
+// preparedShape is a request prepared for shape (0, the zero value, when empty: shape 0 has
+// http1Exchange.req).
+type preparedShape struct {
+	shape int
+	req   *fasthttp.Request
+}
+
+func (h *http1Transport) newExchange() exchange {
+	e := &http1Exchange{h: h}
+	h.prepare(&e.req, &h.shapes.all[0])
+	return e
+}
+
+// request returns the prepared request for mix entry idx. A shape other than the Config's is
+// prepared when this exchange sends it, not in newExchange, and kept among the last
+// maxPreparedShapes it sent; the first ones allocate their request, then nothing allocates.
+func (e *http1Exchange) request(idx int) *fasthttp.Request {
+	k := e.h.shapes.of[idx]
+	if k == 0 {
+		return &e.req
+	}
+	for i := range e.shaped {
+		if e.shaped[i].shape == k {
+			return e.shaped[i].req
+		}
+	}
+	p := &e.shaped[e.evict]
+	e.evict = (e.evict + 1) % len(e.shaped)
+	if p.req == nil {
+		p.req = new(fasthttp.Request)
+	} else {
+		p.req.Reset()
+	}
+	e.h.prepare(p.req, &e.h.shapes.all[k])
+	p.shape = k
+	return p.req
+}
+
+// load readies mix entry idx with body. Its size on the wire is computed once per mix entry
+// for a fixed body; for a Template, the head measured once plus the rendering's length and the
+// digits of its Content-Length, so it is exact too.
+func (e *http1Exchange) load(idx int, body []byte) uint32 {
+	e.cur = e.request(idx)
+	setBody(e.cur, body)
+	if e.h.cfg.Requests[idx].Template != nil {
+		return bodySize(e.h.bytesOut[idx], e.h.bytesOutEmpty[idx], len(body))
+	}
+	return e.h.bytesOut[idx]
+}
+
+// roundTrip sends the loaded request and reads the answer by deadline.
+//
+// DoDeadline rather than DoTimeout: in fasthttp v1.74 both run the request on the calling
+// goroutine (nothing is left running behind a timeout, unlike old Client.DoTimeout), but a
+// deadline lets ctx's deadline cap it. fasthttp sets it as the connection's read and write
+// deadline, and re-checks it when a connection is dialed or awaited.
+func (e *http1Exchange) roundTrip(deadline time.Time) error {
+	return e.h.hc.DoDeadline(e.cur, &e.resp, deadline)
+}
+
+// answer reads the answer roundTrip received. BytesIn counts the status line, every header as
+// "Name: value\r\n", the blank line and the body as received, after de-chunking: chunk framing
+// and the server's own whitespace are not counted, so it is a close lower bound of the wire
+// bytes.
+func (e *http1Exchange) answer(b *Batch) answer {
+	body := e.resp.Body()
+	if len(e.resp.Header.ContentEncoding()) > 0 {
+		// Only when the profile asked for compression (Accept-Encoding): errors are found in
+		// the decoded body, capped like the body itself against decompression bombs. This
+		// opt-in path may allocate; an undecodable body is classified as received.
+		if d, derr := e.resp.BodyUncompressedWithLimit(e.h.hc.MaxResponseBodySize); derr == nil {
+			body = d
+		}
+	}
+	return answer{
+		status:  e.resp.StatusCode(),
+		body:    body,
+		bytesIn: e.headerBytes(b) + clampU32(len(e.resp.Body())),
+	}
+}
+
+// headerBytes sizes the status line and headers of the answer and copies rate-limit headers
+// into b, in one pass over the headers.
+func (e *http1Exchange) headerBytes(b *Batch) uint32 {
+	h := &e.resp.Header
+	proto := len(h.Protocol())
+	if proto == 0 {
+		proto = len("HTTP/1.1")
+	}
+	n := proto + 1 + 3 + 1 + len(h.StatusMessage()) + 2 + 2 // "HTTP/1.1 200 OK\r\n" … "\r\n"
+	for k, v := range h.All() {
+		n += len(k) + 2 + len(v) + 2
+		if isRateLimitHeader(k) {
+			e.limits.record(b, k, v)
+		}
+	}
+	return clampU32(n)
+}

@@ -1,0 +1,153 @@
+package engine
+
+// The sender contract. A Sender is what every transport shares: it renders a template's body,
+// reads the clock around the round trip (Sent, Done; the intended time is the caller's), bounds
+// the request by its deadline, matches the answer's ids to the calls sent and classifies the
+// outcome. What depends on the protocol is an exchange: one worker's connection state, which
+// readies a request, does the round trip and reads the answer. A new transport (WebSocket,
+// HTTP/2) is a transport and an exchange; newClient picks it for the URL. Everything after the
+// Sample (outcomes, books, histograms, snapshot) stays as it is.
+
+import (
+	"context"
+	"math/rand/v2"
+	"time"
+
+	"github.com/valyala/fastjson"
+)
+
+// transport is one protocol's way to the target, shared by a Client's workers.
+type transport interface {
+	// newExchange makes one worker's private state.
+	newExchange() exchange
+	// closeIdle closes idle connections; requests in flight finish on their own.
+	closeIdle()
+}
+
+// exchange is one worker's half of a send that depends on the protocol. Its methods are called
+// in this order per send: load or loadStreamed, roundTrip, then answer unless roundTrip failed.
+// It is not safe for concurrent use, and must not allocate in steady state.
+type exchange interface {
+	// load readies mix entry idx to go out with body (the entry's Body, or this send's
+	// rendering of its Template) and returns its size on the wire.
+	load(idx int, body []byte) uint32
+	// loadStreamed is load for entry idx of a Source, with this send's body.
+	loadStreamed(idx int, body []byte) uint32
+	// roundTrip sends the loaded request and waits for its answer until deadline. Its error is
+	// a transport error, which ClassifyError names; the answer itself is read by answer.
+	roundTrip(deadline time.Time) error
+	// answer reads what roundTrip received, recording rate-limit headers into b.
+	answer(b *Batch) answer
+}
+
+// answer is what a round trip received.
+type answer struct {
+	status  int    // the HTTP status
+	body    []byte // as the Classifier reads it: decoded, if it came compressed
+	bytesIn uint32 // the size received: status line, headers and body
+}
+
+// Sender is one worker's private sending state: its transport's exchange, a Classifier, and
+// for templates a body buffer and a random source of its own. It is not safe for concurrent
+// use; make one per worker.
+type Sender struct {
+	cfg   *Config
+	ex    exchange
+	cls   *Classifier
+	body  []byte // a Template's rendering; grows to the largest and stays
+	rng   *rand.Rand
+	calls RPCCalls        // the calls of a rendering whose ids change per send (RPCCalls.PerSend)
+	bodyP fastjson.Parser // reads them
+}
+
+// Send sends request mix entry idx and fills smp with the result: Sent (just before the
+// request goes out), Done, Status or Err, BytesIn, BytesOut, Request, Outcome and RPCErrN. It
+// leaves Intended and Stage to the caller. JSON-RPC errors are appended to b.RPCErrors with
+// sampleIdx, rate-limit headers (Retry-After, X-RateLimit-*, X-Rate-Limit-*, RateLimit*) to
+// b.Headers. Times are nanoseconds since start, the run's start (monotonic).
+//
+// The request ends at Config.Timeout after the send, or at ctx's deadline if that is earlier
+// (so a draining run bounds its in-flight requests); it always ends with exactly one outcome.
+// Cancelling ctx without a deadline does not abort a request in flight: fasthttp cannot, and
+// an abandoned request would have no outcome.
+//
+// A Request with a Template gets a fresh body per send, rendered into the Sender's buffer with
+// the Sender's random source; its Method, Path and Headers select a request prepared once.
+//
+// BytesOut is the request exactly as written, BytesIn what was received (see the exchange's
+// answer). A transport error leaves BytesIn 0.
+//
+// Send allocates nothing in steady state; only a rate-limit header value (and a header name
+// the first time it is seen) is copied, because the batch outlives the response.
+func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	r := &s.cfg.Requests[idx]
+	if r.Template == nil {
+		smp.BytesOut = s.ex.load(idx, r.Body)
+		s.do(ctx, idx, r.RPC, nil, smp, b, sampleIdx, start)
+		return
+	}
+	s.body = r.Template.Append(s.body[:0], s.rng)
+	smp.BytesOut = s.ex.load(idx, s.body)
+	// A rendering is a body of this send only, whose ids may be its own.
+	s.do(ctx, idx, r.RPC, s.body, smp, b, sampleIdx, start)
+}
+
+// SendStreamed is Send for request idx of a Source (see Source) with this send's body: the
+// entry Config.Requests[idx] says its method, path and headers, and was written before idx
+// reached the caller. Its request is prepared and measured the first time this Sender sends
+// idx; after that only the body changes.
+func (s *Sender) SendStreamed(ctx context.Context, idx int, body []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	smp.BytesOut = s.ex.loadStreamed(idx, body)
+	// A streamed body is its own, ids too: its calls are read from it as it is sent (the
+	// Source marks its requests' RPC PerSend).
+	s.do(ctx, idx, s.cfg.Requests[idx].RPC, body, smp, b, sampleIdx, start)
+}
+
+// do sends the loaded request of mix entry idx and fills smp with the result (see Send). rpc
+// are the calls of the request's body, or of its sample when sent, this send's own body, may
+// carry other ids (RPCCalls.PerSend; see callsOf).
+func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	smp.Request = uint16(idx)
+	smp.BytesIn = 0
+	smp.RPCErrN = 0
+
+	now := time.Now()
+	deadline := now.Add(s.cfg.Timeout)
+	if s.cfg.Timeout <= 0 {
+		deadline = now.Add(time.Hour) // unvalidated config: still never wait forever
+	}
+	if d, ok := ctx.Deadline(); ok && d.Before(deadline) {
+		deadline = d
+	}
+	smp.Sent = int64(now.Sub(start))
+	err := s.ex.roundTrip(deadline)
+	smp.Done = int64(time.Since(start))
+
+	calls := s.callsOf(rpc, sent)
+	if err != nil {
+		smp.Status = 0
+		smp.Err = ClassifyError(err)
+		smp.Outcome = OutcomeFailed
+		smp.Calls, smp.CallsOK, smp.CallsLimited = clampU16(calls.Calls()), 0, 0
+		return
+	}
+	a := s.ex.answer(b)
+	smp.Status = uint16(a.status)
+	smp.Err = ErrNone
+	smp.BytesIn = a.bytesIn
+	s.cls.Classify(smp, a.status, a.body, calls, sampleIdx, b)
+}
+
+// callsOf is the JSON-RPC calls a request sent: rpc, its sample's. For a body whose ids change
+// per send (a template's rendering, a streamed target's body) they are read from body, this
+// send's (one parse of it, no allocation once warm); a body that does not have the calls the
+// sample had keeps the sample's, so the count of calls sent and answered always agree.
+func (s *Sender) callsOf(rpc *RPCCalls, body []byte) *RPCCalls {
+	if rpc == nil || !rpc.PerSend || body == nil {
+		return rpc
+	}
+	if !s.calls.parse(&s.bodyP, body) || s.calls.Calls() != rpc.Calls() || s.calls.Batch != rpc.Batch {
+		return rpc
+	}
+	return &s.calls
+}
