@@ -22,6 +22,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // findLimitFlags are the flags of `rpcstress find-limit`: the SLO and the strategy, overriding
@@ -188,7 +189,7 @@ func (c *cli) findLimit(ctx context.Context, args []string) int {
 		if o.URL == "" {
 			o.URL = "http://" + addr + "/"
 		}
-		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)

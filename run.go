@@ -22,6 +22,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // run is the main job: load, run, print, save.
@@ -68,7 +69,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		if o.URL == "" {
 			o.URL = "http://" + addr + "/"
 		}
-		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
@@ -106,7 +107,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		for i, code := range codes {
 			codes[i] = fmt.Sprintf("%s: %d", code, st.Status[code])
 		}
-		_ = tui.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node itself counted %d answers (%s)",
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node itself counted %d answers (%s)",
 			st.Requests, strings.Join(codes, ", ")), c.textWidth())
 	}
 	return code

@@ -5,21 +5,21 @@ import (
 
 	"github.com/charmbracelet/x/term"
 
-	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // textWidth is how wide text output may be, in terminal cells: the terminal's width when
 // standard output is one (a wider terminal gives long messages more room), else
-// tui.DefaultWidth, 80: a pipe, a file or a CI log has no width to ask, and 80 columns read
+// textfmt.DefaultWidth, 80: a pipe, a file or a CI log has no width to ask, and 80 columns read
 // everywhere.
 func (c *cli) textWidth() int {
 	f, ok := c.stdout.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
-		return tui.DefaultWidth
+		return textfmt.DefaultWidth
 	}
 	w, _, err := term.GetSize(f.Fd())
 	if err != nil || w <= 0 {
-		return tui.DefaultWidth
+		return textfmt.DefaultWidth
 	}
 	return w
 }

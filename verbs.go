@@ -14,6 +14,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // validate checks a profile and prints the resolved plan.
@@ -78,7 +79,7 @@ func (c *cli) report(ctx context.Context, args []string) int {
 	}
 	width := c.textWidth()
 	if *out != "" {
-		width = tui.DefaultWidth // a file has no terminal to fill
+		width = textfmt.DefaultWidth // a file has no terminal to fill
 	}
 	write, ok := reportFormats(width)[*format]
 	if !ok {

@@ -7,6 +7,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // common is what every pane of the dashboard shares: the styles, the keys and the run as the
@@ -28,7 +29,7 @@ type common struct {
 }
 
 func (c *common) setMessage(text string, bad bool) {
-	c.message, c.messageBad = oneLine(text), bad
+	c.message, c.messageBad = textfmt.OneLine(text), bad
 }
 
 // label pads a row label to a fixed width and styles it.

@@ -4,6 +4,7 @@ import (
 	"math"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // CompareRun is one run of a comparison: its snapshot and the file it came from.
@@ -142,11 +143,11 @@ type compareMetric struct {
 	Delta func(float64) string
 }
 
-func formatCount(v float64) string { return formatInt(int64(math.Round(v))) }
+func formatCount(v float64) string { return textfmt.Int(int64(math.Round(v))) }
 
 // formatSharePct writes a share in percent; formatPoints a difference of shares, in points.
-func formatSharePct(v float64) string { return searchPct(v) }
-func formatPoints(v float64) string   { return searchTrim(formatSig(v, 3, 2)) + " pt" }
+func formatSharePct(v float64) string { return textfmt.Percent(v) }
+func formatPoints(v float64) string   { return textfmt.TrimZeros(textfmt.Sig(v, 3, 2)) + " pt" }
 
 // shareOf is n as a percentage of total; 0 of nothing is 0.
 func shareOf(n, total int64) float64 {
@@ -159,14 +160,14 @@ func shareOf(n, total int64) float64 {
 // compareMetrics are what compare shows for each stage and for the totals: the rate achieved,
 // the latency people quote, and how the answers went.
 var compareMetrics = []compareMetric{
-	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, formatRPS, nil},
-	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, formatMs, nil},
-	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, formatMs, nil},
-	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, formatMs, nil},
-	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(sum2xx(s.Status)) }, formatCount, nil},
+	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, textfmt.RPS, nil},
+	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, textfmt.Ms, nil},
+	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, textfmt.Ms, nil},
+	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, textfmt.Ms, nil},
+	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.Sum2xx(s.Status)) }, formatCount, nil},
 	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount, nil},
 	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount, nil},
-	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(sumCounts(s.RPCErrors)) }, formatCount, nil},
+	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.SumCounts(s.RPCErrors)) }, formatCount, nil},
 	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount, nil},
 }
 
@@ -174,10 +175,10 @@ var compareMetrics = []compareMetric{
 // that ran 6.2 s has fewer answers than one that ran 8.1 s, whatever the node did, so counts
 // would call the shorter run worse. Shares are of the answers; dropped is of the scheduled.
 var shareMetrics = []compareMetric{
-	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints},
+	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.Sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints},
 	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints},
 	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints},
-	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(sumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints},
+	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints},
 	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints},
 }
 

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteCompare writes runs side by side: the totals, then stage by stage (matched by planned
@@ -27,18 +28,18 @@ func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 		}
 	}
 	c := NewComparison(runs)
-	ew := newErrWriter(w, width)
+	ew := textfmt.NewWriter(w, width)
 	writeCompareRuns(ew, runs)
 	writeCompareTotals(ew, &c)
 	for i := range c.Stages {
 		writeCompareStage(ew, &c, i)
 	}
 	writeCompareUnmatched(ew, &c)
-	ew.line("")
-	ew.paragraph("", "", "Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that "+
+	ew.Line("")
+	ew.Paragraph("", "", "Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that "+
 		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged.")
-	if ew.err != nil {
-		return fmt.Errorf("write compare: %w", ew.err)
+	if ew.Err() != nil {
+		return fmt.Errorf("write compare: %w", ew.Err())
 	}
 	return nil
 }
@@ -53,8 +54,8 @@ func runLabel(i int) string {
 
 // writeCompareRuns names the runs: each file whole, then what it ran, on the same line when
 // both fit (a path cut with "…" could not be found again).
-func writeCompareRuns(ew *errWriter, runs []CompareRun) {
-	ew.printf("rpcstress compare: %d runs, deltas against run A\n", len(runs))
+func writeCompareRuns(ew *textfmt.Writer, runs []CompareRun) {
+	ew.Printf("rpcstress compare: %d runs, deltas against run A\n", len(runs))
 	for i, r := range runs {
 		s := r.Snapshot
 		about := fmt.Sprintf("%s, started %s, %s, %d stages", profileName(s.Profile), formatTime(s.StartedAt),
@@ -62,41 +63,41 @@ func writeCompareRuns(ew *errWriter, runs []CompareRun) {
 		head := "  " + runLabel(i) + "  "
 		switch line := head + r.File + "  (" + about + ")"; {
 		case r.File == "":
-			ew.paragraph(head, "     ", about)
-		case ansi.StringWidth(line) <= ew.width:
-			ew.line(line)
+			ew.Paragraph(head, "     ", about)
+		case ansi.StringWidth(line) <= ew.Width():
+			ew.Line(line)
 		default:
-			ew.paragraph(head, "     ", r.File)
-			ew.paragraph("     ", "     ", about)
+			ew.Paragraph(head, "     ", r.File)
+			ew.Paragraph("     ", "     ", about)
 		}
 		// What the plan alone does not say: the numbers of a run cut short or steered by
 		// hand are not the plan's.
 		if note := runNote(s); note != "" {
-			ew.paragraph("     ! ", "       ", note)
+			ew.Paragraph("     ! ", "       ", note)
 		}
 	}
 }
 
-func writeCompareTotals(ew *errWriter, c *Comparison) {
+func writeCompareTotals(ew *textfmt.Writer, c *Comparison) {
 	sums := make([]*engine.Summary, len(c.Runs))
 	var ran []string
 	for i, r := range c.Runs {
 		sums[i] = &r.Snapshot.Totals
 		ran = append(ran, fmt.Sprintf("%s ran %s", runLabel(i), formatSpan(runSeconds(r.Snapshot))))
 	}
-	ew.line("")
-	ew.list("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
+	ew.Line("")
+	ew.List("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
 	secs := make([]float64, len(c.Runs))
 	for i, r := range c.Runs {
 		secs[i] = runSeconds(r.Snapshot)
 	}
 	writeCompareTable(ew, sums, secs)
 	if why := c.plansDiffer(); why != "" {
-		ew.paragraph("  ", "  ", "the runs' plans differ ("+why+"), so their totals mix different loads: compare the stages below")
+		ew.Paragraph("  ", "  ", "the runs' plans differ ("+why+"), so their totals mix different loads: compare the stages below")
 	}
 }
 
-func writeCompareStage(ew *errWriter, c *Comparison, i int) {
+func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 	m := c.Stages[i]
 	sums := make([]*engine.Summary, len(c.Runs))
 	var where []string
@@ -122,8 +123,8 @@ func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 	if !c.ByPosition {
 		title += " · " + m.Rate.String()
 	}
-	ew.line("")
-	ew.list("", "  ", title+"   "+strings.Join(where, "   "))
+	ew.Line("")
+	ew.List("", "  ", title+"   "+strings.Join(where, "   "))
 	secs := make([]float64, len(sums))
 	for r, sum := range sums {
 		if sum != nil {
@@ -138,11 +139,11 @@ func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 	}
 	// Nothing to compare with: A's numbers in one line, not a table of dashes.
 	if sums[0] == nil {
-		ew.line("  no run sent anything in this stage")
+		ew.Line("  no run sent anything in this stage")
 		return
 	}
-	ew.printf("  only in A: %s rps, p99 %s ms, limited %d, failed %d\n", formatRPS(sums[0].RPS),
-		formatMs(sums[0].Latency.P99), sums[0].Limited, sums[0].Failed)
+	ew.Printf("  only in A: %s rps, p99 %s ms, limited %d, failed %d\n", textfmt.RPS(sums[0].RPS),
+		textfmt.Ms(sums[0].Latency.P99), sums[0].Limited, sums[0].Failed)
 }
 
 // writeCompareTable writes one block: a row per metric, the reference's value, then for each
@@ -151,13 +152,15 @@ func writeCompareStage(ew *errWriter, c *Comparison, i int) {
 // shareMetrics). When the table is wider than the width (three runs at 80 columns), the
 // absolute Δ is left out; when even that is too wide (four runs and more), the lines get wider:
 // cut numbers would say nothing.
-func writeCompareTable(ew *errWriter, sums []*engine.Summary, secs []float64) {
+func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float64) {
 	metrics := blockMetrics(durationsDiffer(secs))
 	t := compareTable(sums, metrics, true)
-	if t.naturalWidth("  ") > ew.width {
+	if t.NaturalWidth("  ") > ew.Width() {
 		t = compareTable(sums, metrics, false)
 	}
-	t.write(ew, "  ", max(ew.width, t.naturalWidth("  ")))
+	for _, l := range t.Lines("  ", 0) { // as wide as it is: cut numbers would say nothing
+		ew.Line(l)
+	}
 	if durationsDiffer(secs) {
 		var spans []string
 		for r, s := range secs {
@@ -165,24 +168,24 @@ func writeCompareTable(ew *errWriter, sums []*engine.Summary, secs []float64) {
 				spans = append(spans, runLabel(r)+" "+formatSpan(s))
 			}
 		}
-		ew.paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
+		ew.Paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
 			"): answers compared as shares, not counts (dropped: of scheduled)")
 	}
 }
 
 // compareTable lays out one block, with or without the absolute Δ column.
-func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool) *table {
+func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool) *textfmt.Table {
 	perRun, align := []string{"", "Δ", "Δ%", ""}, "rrrl"
 	if !withAbs {
 		perRun, align = []string{"", "Δ%", ""}, "rrl"
 	}
-	t := newTable("lr" + strings.Repeat(align, len(sums)-1))
+	t := textfmt.NewTable("lr" + strings.Repeat(align, len(sums)-1))
 	head := []string{"", "A"}
 	for r := 1; r < len(sums); r++ {
 		perRun[0] = runLabel(r)
 		head = append(head, perRun...)
 	}
-	t.add(head...)
+	t.Add(head...)
 	for _, m := range metrics {
 		row := []string{m.Name, "-"}
 		if sums[0] != nil {
@@ -209,7 +212,7 @@ func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool)
 			}
 			row = append(row, cells...)
 		}
-		t.add(row...)
+		t.Add(row...)
 	}
 	return t
 }
@@ -251,7 +254,7 @@ func verdictText(d Delta) string {
 	return ""
 }
 
-func writeCompareUnmatched(ew *errWriter, c *Comparison) {
+func writeCompareUnmatched(ew *textfmt.Writer, c *Comparison) {
 	var lines []string
 	for i, m := range c.Stages {
 		for r, j := range m.Index {
@@ -265,7 +268,7 @@ func writeCompareUnmatched(ew *errWriter, c *Comparison) {
 		st := &c.Runs[x.Run].Snapshot.Stages[x.Stage]
 		sum := &st.Summary
 		there := fmt.Sprintf("  (%s there: %s rps, p99 %s ms, limited %d, failed %d)", runLabel(x.Run),
-			formatRPS(sum.RPS), formatMs(sum.Latency.P99), sum.Limited, sum.Failed)
+			textfmt.RPS(sum.RPS), textfmt.Ms(sum.Latency.P99), sum.Limited, sum.Failed)
 		if !stageRan(st) {
 			there = fmt.Sprintf("  (%s did not run it: the run ended first)", runLabel(x.Run))
 		}
@@ -275,14 +278,14 @@ func writeCompareUnmatched(ew *errWriter, c *Comparison) {
 	if len(lines) == 0 {
 		return
 	}
-	ew.line("")
+	ew.Line("")
 	if c.ByPosition {
-		ew.line("Not matched (closed-loop runs have no rate: stages pair by position)")
+		ew.Line("Not matched (closed-loop runs have no rate: stages pair by position)")
 	} else {
-		ew.line("Not matched (stages pair by planned rate, within 1 %)")
+		ew.Line("Not matched (stages pair by planned rate, within 1 %)")
 	}
 	for _, l := range lines {
-		ew.line("  " + l)
+		ew.Line("  " + l)
 	}
 }
 

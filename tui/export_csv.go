@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteCSV writes the run's per-second timeline for a spreadsheet: a header row, then one row a
@@ -47,18 +48,18 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	rec := make([]string, 0, len(header))
 	for _, r := range reportedRows(s.Timeline) {
 		rec = append(rec[:0], strconv.Itoa(r.T), strconv.Itoa(r.Stage+1), csvFloat(r.TargetRate),
-			csvFloat(r.RPS), formatInt(r.OK), formatInt(r.Limited), formatInt(r.Failed))
+			csvFloat(r.RPS), textfmt.Int(r.OK), textfmt.Int(r.Limited), textfmt.Int(r.Failed))
 		if calls {
-			rec = append(rec, formatInt(r.CallsOK), formatInt(r.CallsLimited), formatInt(r.CallsFailed))
+			rec = append(rec, textfmt.Int(r.CallsOK), textfmt.Int(r.CallsLimited), textfmt.Int(r.CallsFailed))
 		}
 		for _, k := range statuses {
-			rec = append(rec, formatInt(r.Status[k]))
+			rec = append(rec, textfmt.Int(r.Status[k]))
 		}
 		for _, k := range errs {
-			rec = append(rec, formatInt(r.Errors[k]))
+			rec = append(rec, textfmt.Int(r.Errors[k]))
 		}
 		for _, k := range rpcs {
-			rec = append(rec, formatInt(r.RPCErrors[k]))
+			rec = append(rec, textfmt.Int(r.RPCErrors[k]))
 		}
 		saturated := "0"
 		if r.Saturated {
@@ -70,8 +71,8 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		if rowAnswered(&r) > 0 {
 			p50, p90, p99, pmax = csvFloat(r.Latency.P50), csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max)
 		}
-		rec = append(rec, formatInt(r.Inflight), formatInt(r.Dropped), p50, p90, p99, pmax,
-			formatInt(r.BytesIn), saturated)
+		rec = append(rec, textfmt.Int(r.Inflight), textfmt.Int(r.Dropped), p50, p90, p99, pmax,
+			textfmt.Int(r.BytesIn), saturated)
 		if err := cw.Write(safeRecord(rec)); err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}
@@ -115,7 +116,7 @@ func timelineKeys(s *engine.Snapshot) (statuses, errs, rpcs []string) {
 		errs = append(errs, k)
 	}
 	sort.Strings(errs)
-	return sortedCodes(st), errs, sortedCodes(rp)
+	return textfmt.SortedCodes(st), errs, textfmt.SortedCodes(rp)
 }
 
 // csvFloat writes a number to the microsecond (three decimals of a millisecond: the histograms'

@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 //go:embed export_html.tmpl
@@ -112,7 +113,7 @@ func newHTMLTable(caption, align string, head ...string) htmlTable {
 
 // add appends a row of cells made safe to show (safetext): html/template escapes what HTML
 // would obey, not what a terminal would, and the page may well be read with cat.
-func (t *htmlTable) add(cells ...string) {
+func (t *htmlTable) Add(cells ...string) {
 	row := make([]string, len(t.Right))
 	for i := range min(len(cells), len(row)) {
 		row[i] = safetext.Line(cells[i])
@@ -122,22 +123,22 @@ func (t *htmlTable) add(cells ...string) {
 
 func htmlHeader(s *engine.Snapshot) htmlTable {
 	t := newHTMLTable("", "ll")
-	t.add("target", s.Target)
-	t.add("mode", modeText(s.Mode))
-	t.add("started", formatTime(s.StartedAt))
+	t.Add("target", s.Target)
+	t.Add("mode", modeText(s.Mode))
+	t.Add("started", formatTime(s.StartedAt))
 	ended := formatTime(s.EndedAt)
 	if s.EndedAt.IsZero() {
 		ended = "- (partial run: not ended)"
 	}
-	t.add("ended", ended)
-	t.add("duration", formatSeconds(wallSeconds(s)))
-	t.add("end reason", orDash(s.EndReason))
-	t.add("host", orDash(strings.TrimSpace(s.Host+"  "+strings.TrimSpace(s.Tool.Name+" "+s.Tool.Version))))
+	t.Add("ended", ended)
+	t.Add("duration", textfmt.Seconds(wallSeconds(s)))
+	t.Add("end reason", orDash(s.EndReason))
+	t.Add("host", orDash(strings.TrimSpace(s.Host+"  "+strings.TrimSpace(s.Tool.Name+" "+s.Tool.Version))))
 	if s.Shard != "" {
-		t.add("shard", s.Shard)
+		t.Add("shard", s.Shard)
 	}
 	if len(s.Merged) > 0 {
-		t.add("merged from", strings.Join(s.Merged, ", "))
+		t.Add("merged from", strings.Join(s.Merged, ", "))
 	}
 	return t
 }
@@ -154,16 +155,16 @@ func htmlTotals(s *engine.Snapshot) htmlTable {
 	secs := runSeconds(s)
 	t := newHTMLTable("Totals", "rrrrrrrrrr", "scheduled", "sent", "completed", "inflight", "dropped",
 		"req/s", "ok", "limited", "failed", "in")
-	t.add(formatInt(tot.Scheduled), formatInt(tot.Sent), formatInt(tot.Completed), formatInt(tot.Inflight),
-		formatInt(tot.Dropped), formatRPS(tot.RPS),
-		fmt.Sprintf("%d (%s)", tot.OK, formatPct(tot.OK, tot.Completed)),
-		fmt.Sprintf("%d (%s)", tot.Limited, formatPct(tot.Limited, tot.Completed)),
-		fmt.Sprintf("%d (%s)", tot.Failed, formatPct(tot.Failed, tot.Completed)),
-		formatBytesRate(tot.BytesIn, secs))
+	t.Add(textfmt.Int(tot.Scheduled), textfmt.Int(tot.Sent), textfmt.Int(tot.Completed), textfmt.Int(tot.Inflight),
+		textfmt.Int(tot.Dropped), textfmt.RPS(tot.RPS),
+		fmt.Sprintf("%d (%s)", tot.OK, textfmt.Pct(tot.OK, tot.Completed)),
+		fmt.Sprintf("%d (%s)", tot.Limited, textfmt.Pct(tot.Limited, tot.Completed)),
+		fmt.Sprintf("%d (%s)", tot.Failed, textfmt.Pct(tot.Failed, tot.Completed)),
+		textfmt.BytesRate(tot.BytesIn, secs))
 	c := tot.Connections
 	t.Note = fmt.Sprintf("over %s; in %s, out %s (%s); %d connections dialed, dial time mean %s ms, max %s ms (not in latency)",
-		formatSeconds(secs), formatBytes(float64(tot.BytesIn)), formatBytes(float64(tot.BytesOut)),
-		formatBytesRate(tot.BytesOut, secs), c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax))
+		textfmt.Seconds(secs), textfmt.Bytes(float64(tot.BytesIn)), textfmt.Bytes(float64(tot.BytesOut)),
+		textfmt.BytesRate(tot.BytesOut, secs), c.Dialed, textfmt.Ms(c.DialMean), textfmt.Ms(c.DialMax))
 	if calls := callsText(tot.Calls); calls != "" {
 		t.Note += "; JSON-RPC calls: " + calls
 	}
@@ -172,14 +173,14 @@ func htmlTotals(s *engine.Snapshot) htmlTable {
 
 func htmlLatency(tot *engine.Summary) htmlTable {
 	t := newHTMLTable("Latency (ms)", "lrrrrrrrrr", "", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
-	t.add(percentileRow("latency (from intended send)", tot.Latency)...)
-	t.add(percentileRow("service (from actual send)", tot.Service)...)
+	t.Add(percentileRow("latency (from intended send)", tot.Latency)...)
+	t.Add(percentileRow("service (from actual send)", tot.Service)...)
 	for _, o := range []struct {
 		key, label string
 		count      int64
 	}{{"ok", "ok only", tot.OK}, {"limited", "limited only", tot.Limited}, {"failed", "failed only", tot.Failed}} {
 		if p, ok := tot.LatencyByOutcome[o.key]; ok && o.count > 0 {
-			t.add(percentileRow(o.label, p)...)
+			t.Add(percentileRow(o.label, p)...)
 		}
 	}
 	return t
@@ -198,10 +199,10 @@ func htmlStages(s *engine.Snapshot) htmlTable {
 		if st.Spec.Duration > 0 {
 			planned = st.Spec.Duration.String()
 		}
-		t.add(formatInt(int64(i+1)), rate, planned, formatSeconds(sum.DurationS), formatRPS(sum.RPS),
-			formatMs(sum.Latency.P50), formatMs(sum.Latency.P90), formatMs(sum.Latency.P99),
-			formatInt(sum2xx(sum.Status)), formatInt(sum.Limited), formatInt(sum.Failed),
-			formatInt(sumCounts(sum.RPCErrors)), formatInt(sum.Dropped))
+		t.Add(textfmt.Int(int64(i+1)), rate, planned, textfmt.Seconds(sum.DurationS), textfmt.RPS(sum.RPS),
+			textfmt.Ms(sum.Latency.P50), textfmt.Ms(sum.Latency.P90), textfmt.Ms(sum.Latency.P99),
+			textfmt.Int(textfmt.Sum2xx(sum.Status)), textfmt.Int(sum.Limited), textfmt.Int(sum.Failed),
+			textfmt.Int(textfmt.SumCounts(sum.RPCErrors)), textfmt.Int(sum.Dropped))
 	}
 	if len(t.Rows) == 0 {
 		t.Note = "none recorded"
@@ -217,18 +218,18 @@ func htmlRequests(tot *engine.Summary) htmlTable {
 	}
 	for _, name := range requestsByCount(tot.ByRequest) {
 		r := tot.ByRequest[name]
-		t.add(name, formatInt(r.Completed), formatPct(r.Completed, tot.Completed),
-			formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99), formatMs(r.Latency.Max),
-			formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
-			formatInt(sumCounts(r.RPCErrors)))
+		t.Add(name, textfmt.Int(r.Completed), textfmt.Pct(r.Completed, tot.Completed),
+			textfmt.Ms(r.Latency.P50), textfmt.Ms(r.Latency.P90), textfmt.Ms(r.Latency.P99), textfmt.Ms(r.Latency.Max),
+			textfmt.Int(textfmt.Sum2xx(r.Status)), textfmt.Int(r.Limited), textfmt.Int(r.Failed),
+			textfmt.Int(textfmt.SumCounts(r.RPCErrors)))
 	}
 	return t
 }
 
 func htmlStatuses(tot *engine.Summary) htmlTable {
 	t := newHTMLTable(fmt.Sprintf("HTTP status (share of %d completed)", tot.Completed), "rrr", "code", "count", "share")
-	for _, code := range sortedCodes(tot.Status) {
-		t.add(code, formatInt(tot.Status[code]), formatPct(tot.Status[code], tot.Completed))
+	for _, code := range textfmt.SortedCodes(tot.Status) {
+		t.Add(code, textfmt.Int(tot.Status[code]), textfmt.Pct(tot.Status[code], tot.Completed))
 	}
 	if len(t.Rows) == 0 {
 		t.Caption, t.Note = "HTTP status", "none received"
@@ -238,9 +239,9 @@ func htmlStatuses(tot *engine.Summary) htmlTable {
 
 func htmlTransportErrors(tot *engine.Summary) htmlTable {
 	t := newHTMLTable("Transport errors (no HTTP status)", "lrr", "class", "count", "share")
-	for _, class := range sortedByCount(tot.Errors) {
+	for _, class := range textfmt.SortedByCount(tot.Errors) {
 		if tot.Errors[class] > 0 {
-			t.add(class, formatInt(tot.Errors[class]), formatPct(tot.Errors[class], tot.Completed))
+			t.Add(class, textfmt.Int(tot.Errors[class]), textfmt.Pct(tot.Errors[class], tot.Completed))
 		}
 	}
 	if len(t.Rows) == 0 {
@@ -252,8 +253,8 @@ func htmlTransportErrors(tot *engine.Summary) htmlTable {
 func htmlRPCErrors(tot *engine.Summary, messages map[string]string) htmlTable {
 	t := newHTMLTable("JSON-RPC errors (inside HTTP answers; batch items counted apart)", "rrrl",
 		"code", "count", "share", "message")
-	for _, code := range sortedByCount(tot.RPCErrors) {
-		t.add(code, formatInt(tot.RPCErrors[code]), formatPct(tot.RPCErrors[code], tot.Completed), oneLine(messages[code]))
+	for _, code := range textfmt.SortedByCount(tot.RPCErrors) {
+		t.Add(code, textfmt.Int(tot.RPCErrors[code]), textfmt.Pct(tot.RPCErrors[code], tot.Completed), textfmt.OneLine(messages[code]))
 	}
 	if len(t.Rows) == 0 {
 		t.Caption, t.Note = "JSON-RPC errors", "none"
@@ -264,7 +265,7 @@ func htmlRPCErrors(tot *engine.Summary, messages map[string]string) htmlTable {
 func htmlRateLimitHeaders(headers map[string]string) htmlTable {
 	t := newHTMLTable("Rate-limit headers (last seen)", "ll", "header", "value")
 	for _, n := range sortedKeys(headers) {
-		t.add(n, oneLine(headers[n]))
+		t.Add(n, textfmt.OneLine(headers[n]))
 	}
 	return t
 }
@@ -272,7 +273,7 @@ func htmlRateLimitHeaders(headers map[string]string) htmlTable {
 func htmlEvents(events []engine.Event) htmlTable {
 	t := newHTMLTable("Events", "rll", "t", "kind", "detail")
 	for _, e := range events {
-		t.add(fmt.Sprintf("%.1fs", e.T), e.Kind, oneLine(e.Detail))
+		t.Add(fmt.Sprintf("%.1fs", e.T), e.Kind, textfmt.OneLine(e.Detail))
 	}
 	if len(t.Rows) == 0 {
 		t.Note = "none"
@@ -285,7 +286,7 @@ func invariantFor(s *engine.Snapshot) htmlInvariant {
 	inv := htmlInvariant{Lines: []string{
 		fmt.Sprintf("scheduled %d = sent %d + dropped %d", tot.Scheduled, tot.Sent, tot.Dropped),
 		fmt.Sprintf("sent %d = completed %d + inflight %d", tot.Sent, tot.Completed, tot.Inflight),
-		fmt.Sprintf("completed %d = Σ status %d + Σ errors %d", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors)),
+		fmt.Sprintf("completed %d = Σ status %d + Σ errors %d", tot.Completed, textfmt.SumCounts(tot.Status), textfmt.SumCounts(tot.Errors)),
 	}}
 	if err := tot.CheckInvariant(); err != nil {
 		inv.Broken = append(inv.Broken, errLines(err, "")...)

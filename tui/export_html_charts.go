@@ -12,6 +12,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // htmlChart is one chart of the HTML report: its place on the page and its drawing.
@@ -166,8 +167,8 @@ func statusChart(s *engine.Snapshot) svgChart {
 	for i, code := range statuses {
 		layers = append(layers, layer{safetext.Line(code), statusColour(code, i), func(r *engine.Row) int64 { return r.Status[code] }})
 	}
-	if sumCounts(s.Totals.Errors) > 0 || timelineHasErrors(s.Timeline) {
-		layers = append(layers, layer{"transport error", colourError, func(r *engine.Row) int64 { return sumCounts(r.Errors) }})
+	if textfmt.SumCounts(s.Totals.Errors) > 0 || timelineHasErrors(s.Timeline) {
+		layers = append(layers, layer{"transport error", colourError, func(r *engine.Row) int64 { return textfmt.SumCounts(r.Errors) }})
 	}
 	for top := len(layers) - 1; top >= 0; top-- {
 		below := layers[:top+1]
@@ -199,7 +200,7 @@ func statusColour(code string, i int) color.Color {
 
 func timelineHasErrors(rows []engine.Row) bool {
 	for i := range rows {
-		if sumCounts(rows[i].Errors) > 0 {
+		if textfmt.SumCounts(rows[i].Errors) > 0 {
 			return true
 		}
 	}
@@ -257,7 +258,7 @@ func probeCharts(r *engine.SearchResult) []svgChart {
 	latency := svgChart{ID: "chart_probe_latency", Title: "Probes: " + key + " latency against the offered rate",
 		XLabel: "offered rate (req/s)", YLabel: "ms", Marks: marks, XFromZero: true, XMax: top}
 	if r.SLO.LatencyMs > 0 {
-		latency.Series = append(latency.Series, chartSeries{Name: "SLO " + key + " ≤ " + formatMs(r.SLO.LatencyMs) + " ms",
+		latency.Series = append(latency.Series, chartSeries{Name: "SLO " + key + " ≤ " + textfmt.Ms(r.SLO.LatencyMs) + " ms",
 			Colour: colourFailed, Dashed: true, Segments: []plotter.XYs{{{X: 0, Y: r.SLO.LatencyMs}, {X: top, Y: r.SLO.LatencyMs}}}})
 	}
 	latency.Series = append(latency.Series, chartSeries{Name: key + " per probe", Kind: seriesPoints, Colour: colourAchieved, Segments: []plotter.XYs{lat}})
@@ -268,10 +269,10 @@ func probeCharts(r *engine.SearchResult) []svgChart {
 func answerMarks(a engine.SearchAnswer) []chartMark {
 	var m []chartMark
 	if a.Found {
-		m = append(m, chartMark{X: a.Rate, Label: "limit " + searchRate(a.Rate), Colour: colourOK})
+		m = append(m, chartMark{X: a.Rate, Label: "limit " + textfmt.PerSec(a.Rate), Colour: colourOK})
 	}
 	if a.FirstBad > 0 {
-		m = append(m, chartMark{X: a.FirstBad, Label: fmt.Sprintf("first bad %s", searchRate(a.FirstBad)), Colour: colourFailed, Row: len(m)})
+		m = append(m, chartMark{X: a.FirstBad, Label: fmt.Sprintf("first bad %s", textfmt.PerSec(a.FirstBad)), Colour: colourFailed, Row: len(m)})
 	}
 	return m
 }

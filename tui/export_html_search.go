@@ -24,18 +24,18 @@ func htmlSearchSection(r *engine.SearchResult) *htmlSearch {
 	h := &htmlSearch{Answer: safetext.Line(r.Answer.Text)}
 	h.Settings = newHTMLTable("How the limit was searched", "ll")
 	for _, row := range searchSettingsRows(r) {
-		h.Settings.add(row...)
+		h.Settings.Add(row...)
 	}
 	h.Probes = newHTMLTable("Probes", "rlrrrrrl", probeHead(r.SLO)...)
 	for _, p := range r.Probes {
-		h.Probes.add(probeRow(p)...)
+		h.Probes.Add(probeRow(p)...)
 	}
 	if len(r.Probes) == 0 {
 		h.Probes.Note = "no probe ran"
 	}
 	h.Result = newHTMLTable("", "ll")
 	for _, row := range searchAnswerRows(r) {
-		h.Result.add(row...)
+		h.Result.Add(row...)
 	}
 	if l := r.Limiter; l != nil {
 		h.Limiter = safetext.Line(searchLimiterHeading(l))
@@ -63,7 +63,7 @@ func htmlThresholdsSection(rs []engine.ThresholdResult) *htmlThresholds {
 	rows, failed := thresholdRows(rs)
 	t := newHTMLTable("", "lllrll", "", "metric", "bound", "measured", "by", "where")
 	for _, r := range rows {
-		t.add(r...)
+		t.Add(r...)
 	}
 	return &htmlThresholds{Heading: thresholdsHeading(failed, len(rs)), OK: failed == 0, Table: t}
 }

@@ -5,11 +5,12 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // writeInvariant shows the bookkeeping every report promises, with the numbers, and the engine's
 // own verdict (Summary.CheckInvariant) for the run and for each stage.
-func writeInvariant(ew *errWriter, s *engine.Snapshot) {
+func writeInvariant(ew *textfmt.Writer, s *engine.Snapshot) {
 	tot := &s.Totals
 	err := tot.CheckInvariant()
 	var broken []string
@@ -21,21 +22,21 @@ func writeInvariant(ew *errWriter, s *engine.Snapshot) {
 			broken = append(broken, errLines(err, fmt.Sprintf("stage %d: ", i+1))...)
 		}
 	}
-	ew.line("")
+	ew.Line("")
 	if len(broken) == 0 {
-		ew.line("Invariant ✓ (run and every stage)")
+		ew.Line("Invariant ✓ (run and every stage)")
 	} else {
-		ew.line("Invariant ✗ the counts do not add up: a bug in rpcstress, please report it")
+		ew.Line("Invariant ✗ the counts do not add up: a bug in rpcstress, please report it")
 	}
 	if tot.Queued > 0 { // a snapshot taken while the run went on: some still waited to be sent
-		ew.printf("  scheduled %d = sent %d + dropped %d + queued %d\n", tot.Scheduled, tot.Sent, tot.Dropped, tot.Queued)
+		ew.Printf("  scheduled %d = sent %d + dropped %d + queued %d\n", tot.Scheduled, tot.Sent, tot.Dropped, tot.Queued)
 	} else {
-		ew.printf("  scheduled %d = sent %d + dropped %d\n", tot.Scheduled, tot.Sent, tot.Dropped)
+		ew.Printf("  scheduled %d = sent %d + dropped %d\n", tot.Scheduled, tot.Sent, tot.Dropped)
 	}
-	ew.printf("  sent %d = completed %d + inflight %d\n", tot.Sent, tot.Completed, tot.Inflight)
-	ew.printf("  completed %d = Σ status %d + Σ errors %d\n", tot.Completed, sumCounts(tot.Status), sumCounts(tot.Errors))
+	ew.Printf("  sent %d = completed %d + inflight %d\n", tot.Sent, tot.Completed, tot.Inflight)
+	ew.Printf("  completed %d = Σ status %d + Σ errors %d\n", tot.Completed, textfmt.SumCounts(tot.Status), textfmt.SumCounts(tot.Errors))
 	for _, l := range broken {
-		ew.paragraph("  ✗ ", "    ", l)
+		ew.Paragraph("  ✗ ", "    ", l)
 	}
 }
 

@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // lineFormat is one per-second line: fixed widths so columns stay aligned for a whole run, and at
@@ -23,7 +24,7 @@ const lineFormat = "%5s %7s %6s %5s %5s %5s %6s %6s %5s %5s %5s%s"
 // the slice: each second is printed exactly once, in order, however the window slides. A
 // LinePrinter is used from one goroutine.
 type LinePrinter struct {
-	w    *errWriter
+	w    *textfmt.Writer
 	mode engine.Mode
 	// lastT is the last timeline second printed; -1 before the first.
 	lastT int
@@ -38,13 +39,13 @@ type LinePrinter struct {
 // NewLinePrinter makes a printer writing to w; event lines wrap at width cells (0:
 // DefaultWidth), the per-second lines fit 80.
 func NewLinePrinter(w io.Writer, width int) *LinePrinter {
-	return &LinePrinter{w: newErrWriter(w, width), lastT: -1, lastEventT: math.Inf(-1), seenAtLast: map[string]bool{}}
+	return &LinePrinter{w: textfmt.NewWriter(w, width), lastT: -1, lastEventT: math.Inf(-1), seenAtLast: map[string]bool{}}
 }
 
 // Err is the first error writing to the output, if any; after it the printer writes nothing.
 func (p *LinePrinter) Err() error {
-	if p.w.err != nil {
-		return fmt.Errorf("write run lines: %w", p.w.err)
+	if p.w.Err() != nil {
+		return fmt.Errorf("write run lines: %w", p.w.Err())
 	}
 	return nil
 }
@@ -55,8 +56,8 @@ func (p *LinePrinter) Header(name, target string, mode engine.Mode) {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	p.w.paragraph("", "  ", fmt.Sprintf("rpcstress %s → %s (%s)", safetext.Line(name), safetext.Line(target), modeText(mode)))
-	p.w.line(strings.TrimRight(fmt.Sprintf(lineFormat, "t", "target", "rps",
+	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress %s → %s (%s)", safetext.Line(name), safetext.Line(target), modeText(mode)))
+	p.w.Line(strings.TrimRight(fmt.Sprintf(lineFormat, "t", "target", "rps",
 		"p50ms", "p90ms", "p99ms", "2xx", "lim", "fail", "infl", "drop", ""), " "))
 }
 
@@ -139,7 +140,7 @@ func (p *LinePrinter) printEvent(e engine.Event) {
 		text = e.Kind + ": " + e.Detail
 	}
 	head := fmt.Sprintf("  ⟶ %.1fs ", e.T)
-	p.w.paragraph(head, "    ", oneLine(text))
+	p.w.Paragraph(head, "    ", textfmt.OneLine(text))
 }
 
 func (p *LinePrinter) printRow(r *engine.Row) {
@@ -148,13 +149,13 @@ func (p *LinePrinter) printRow(r *engine.Row) {
 		// never published) are said to be missing rather than silently skipped.
 		from, to := p.lastT+1, r.T-1
 		if from == to {
-			p.w.printf("  … no row for %ds\n", from)
+			p.w.Printf("  … no row for %ds\n", from)
 		} else {
-			p.w.printf("  … no rows for %ds–%ds\n", from, to)
+			p.w.Printf("  … no rows for %ds–%ds\n", from, to)
 		}
 	}
 	p.lastT = r.T
-	p.w.line(formatRow(r, p.mode))
+	p.w.Line(formatRow(r, p.mode))
 }
 
 // formatRow lays out one second of the timeline.
@@ -165,7 +166,7 @@ func formatRow(r *engine.Row, mode engine.Mode) string {
 	}
 	drop := ""
 	if r.Dropped != 0 {
-		drop = formatInt(r.Dropped)
+		drop = textfmt.Int(r.Dropped)
 	}
 	flag := ""
 	if r.Saturated {
@@ -174,11 +175,11 @@ func formatRow(r *engine.Row, mode engine.Mode) string {
 	// A second without answers has no latency to show: 0 would read as instant answers.
 	p50, p90, p99 := "-", "-", "-"
 	if rowAnswered(r) > 0 {
-		p50, p90, p99 = formatMs(r.Latency.P50), formatMs(r.Latency.P90), formatMs(r.Latency.P99)
+		p50, p90, p99 = textfmt.Ms(r.Latency.P50), textfmt.Ms(r.Latency.P90), textfmt.Ms(r.Latency.P99)
 	}
-	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), target, formatRPS(r.RPS), p50, p90, p99,
-		formatInt(sum2xx(r.Status)), formatInt(r.Limited), formatInt(r.Failed),
-		formatInt(r.Inflight), drop, flag)
+	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), target, textfmt.RPS(r.RPS), p50, p90, p99,
+		textfmt.Int(textfmt.Sum2xx(r.Status)), textfmt.Int(r.Limited), textfmt.Int(r.Failed),
+		textfmt.Int(r.Inflight), drop, flag)
 	return strings.TrimRight(line, " ")
 }
 

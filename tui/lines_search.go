@@ -9,6 +9,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // searchLineFormat is one probe line: fixed widths, 53 columns before the verdict, so that a
@@ -19,7 +20,7 @@ const searchLineFormat = "%3s %-8s %7s %7s %7s %7s %6s  "
 // the SLO, one line per finished probe (each printed once, in order), and the answer block at
 // the end. It is used from one goroutine.
 type SearchLinePrinter struct {
-	w       *errWriter
+	w       *textfmt.Writer
 	printed int // probes printed so far
 	burst   bool
 	pctKey  string
@@ -27,13 +28,13 @@ type SearchLinePrinter struct {
 
 // NewSearchLinePrinter makes a printer writing to w, in width cells (0: DefaultWidth).
 func NewSearchLinePrinter(w io.Writer, width int) *SearchLinePrinter {
-	return &SearchLinePrinter{w: newErrWriter(w, width)}
+	return &SearchLinePrinter{w: textfmt.NewWriter(w, width)}
 }
 
 // Err is the first error writing to the output, if any.
 func (p *SearchLinePrinter) Err() error {
-	if p.w.err != nil {
-		return fmt.Errorf("write search lines: %w", p.w.err)
+	if p.w.Err() != nil {
+		return fmt.Errorf("write search lines: %w", p.w.Err())
 	}
 	return nil
 }
@@ -45,13 +46,13 @@ func (p *SearchLinePrinter) Header(name, target string, pr *search.Progress) {
 	}
 	s := pr.Settings
 	p.pctKey = searchPercentileKey(pr.SLO.Percentile)
-	p.w.paragraph("", "  ", fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)))
+	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)))
 	// The SLO is what every verdict below is judged against: wrapped, never cut.
-	p.w.paragraph("SLO: ", "  ", searchSLOText(pr.SLO))
-	p.w.paragraph("", "  ", fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
-		searchRate(s.StartRate), searchRate(s.MaxRate), searchPct(s.PrecisionPct),
-		formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS)))
-	p.w.line(fmt.Sprintf(searchLineFormat, "#", "step", "rate", "ok/s", p.pctKey+" ms", "limited", "failed") + "verdict")
+	p.w.Paragraph("SLO: ", "  ", searchSLOText(pr.SLO))
+	p.w.Paragraph("", "  ", fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
+		textfmt.PerSec(s.StartRate), textfmt.PerSec(s.MaxRate), textfmt.Percent(s.PrecisionPct),
+		textfmt.Seconds(s.ProbeS), textfmt.Seconds(s.SettleS), textfmt.Seconds(s.BudgetS)))
+	p.w.Line(fmt.Sprintf(searchLineFormat, "#", "step", "rate", "ok/s", p.pctKey+" ms", "limited", "failed") + "verdict")
 }
 
 // Update prints the probes finished since the last call, and a line when the burst probe
@@ -61,25 +62,25 @@ func (p *SearchLinePrinter) Update(pr *search.Progress) {
 		return
 	}
 	for ; p.printed < len(pr.Probes); p.printed++ {
-		for _, l := range formatProbeLines(pr.Probes[p.printed], p.w.width) {
-			p.w.line(l)
+		for _, l := range formatProbeLines(pr.Probes[p.printed], p.w.Width()) {
+			p.w.Line(l)
 		}
 	}
 	if c := pr.Current; c != nil && c.Phase == "burst" && !p.burst {
 		p.burst = true
-		p.w.paragraph("  ", "    ", fmt.Sprintf("limiter burst probe: idle %s for the bucket to empty, then %s for %s",
-			c.Settle, searchRate(c.Rate), c.Measure))
+		p.w.Paragraph("  ", "    ", fmt.Sprintf("limiter burst probe: idle %s for the bucket to empty, then %s for %s",
+			c.Settle, textfmt.PerSec(c.Rate), c.Measure))
 	}
 }
 
 // formatProbeLines lays out one probe in width cells: its numbers, then its verdict, wrapped
 // under itself when it holds more breaches than fit.
 func formatProbeLines(pr engine.SearchProbe, width int) []string {
-	cols := fmt.Sprintf(searchLineFormat, strconv.Itoa(pr.N), pr.Step, searchRate(pr.Rate),
-		formatRPS(pr.Goodput), formatMs(pr.LatencyMs), searchPct(pr.LimitedPct), searchPct(pr.FailedPct))
+	cols := fmt.Sprintf(searchLineFormat, strconv.Itoa(pr.N), pr.Step, textfmt.PerSec(pr.Rate),
+		textfmt.RPS(pr.Goodput), textfmt.Ms(pr.LatencyMs), textfmt.Percent(pr.LimitedPct), textfmt.Percent(pr.FailedPct))
 	indent := strings.Repeat(" ", len(cols))
 	var out []string
-	for i, l := range wrapText(probeVerdict(pr), max(width-len(cols), verdictKeep)) {
+	for i, l := range textfmt.Wrap(probeVerdict(pr), max(width-len(cols), verdictKeep)) {
 		if i == 0 {
 			out = append(out, cols+l)
 		} else {
@@ -95,7 +96,7 @@ func (p *SearchLinePrinter) Final(r *engine.SearchResult) {
 		return
 	}
 	p.Update(&search.Progress{Probes: r.Probes})
-	p.w.line("")
+	p.w.Line("")
 	writeSearchAnswer(p.w, r)
 	writeSearchLimiter(p.w, r.Limiter)
 }

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -34,8 +35,8 @@ func (p *errorsPane) View() string {
 func (p *errorsPane) line() string {
 	tot, s := &p.c.st.Total, p.c.styles
 	var parts []string
-	for _, class := range sortedByCount(tot.Errors) {
-		parts = append(parts, s.Bad.Render(class)+" "+formatInt(tot.Errors[class]))
+	for _, class := range textfmt.SortedByCount(tot.Errors) {
+		parts = append(parts, s.Bad.Render(class)+" "+textfmt.Int(tot.Errors[class]))
 	}
 	text := "transport none"
 	if len(parts) > 0 {
@@ -50,7 +51,7 @@ func (p *errorsPane) line() string {
 			faults += fmt.Sprintf(" (+%d)", len(rows)-1)
 		}
 	}
-	if codes := sortedByCount(tot.RPCErrors); len(codes) > 0 {
+	if codes := textfmt.SortedByCount(tot.RPCErrors); len(codes) > 0 {
 		used := labelWidth + cellWidth(strings.Join(ansiFree(tot.Errors), " · ")) + 3
 		if faults != "" {
 			used += 3 + cellWidth(faults)
@@ -60,9 +61,9 @@ func (p *errorsPane) line() string {
 		if len(codes) > 1 {
 			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
 		}
-		if msg := oneLine(p.c.st.RPCMessage[first]); msg != "" {
+		if msg := textfmt.OneLine(p.c.st.RPCMessage[first]); msg != "" {
 			if room := p.width - used - cellWidth(rpc) - 1; room >= 10 {
-				rpc += " " + s.Muted.Render(truncate(msg, room))
+				rpc += " " + s.Muted.Render(textfmt.Truncate(msg, room))
 			}
 		}
 		text += "   " + rpc
@@ -71,14 +72,14 @@ func (p *errorsPane) line() string {
 		text += "   " + s.Bad.Render(faults)
 	}
 	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
-	return truncate(p.c.label("errors", labelWidth)+text, p.width)
+	return textfmt.Truncate(p.c.label("errors", labelWidth)+text, p.width)
 }
 
 // ansiFree lists "class n" for each transport error class, unstyled, to measure the line.
 func ansiFree(m map[string]int64) []string {
 	var out []string
-	for _, k := range sortedByCount(m) {
-		out = append(out, k+" "+formatInt(m[k]))
+	for _, k := range textfmt.SortedByCount(m) {
+		out = append(out, k+" "+textfmt.Int(m[k]))
 	}
 	if len(out) == 0 {
 		out = append(out, "transport none")
@@ -94,20 +95,20 @@ func (p *errorsPane) table() []string {
 	if len(tot.Errors) == 0 {
 		lines = append(lines, p.c.label("transport", labelWidth)+"none")
 	}
-	for i, class := range sortedByCount(tot.Errors) {
+	for i, class := range textfmt.SortedByCount(tot.Errors) {
 		n := tot.Errors[class]
 		lines = append(lines, p.c.groupLabel("transport", i)+s.Bad.Render(padRight(class, numWidth))+
-			padLeft(formatInt(n), numWidth)+padLeft(formatPct(n, tot.Completed), numWidth)+
-			padLeft(formatInt(st.Last.Errors[class]), numWidth)+" /s")
+			padLeft(textfmt.Int(n), numWidth)+padLeft(textfmt.Pct(n, tot.Completed), numWidth)+
+			padLeft(textfmt.Int(st.Last.Errors[class]), numWidth)+" /s")
 	}
 	if len(tot.RPCErrors) == 0 {
 		lines = append(lines, p.c.label("JSON-RPC", labelWidth)+"none")
 	}
-	for i, code := range sortedByCount(tot.RPCErrors) {
+	for i, code := range textfmt.SortedByCount(tot.RPCErrors) {
 		head := p.c.groupLabel("JSON-RPC", i) + s.Bad.Render(padRight(code, numWidth)) +
-			padLeft(formatInt(tot.RPCErrors[code]), numWidth) + "  "
+			padLeft(textfmt.Int(tot.RPCErrors[code]), numWidth) + "  "
 		room := p.width - labelWidth - 2*numWidth - 2
-		lines = append(lines, head+s.Muted.Render(truncate(oneLine(st.RPCMessage[code]), room)))
+		lines = append(lines, head+s.Muted.Render(textfmt.Truncate(textfmt.OneLine(st.RPCMessage[code]), room)))
 	}
 	// Faults of JSON-RPC answers, by kind, with what each means.
 	rows := faultRows(tot.Calls.Faults)
@@ -119,7 +120,7 @@ func (p *errorsPane) table() []string {
 		kind := padRight(r[0], kindWidth)
 		room := p.width - labelWidth - kindWidth - numWidth - 2
 		lines = append(lines, p.c.groupLabel("faults", i)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
-			s.Muted.Render(truncate(r[2], room)))
+			s.Muted.Render(textfmt.Truncate(r[2], room)))
 	}
 	return lines
 }

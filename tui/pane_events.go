@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // eventsPane lists the latest events of the run with their times: stage changes, rate
@@ -53,11 +54,11 @@ func (p *eventsPane) View() string {
 
 // eventText: "40.0s stage 2/3: 200/s for 1m0s" or "50.2s rate: target 220/s (was 200/s)".
 func (p *eventsPane) eventText(e engine.Event, indent int) string {
-	text := oneLine(e.Detail)
+	text := textfmt.OneLine(e.Detail)
 	// Stage events already say "stage 2/3: …"; others read better with their kind in front.
 	if !strings.HasPrefix(text, e.Kind) {
 		text = e.Kind + ": " + text
 	}
 	when := padLeft(fmt.Sprintf("%.1fs", e.T), 7)
-	return p.c.styles.Muted.Render(when) + " " + truncate(text, p.width-indent-8)
+	return p.c.styles.Muted.Render(when) + " " + textfmt.Truncate(text, p.width-indent-8)
 }

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // footerPane is the bottom of the dashboard: the rate input or the answer to the last action,
@@ -69,7 +70,7 @@ func (p *footerPane) drainLine() string {
 		keys = "q/ctrl+c again: leave now"
 	}
 	if line := what + " — " + keys; cellWidth(line) > p.width {
-		return truncate(line, p.width) // cut before styling: styles are escape sequences
+		return textfmt.Truncate(line, p.width) // cut before styling: styles are escape sequences
 	}
 	return s.Good.Render(what) + s.Muted.Render(" — "+keys)
 }
@@ -109,9 +110,9 @@ func (p *footerPane) shortHelp(bindings []key.Binding) string {
 func (p *footerPane) messageLine() string {
 	s := p.c.styles
 	if p.c.messageBad {
-		return s.Bad.Render("! ") + s.Bad.Render(truncate(p.c.message, p.width-2))
+		return s.Bad.Render("! ") + s.Bad.Render(textfmt.Truncate(p.c.message, p.width-2))
 	}
-	return s.Good.Render(truncate(p.c.message, p.width))
+	return s.Good.Render(textfmt.Truncate(p.c.message, p.width))
 }
 
 // doneView is the end of the run: the compact summary (WriteSummaryLine, wrapped at its "; "
@@ -126,9 +127,9 @@ func (p *footerPane) doneView() string {
 	}
 	switch {
 	case p.done.Err != nil:
-		lines = append(lines, s.Bad.Render("! snapshot not saved: ")+truncate(oneLine(p.done.Err.Error()), p.width-22))
+		lines = append(lines, s.Bad.Render("! snapshot not saved: ")+textfmt.Truncate(textfmt.OneLine(p.done.Err.Error()), p.width-22))
 	case p.done.Path != "":
-		lines = append(lines, s.Label.Render("snapshot: ")+truncate(p.done.Path, p.width-10))
+		lines = append(lines, s.Label.Render("snapshot: ")+textfmt.Truncate(p.done.Path, p.width-10))
 	}
 	lines = append(lines, s.Muted.Render("press any key to exit"))
 	return strings.Join(lines, "\n")
@@ -161,12 +162,12 @@ func wrapIndented(parts []string, sep string, indent, width int) []string {
 		case lipgloss.Width(cur+sep+part) <= width:
 			cur += sep + part
 		default:
-			lines = append(lines, truncate(cur+strings.TrimRight(sep, " "), width))
+			lines = append(lines, textfmt.Truncate(cur+strings.TrimRight(sep, " "), width))
 			cur = strings.Repeat(" ", indent) + part
 		}
 	}
 	if cur != "" {
-		lines = append(lines, truncate(cur, width))
+		lines = append(lines, textfmt.Truncate(cur, width))
 	}
 	return lines
 }

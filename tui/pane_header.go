@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // headerPane is the top of the dashboard: what runs against what, where the plan is, the run's
@@ -52,7 +53,7 @@ func (p *headerPane) titleLine() string {
 	// it already), then the mode, then the name is cut: the state and the clock always show.
 	head, mode := "rpcstress "+name, modeText(st.Mode)
 	room := p.width - lipgloss.Width(right) - 2
-	head = truncate(head, max(room, 1))
+	head = textfmt.Truncate(head, max(room, 1))
 	room -= cellWidth(head)
 	tail := ""
 	if room >= 2+cellWidth(mode) {
@@ -61,7 +62,7 @@ func (p *headerPane) titleLine() string {
 	}
 	left := s.Title.Render(head)
 	if room-2 >= 12 { // a target cut shorter than that says nothing
-		left += "  " + s.Muted.Render(truncate(safetext.Line(st.Target), room-2))
+		left += "  " + s.Muted.Render(textfmt.Truncate(safetext.Line(st.Target), room-2))
 	}
 	return spread(left+tail, right, p.width)
 }
@@ -92,7 +93,7 @@ func (p *headerPane) stageLine() string {
 	tail := stageLeft(plan, p.c.state, spec, hasSpec)
 	barWidth := p.width - used - 2 - cellWidth(tail) - 2
 	if !hasPct || barWidth < 10 {
-		return truncate(left+"  "+s.Muted.Render(tail), p.width) // a long stage name is cut
+		return textfmt.Truncate(left+"  "+s.Muted.Render(tail), p.width) // a long stage name is cut
 	}
 	// ViewAs draws the bar at exactly this fraction, with no animation frames to drive. The
 	// width goes to a copy: drawing changes nothing in the pane.

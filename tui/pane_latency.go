@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // numWidth is the width of a number column in the dashboard's tables.
@@ -116,7 +117,7 @@ func latencyCells(has bool, values ...float64) []string {
 	for i, v := range values {
 		cells[i] = "-"
 		if has && v >= 0 {
-			cells[i] = formatMs(v)
+			cells[i] = textfmt.Ms(v)
 		}
 	}
 	return cells
@@ -149,7 +150,7 @@ func (p *latencyPane) barRows() []string {
 	barWidth := p.width - labelWidth - numWidth - 1
 	rows := make([]string, len(values))
 	for i, v := range values {
-		rows[i] = p.c.label("  "+latencyColumns[i], labelWidth) + padLeft(formatMs(v), numWidth) + " " +
+		rows[i] = p.c.label("  "+latencyColumns[i], labelWidth) + padLeft(textfmt.Ms(v), numWidth) + " " +
 			s.Bar.Render(hbar(v, l.Max, barWidth))
 	}
 	return rows
@@ -174,7 +175,7 @@ func (p *latencyPane) bucketRows(buckets []engine.Bucket) []string {
 	for i, b := range buckets {
 		bar := padRight(hbar(float64(b.Count), float64(top), barWidth), max(barWidth, 0))
 		rows[i] = "  " + padLeft(ranges[i], rangeWidth) + " " + s.Bar.Render(bar) +
-			padLeft(formatInt(b.Count), numWidth) + padLeft(formatPct(b.Count, total), numWidth)
+			padLeft(textfmt.Int(b.Count), numWidth) + padLeft(textfmt.Pct(b.Count, total), numWidth)
 	}
 	return rows
 }

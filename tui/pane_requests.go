@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // requestsPane shows the run's numbers per request of the mix: one slow or rate-limited method
@@ -72,13 +73,13 @@ func (p *requestsPane) View() string {
 	rows := make([][]string, shown)
 	for i, name := range names[:shown] {
 		r := tot.ByRequest[name]
-		rows[i] = []string{formatInt(r.Completed), formatPct(r.Completed, tot.Completed), "-", "-",
-			formatPct(r.Limited, r.Completed), formatInt(r.Failed)}
+		rows[i] = []string{textfmt.Int(r.Completed), textfmt.Pct(r.Completed, tot.Completed), "-", "-",
+			textfmt.Pct(r.Limited, r.Completed), textfmt.Int(r.Failed)}
 		if r.Completed > 0 {
-			rows[i][2], rows[i][3] = formatMs(r.Latency.P50), formatMs(r.Latency.P99)
+			rows[i][2], rows[i][3] = textfmt.Ms(r.Latency.P50), textfmt.Ms(r.Latency.P99)
 		}
 		if withCalls {
-			rows[i] = append(rows[i], formatInt(r.Calls.Failed))
+			rows[i] = append(rows[i], textfmt.Int(r.Calls.Failed))
 		}
 		for j := range cols {
 			cols[j].cells = append(cols[j].cells, rows[i][j])
@@ -101,10 +102,10 @@ func (p *requestsPane) View() string {
 	}
 	lines = append(lines, s.Label.Render(padRight("request", nameWidth)+gridRow(heads, widths)))
 	for i, name := range names[:shown] {
-		lines = append(lines, padRight(truncate(safetext.Line(name), nameWidth-1), nameWidth)+gridRow(rows[i], widths))
+		lines = append(lines, padRight(textfmt.Truncate(safetext.Line(name), nameWidth-1), nameWidth)+gridRow(rows[i], widths))
 	}
 	if left := len(names) - shown; left > 0 && room > 0 {
-		lines = append(lines, s.Muted.Render(truncate("+"+formatInt(int64(left))+" more (rpcstress report lists them all)", p.width)))
+		lines = append(lines, s.Muted.Render(textfmt.Truncate("+"+textfmt.Int(int64(left))+" more (rpcstress report lists them all)", p.width)))
 	}
 	return strings.Join(clip(lines, p.height), "\n")
 }

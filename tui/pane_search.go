@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // searchRowFormat is one probe row of the live table (54 cells before the verdict).
@@ -80,7 +81,7 @@ func (p *searchPane) titleLine() string {
 	room := p.width - cellWidth(head) - lipgloss.Width(right) - 4
 	left := s.Title.Render(head)
 	if room >= 8 {
-		left += "  " + s.Muted.Render(truncate(p.target, room))
+		left += "  " + s.Muted.Render(textfmt.Truncate(p.target, room))
 	}
 	return spread(left, right, p.width)
 }
@@ -93,14 +94,14 @@ func (p *searchPane) sloLine() string {
 	slo := p.pr.SLO
 	var parts []string
 	if slo.LatencyMs > 0 {
-		parts = append(parts, searchPercentileKey(slo.Percentile)+" ≤ "+formatMs(slo.LatencyMs)+" ms")
+		parts = append(parts, searchPercentileKey(slo.Percentile)+" ≤ "+textfmt.Ms(slo.LatencyMs)+" ms")
 	}
-	parts = append(parts, "limited ≤ "+searchPct(slo.MaxLimitedPct), "failed ≤ "+searchPct(slo.MaxFailedPct))
+	parts = append(parts, "limited ≤ "+textfmt.Percent(slo.MaxLimitedPct), "failed ≤ "+textfmt.Percent(slo.MaxFailedPct))
 	if slo.MinSuccessPct > 0 {
-		parts = append(parts, "ok ≥ "+searchPct(slo.MinSuccessPct))
+		parts = append(parts, "ok ≥ "+textfmt.Percent(slo.MinSuccessPct))
 	}
 	left := p.styles.Label.Render("SLO") + "  " + strings.Join(parts, ", ")
-	right := p.styles.Muted.Render("budget " + formatSeconds(p.pr.Settings.BudgetS))
+	right := p.styles.Muted.Render("budget " + textfmt.Seconds(p.pr.Settings.BudgetS))
 	return spread(left, right, p.width)
 }
 
@@ -112,14 +113,14 @@ func (p *searchPane) boundsLine() string {
 	}
 	good, bad := "-", "-"
 	if p.pr.Good > 0 {
-		good = s.Good.Render(searchRate(p.pr.Good))
+		good = s.Good.Render(textfmt.PerSec(p.pr.Good))
 	}
 	if p.pr.Bad > 0 {
-		bad = s.Bad.Render(searchRate(p.pr.Bad))
+		bad = s.Bad.Render(textfmt.PerSec(p.pr.Bad))
 	}
 	line := s.Label.Render("bounds") + "  good " + good + "  bad " + bad
 	if p.pr.Good > 0 && p.pr.Bad > 0 {
-		line += fmt.Sprintf("  gap %s → %s", searchPct(100*(p.pr.Bad-p.pr.Good)/p.pr.Good), searchPct(p.pr.Settings.PrecisionPct))
+		line += fmt.Sprintf("  gap %s → %s", textfmt.Percent(100*(p.pr.Bad-p.pr.Good)/p.pr.Good), textfmt.Percent(p.pr.Settings.PrecisionPct))
 	}
 	return line
 }
@@ -147,9 +148,9 @@ func (p *searchPane) currentLines() []string {
 			phase = "burst"
 		}
 	}
-	head := fmt.Sprintf("probe %d at %s (%s)", c.N, searchRate(c.Rate), c.Step)
+	head := fmt.Sprintf("probe %d at %s (%s)", c.N, textfmt.PerSec(c.Rate), c.Step)
 	if c.Phase == "burst" {
-		head = fmt.Sprintf("limiter burst probe at %s", searchRate(c.Rate))
+		head = fmt.Sprintf("limiter burst probe at %s", textfmt.PerSec(c.Rate))
 	}
 	clock := fmt.Sprintf(" %s/%s", formatElapsed(min(el, total)), formatElapsed(total))
 	barWidth := max(p.width-cellWidth(head)-cellWidth(phase)-cellWidth(clock)-3, 5)
@@ -172,11 +173,11 @@ func (p *searchPane) liveLine() string {
 	}
 	cur := &st.Current
 	parts := []string{
-		"rps " + formatRPS(st.Last.RPS),
-		"p99 " + formatMs(st.Last.Latency.P99) + " ms",
-		"ok " + formatPct(cur.OK, cur.Completed),
-		"limited " + formatPct(cur.Limited, cur.Completed),
-		"failed " + formatPct(cur.Failed, cur.Completed),
+		"rps " + textfmt.RPS(st.Last.RPS),
+		"p99 " + textfmt.Ms(st.Last.Latency.P99) + " ms",
+		"ok " + textfmt.Pct(cur.OK, cur.Completed),
+		"limited " + textfmt.Pct(cur.Limited, cur.Completed),
+		"failed " + textfmt.Pct(cur.Failed, cur.Completed),
 	}
 	if cur.Dropped > 0 || st.Plan.Saturated {
 		parts = append(parts, p.styles.Warn.Render(fmt.Sprintf("dropped %d", cur.Dropped)))
@@ -208,9 +209,9 @@ func (p *searchPane) tableLines(room int) []string {
 	}
 	for _, pr := range rows {
 		verdict := probeVerdict(pr)
-		cells := fmt.Sprintf(searchRowFormat, strconv.Itoa(pr.N), pr.Step, searchRate(pr.Rate), formatRPS(pr.Goodput),
-			formatMs(pr.LatencyMs), searchPct(pr.LimitedPct), searchPct(pr.FailedPct), "")
-		verdict = truncate(verdict, max(p.width-cellWidth(cells), 4))
+		cells := fmt.Sprintf(searchRowFormat, strconv.Itoa(pr.N), pr.Step, textfmt.PerSec(pr.Rate), textfmt.RPS(pr.Goodput),
+			textfmt.Ms(pr.LatencyMs), textfmt.Percent(pr.LimitedPct), textfmt.Percent(pr.FailedPct), "")
+		verdict = textfmt.Truncate(verdict, max(p.width-cellWidth(cells), 4))
 		switch {
 		case pr.Superseded:
 			verdict = s.Muted.Render(verdict)
@@ -245,19 +246,19 @@ func (p *searchPane) bottomLines() []string {
 		if p.done != nil {
 			switch {
 			case p.done.Err != nil:
-				lines = append(lines, s.Bad.Render("! "+truncate(oneLine(p.done.Err.Error()), p.width-2)))
+				lines = append(lines, s.Bad.Render("! "+textfmt.Truncate(textfmt.OneLine(p.done.Err.Error()), p.width-2)))
 			case p.done.Path != "":
-				lines = append(lines, s.Label.Render("snapshot ")+truncate(p.done.Path, p.width-9)+s.Muted.Render(" (written on exit)"))
+				lines = append(lines, s.Label.Render("snapshot ")+textfmt.Truncate(p.done.Path, p.width-9)+s.Muted.Render(" (written on exit)"))
 			}
 		}
 		return append(lines, s.Muted.Render("press any key to exit"))
 	}
 	best := "best so far: none yet"
 	if p.pr != nil && p.pr.Good > 0 {
-		best = "best so far: " + s.Good.Render(searchRate(p.pr.Good))
+		best = "best so far: " + s.Good.Render(textfmt.PerSec(p.pr.Good))
 		for _, pr := range p.pr.Probes {
 			if pr.Rate == p.pr.Good && pr.Verdict == "pass" && !pr.Superseded {
-				best += fmt.Sprintf(" (goodput %s ok/s)", formatRPS(pr.Goodput))
+				best += fmt.Sprintf(" (goodput %s ok/s)", textfmt.RPS(pr.Goodput))
 			}
 		}
 	}

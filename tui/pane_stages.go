@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // stagesPane lists the plan's stages with what each achieved: during a limit sweep the line
@@ -99,12 +100,12 @@ func (p *stagesPane) cells(ss *engine.StageStats) []string {
 	cells := []string{rate, planned, "-", "-", "-", "-", "-", "-"}
 	if sum.Completed > 0 || current {
 		cells[2] = formatStageTime(sum.DurationS)
-		cells[3] = formatRPS(sum.RPS)
+		cells[3] = textfmt.RPS(sum.RPS)
 		if sum.Completed > 0 {
-			cells[4], cells[5] = formatMs(sum.Latency.P50), formatMs(sum.Latency.P99)
-			cells[6] = formatPct(sum.Limited, sum.Completed)
+			cells[4], cells[5] = textfmt.Ms(sum.Latency.P50), textfmt.Ms(sum.Latency.P99)
+			cells[6] = textfmt.Pct(sum.Limited, sum.Completed)
 		}
-		cells[7] = formatInt(sum.Failed)
+		cells[7] = textfmt.Int(sum.Failed)
 	}
 	return cells
 }
@@ -116,7 +117,7 @@ func (p *stagesPane) row(ss *engine.StageStats, cells []string, widths []int) st
 	if current {
 		mark = " ▶ "
 	}
-	line := padRight(mark+padLeft(formatInt(int64(ss.Index+1)), 3), p.leadWidth()) + gridRow(cells, widths)
+	line := padRight(mark+padLeft(textfmt.Int(int64(ss.Index+1)), 3), p.leadWidth()) + gridRow(cells, widths)
 	if current {
 		return p.c.styles.Label.Render(line)
 	}
@@ -127,7 +128,7 @@ func (p *stagesPane) row(ss *engine.StageStats, cells []string, widths []int) st
 // stage visited for 1.8 s reads 1.8s, not 1s), whole seconds beyond a minute.
 func formatStageTime(s float64) string {
 	if s < 60 {
-		return formatSeconds(float64(int64(s*10)) / 10)
+		return textfmt.Seconds(float64(int64(s*10)) / 10)
 	}
-	return formatSeconds(float64(int64(s)))
+	return textfmt.Seconds(float64(int64(s)))
 }

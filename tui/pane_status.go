@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // statusPane shows the HTTP status codes of the run (count, share, per second now), with 429
@@ -64,7 +65,7 @@ func (p *statusPane) View() string {
 // always there, at zero until the limiter answers: it is the code this tool is about, and its
 // row should not appear out of nowhere in the middle of a run.
 func (p *statusPane) shownCodes(room int) []string {
-	codes := sortedByCount(p.c.st.Total.Status)
+	codes := textfmt.SortedByCount(p.c.st.Total.Status)
 	if _, ok := p.c.st.Total.Status["429"]; !ok {
 		codes = append([]string{"429"}, codes...)
 	}
@@ -93,8 +94,8 @@ func (p *statusPane) codeRow(code string) string {
 	case strings.HasPrefix(code, "5"):
 		cell = "  " + s.Bad.Render(padRight(code, labelWidth-2))
 	}
-	return cell + padLeft(formatInt(n), numWidth) + padLeft(formatPct(n, st.Total.Completed), numWidth) +
-		padLeft(formatInt(st.Last.Status[code]), numWidth) + note
+	return cell + padLeft(textfmt.Int(n), numWidth) + padLeft(textfmt.Pct(n, st.Total.Completed), numWidth) +
+		padLeft(textfmt.Int(st.Last.Status[code]), numWidth) + note
 }
 
 // limitedShare is the share of a second's answers that were rate-limited.

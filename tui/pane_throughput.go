@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // labelWidth is the width of the row labels on the left of the compact panes.
@@ -55,8 +56,8 @@ func (p *throughputPane) head() []string {
 // was.
 func testerParts(t *engine.TesterLoad, s *Styles, width int) []string {
 	parts := []string{strings.Repeat(" ", labelWidth-1), // the first line's indent, with the " " after it
-		s.Warn.Render("! TESTER " + formatMs(float64(t.Lag.Microseconds())/1000) + " ms LATE"), "(part of the latency):"}
-	used := fmt.Sprintf("it used %s of %d cores;", formatSig(t.CPU, 2, 2), t.Cores)
+		s.Warn.Render("! TESTER " + textfmt.Ms(float64(t.Lag.Microseconds())/1000) + " ms LATE"), "(part of the latency):"}
+	used := fmt.Sprintf("it used %s of %d cores;", textfmt.Sig(t.CPU, 2, 2), t.Cores)
 	advice := "free the CPU others hold" // the tester was waiting for a CPU others held
 	switch {
 	case t.CPU < 0 || t.Cores <= 0:
@@ -86,11 +87,11 @@ func (p *throughputPane) rateParts() []string {
 		// No second has closed yet: "0.0/s" would read as a target that answers nothing.
 		parts = append(parts, "sent -", "ok - "+s.Muted.Render("(first second)"))
 	} else {
-		parts = append(parts, "sent "+formatRPS(st.Last.Sent)+"/s",
-			"ok "+s.Value.Render(formatRPS(okRate(&st.Last))+"/s"))
+		parts = append(parts, "sent "+textfmt.RPS(st.Last.Sent)+"/s",
+			"ok "+s.Value.Render(textfmt.RPS(okRate(&st.Last))+"/s"))
 	}
-	parts = append(parts, "inflight "+formatInt(st.Total.Inflight))
-	dropped := "dropped " + formatInt(st.Total.Dropped)
+	parts = append(parts, "inflight "+textfmt.Int(st.Total.Inflight))
+	dropped := "dropped " + textfmt.Int(st.Total.Dropped)
 	if st.Total.Dropped > 0 {
 		dropped = s.Warn.Render(dropped)
 	}
@@ -115,11 +116,11 @@ func (p *throughputPane) failingLine() string {
 	if n == 0 || 2*last.Failed <= n {
 		return ""
 	}
-	text := fmt.Sprintf("! FAILING: %s of the last second failed", formatPct(last.Failed, n))
+	text := fmt.Sprintf("! FAILING: %s of the last second failed", textfmt.Pct(last.Failed, n))
 	if cause, count := topCause(last); cause != "" {
 		text += fmt.Sprintf(" (%s %d)", cause, count)
 	}
-	return p.c.styles.Bad.Render(truncate(text, p.width))
+	return p.c.styles.Bad.Render(textfmt.Truncate(text, p.width))
 }
 
 // topCause names the commonest failure of a second: a transport error class, an HTTP status
@@ -172,7 +173,7 @@ func (p *throughputPane) chart(rows []engine.Row, height int) []string {
 		}
 		switch {
 		case i == 0:
-			right = "top " + formatSig(top, 3, 1) + "/s"
+			right = "top " + textfmt.Sig(top, 3, 1) + "/s"
 		case i == len(chart)-1:
 			right = fmt.Sprintf("last %ds", len(rows))
 		}

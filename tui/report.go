@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteReport writes the static text report of a finished (or partial) run: plain text, no
@@ -19,7 +20,7 @@ func WriteReport(w io.Writer, s *engine.Snapshot, width int) error {
 	if s == nil {
 		return errors.New("write report: no snapshot to report")
 	}
-	ew := newErrWriter(w, width)
+	ew := textfmt.NewWriter(w, width)
 	writeHeader(ew, s)
 	writeSearchSection(ew, s.Search) // a find-limit run: its answer first, the probes' numbers below
 	writeTotals(ew, s)
@@ -35,8 +36,8 @@ func WriteReport(w io.Writer, s *engine.Snapshot, width int) error {
 	writeEvents(ew, s.Events)
 	writeInvariant(ew, s)
 	writeThresholdsSection(ew, s.Thresholds)
-	if ew.err != nil {
-		return fmt.Errorf("write report: %w", ew.err)
+	if ew.Err() != nil {
+		return fmt.Errorf("write report: %w", ew.Err())
 	}
 	return nil
 }
@@ -84,65 +85,65 @@ func formatTime(t time.Time) string {
 	return t.UTC().Format(time.RFC3339)
 }
 
-func writeHeader(ew *errWriter, s *engine.Snapshot) {
-	ew.line("rpcstress report: " + profileName(s.Profile))
-	t := newTable("ll").giveWay(1, true)
-	t.add("target", s.Target)
-	t.add("mode", modeText(s.Mode))
-	t.add("started", formatTime(s.StartedAt))
+func writeHeader(ew *textfmt.Writer, s *engine.Snapshot) {
+	ew.Line("rpcstress report: " + profileName(s.Profile))
+	t := textfmt.NewTable("ll").GiveWay(1, true)
+	t.Add("target", s.Target)
+	t.Add("mode", modeText(s.Mode))
+	t.Add("started", formatTime(s.StartedAt))
 	ended := formatTime(s.EndedAt)
 	if s.EndedAt.IsZero() {
 		ended = "- (partial run: not ended)"
 	}
-	t.add("ended", ended)
-	t.add("duration", formatSeconds(wallSeconds(s)))
+	t.Add("ended", ended)
+	t.Add("duration", textfmt.Seconds(wallSeconds(s)))
 	reason := s.EndReason
 	if reason == "" {
 		reason = "-"
 	}
-	t.add("end reason", reason)
+	t.Add("end reason", reason)
 	if by := strings.TrimSpace(s.Tool.Name + " " + s.Tool.Version); s.Host != "" || by != "" {
 		if by != "" {
 			by = "  (" + by + ")"
 		}
-		t.add("host", strings.TrimSpace(s.Host+by))
+		t.Add("host", strings.TrimSpace(s.Host+by))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
-func writeTotals(ew *errWriter, s *engine.Snapshot) {
+func writeTotals(ew *textfmt.Writer, s *engine.Snapshot) {
 	tot := &s.Totals
 	secs := runSeconds(s)
-	ew.line("")
-	ew.line("Totals")
-	t := newTable("ll").giveWay(1, true)
-	t.add("requests", fmt.Sprintf("scheduled %d  sent %d  completed %d  inflight %d  dropped %d",
+	ew.Line("")
+	ew.Line("Totals")
+	t := textfmt.NewTable("ll").GiveWay(1, true)
+	t.Add("requests", fmt.Sprintf("scheduled %d  sent %d  completed %d  inflight %d  dropped %d",
 		tot.Scheduled, tot.Sent, tot.Completed, tot.Inflight, tot.Dropped))
-	t.add("throughput", fmt.Sprintf("%s req/s completed over %s", formatRPS(tot.RPS), formatSeconds(secs)))
+	t.Add("throughput", fmt.Sprintf("%s req/s completed over %s", textfmt.RPS(tot.RPS), textfmt.Seconds(secs)))
 	// Shares are of the completed answers, as everywhere in the report.
-	t.add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)",
-		tot.OK, formatPct(tot.OK, tot.Completed), tot.Limited, formatPct(tot.Limited, tot.Completed),
-		tot.Failed, formatPct(tot.Failed, tot.Completed)))
+	t.Add("outcomes", fmt.Sprintf("ok %d (%s)  limited %d (%s)  failed %d (%s)",
+		tot.OK, textfmt.Pct(tot.OK, tot.Completed), tot.Limited, textfmt.Pct(tot.Limited, tot.Completed),
+		tot.Failed, textfmt.Pct(tot.Failed, tot.Completed)))
 	if calls := callsText(tot.Calls); calls != "" {
-		t.add("calls", calls) // JSON-RPC calls: a batch of N is one request and N calls
+		t.Add("calls", calls) // JSON-RPC calls: a batch of N is one request and N calls
 	}
-	t.add("transfer", fmt.Sprintf("in %s (%s)  out %s (%s)",
-		formatBytes(float64(tot.BytesIn)), formatBytesRate(tot.BytesIn, secs),
-		formatBytes(float64(tot.BytesOut)), formatBytesRate(tot.BytesOut, secs)))
+	t.Add("transfer", fmt.Sprintf("in %s (%s)  out %s (%s)",
+		textfmt.Bytes(float64(tot.BytesIn)), textfmt.BytesRate(tot.BytesIn, secs),
+		textfmt.Bytes(float64(tot.BytesOut)), textfmt.BytesRate(tot.BytesOut, secs)))
 	c := tot.Connections
-	t.add("connections", fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
-		c.Dialed, formatMs(c.DialMean), formatMs(c.DialMax)))
-	t.write(ew, "  ", ew.width)
+	t.Add("connections", fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
+		c.Dialed, textfmt.Ms(c.DialMean), textfmt.Ms(c.DialMax)))
+	ew.Table(t, "  ")
 }
 
 // writeSaturation warns when the generator fell behind: then part of the measured latency is the
 // tester's own, and the target may be faster than the numbers say.
-func writeSaturation(ew *errWriter, seconds int) {
+func writeSaturation(ew *textfmt.Writer, seconds int) {
 	if seconds <= 0 {
 		return
 	}
-	ew.line("")
-	ew.paragraph("! ", "  ", fmt.Sprintf("tester saturated for %d s: the generator could not keep its own "+
+	ew.Line("")
+	ew.Paragraph("! ", "  ", fmt.Sprintf("tester saturated for %d s: the generator could not keep its own "+
 		"schedule, so those seconds' latency includes the tester's own delay. Give the tester more "+
 		"CPU, lower the rate, or split the load across machines (--shard) to measure the target alone.", seconds))
 }

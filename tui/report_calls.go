@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // faultMeanings say in a few words what each JSON-RPC answer fault (engine.Fault's names) is,
@@ -24,7 +25,7 @@ func callsText(c engine.CallStats) string {
 	}
 	done := c.Completed()
 	return fmt.Sprintf("sent %d  ok %d (%s)  limited %d (%s)  failed %d (%s)",
-		c.Sent, c.OK, formatPct(c.OK, done), c.Limited, formatPct(c.Limited, done), c.Failed, formatPct(c.Failed, done))
+		c.Sent, c.OK, textfmt.Pct(c.OK, done), c.Limited, textfmt.Pct(c.Limited, done), c.Failed, textfmt.Pct(c.Failed, done))
 }
 
 // faultsCaption heads the table of faults, in the text report and the HTML page.
@@ -36,38 +37,38 @@ func faultRows(faults map[string]int64) [][]string {
 	var rows [][]string
 	for _, f := range faultMeanings {
 		if n := faults[f.name]; n > 0 {
-			rows = append(rows, []string{f.name, formatInt(n), f.meaning})
+			rows = append(rows, []string{f.name, textfmt.Int(n), f.meaning})
 		}
 	}
-	for _, name := range sortedByCount(faults) {
+	for _, name := range textfmt.SortedByCount(faults) {
 		if faultMeaning(name) == "" && faults[name] > 0 {
-			rows = append(rows, []string{oneLine(name), formatInt(faults[name]), ""})
+			rows = append(rows, []string{textfmt.OneLine(name), textfmt.Int(faults[name]), ""})
 		}
 	}
 	return rows
 }
 
 // writeCallFaults lists the ways answers broke JSON-RPC, by kind; nothing when none did.
-func writeCallFaults(ew *errWriter, tot *engine.Summary) {
+func writeCallFaults(ew *textfmt.Writer, tot *engine.Summary) {
 	rows := faultRows(tot.Calls.Faults)
 	if len(rows) == 0 {
 		return
 	}
-	ew.line("")
-	ew.line(faultsCaption)
-	t := newTable("lrl")
-	t.add("fault", "count", "what")
+	ew.Line("")
+	ew.Line(faultsCaption)
+	t := textfmt.NewTable("lrl")
+	t.Add("fault", "count", "what")
 	for _, r := range rows {
-		t.add(r...)
+		t.Add(r...)
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
 // htmlCallFaults is writeCallFaults for the HTML page; empty (left out) when there were none.
 func htmlCallFaults(tot *engine.Summary) htmlTable {
 	t := newHTMLTable(faultsCaption, "lrl", "fault", "count", "what")
 	for _, r := range faultRows(tot.Calls.Faults) {
-		t.add(r...)
+		t.Add(r...)
 	}
 	return t
 }

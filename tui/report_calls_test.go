@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // TestReportCalls: a run of JSON-RPC calls shows them beside the requests (totals line and
@@ -49,7 +50,7 @@ func TestReportCalls(t *testing.T) {
 	if len(slot) < 3 || slot[len(slot)-2] != "60" || slot[len(slot)-1] != "20" {
 		t.Errorf("getSlot x3's row should end with its 60 calls answered and 20 failed: %q", slot)
 	}
-	checkWidth(t, out, DefaultWidth)
+	checkWidth(t, out, textfmt.DefaultWidth)
 
 	s.Totals.Calls, s.Totals.ByRequest = engine.CallStats{}, nil
 	b.Reset()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // TestReportRequests: a mix of two shows one row per request, busiest first; a mix of one shows
@@ -16,7 +17,7 @@ func TestReportRequests(t *testing.T) {
 		"getBalance": {Completed: 70, Status: map[string]int64{"200": 60}, Limited: 10, Latency: engine.Percentiles{P99: 42}},
 	}}
 	var b bytes.Buffer
-	ew := newErrWriter(&b, 0)
+	ew := textfmt.NewWriter(&b, 0)
 	writeRequests(ew, &tot)
 	out := b.String()
 	gb, gs := strings.Index(out, "getBalance"), strings.Index(out, "getSlot")

@@ -6,26 +6,27 @@ import (
 	"sort"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // percentileRow is one line of the latency table.
 func percentileRow(label string, p engine.Percentiles) []string {
-	return []string{label, formatMs(p.Min), formatMs(p.P50), formatMs(p.P75), formatMs(p.P90),
-		formatMs(p.P95), formatMs(p.P99), formatMs(p.P999), formatMs(p.Max), formatMs(p.Mean)}
+	return []string{label, textfmt.Ms(p.Min), textfmt.Ms(p.P50), textfmt.Ms(p.P75), textfmt.Ms(p.P90),
+		textfmt.Ms(p.P95), textfmt.Ms(p.P99), textfmt.Ms(p.P999), textfmt.Ms(p.Max), textfmt.Ms(p.Mean)}
 }
 
-func writeLatency(ew *errWriter, tot *engine.Summary) {
-	ew.line("")
-	ew.line("Latency (ms)")
-	t := newTable("lrrrrrrrrr")
-	t.add("", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
-	t.add(percentileRow("latency", tot.Latency)...)
-	t.add(percentileRow("service", tot.Service)...)
+func writeLatency(ew *textfmt.Writer, tot *engine.Summary) {
+	ew.Line("")
+	ew.Line("Latency (ms)")
+	t := textfmt.NewTable("lrrrrrrrrr")
+	t.Add("", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
+	t.Add(percentileRow("latency", tot.Latency)...)
+	t.Add(percentileRow("service", tot.Service)...)
 	note := "latency is from the intended send (what a client on the schedule waits), service " +
 		"from the actual send (what the server took)"
 	if tot.SendLag.Max > 0 {
 		// The tester's own delay is part of the latency above; shown so it can be judged.
-		t.add(percentileRow("send lag", tot.SendLag)...)
+		t.Add(percentileRow("send lag", tot.SendLag)...)
 		note += "; send lag is the tester's own delay, part of latency"
 	}
 	// Per outcome, because a flood of fast 429s must not make the node look fast; outcomes that
@@ -40,24 +41,24 @@ func writeLatency(ew *errWriter, tot *engine.Summary) {
 	}
 	for _, o := range outcomes {
 		if p, ok := tot.LatencyByOutcome[o.key]; ok && o.count > 0 {
-			t.add(percentileRow(o.label, p)...)
+			t.Add(percentileRow(o.label, p)...)
 		}
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 	// The labels stay short so that nine columns of numbers fit 80 columns; what they mean is
 	// said once, below.
-	ew.paragraph("  ", "  ", note)
+	ew.Paragraph("  ", "  ", note)
 }
 
-func writeStages(ew *errWriter, s *engine.Snapshot) {
-	ew.line("")
+func writeStages(ew *textfmt.Writer, s *engine.Snapshot) {
+	ew.Line("")
 	if len(s.Stages) == 0 {
-		ew.line("Stages: none recorded")
+		ew.Line("Stages: none recorded")
 		return
 	}
-	ew.line("Stages (latency in ms, from intended send)")
-	t := newTable("rrrrrrrrrrrr")
-	t.add("#", "rate", "ran", "rps", "p50", "p90", "p99", "2xx", "lim", "fail", "rpcerr", "drop")
+	ew.Line("Stages (latency in ms, from intended send)")
+	t := textfmt.NewTable("rrrrrrrrrrrr")
+	t.Add("#", "rate", "ran", "rps", "p50", "p90", "p99", "2xx", "lim", "fail", "rpcerr", "drop")
 	for i := range s.Stages {
 		st := &s.Stages[i]
 		sum := &st.Summary
@@ -67,16 +68,16 @@ func writeStages(ew *errWriter, s *engine.Snapshot) {
 		}
 		if !stageRan(st) {
 			// Its zeros are no measurement: 0 ms would read as fast.
-			t.addSpan(notRunText(st), formatInt(int64(i+1)), rate)
+			t.AddSpan(notRunText(st), textfmt.Int(int64(i+1)), rate)
 			continue
 		}
-		t.add(formatInt(int64(i+1)), rate, stageTime(st), formatRPS(sum.RPS),
-			formatMs(sum.Latency.P50), formatMs(sum.Latency.P90), formatMs(sum.Latency.P99),
-			formatInt(sum2xx(sum.Status)), formatInt(sum.Limited), formatInt(sum.Failed),
-			formatInt(sumCounts(sum.RPCErrors)), formatInt(sum.Dropped))
+		t.Add(textfmt.Int(int64(i+1)), rate, stageTime(st), textfmt.RPS(sum.RPS),
+			textfmt.Ms(sum.Latency.P50), textfmt.Ms(sum.Latency.P90), textfmt.Ms(sum.Latency.P99),
+			textfmt.Int(textfmt.Sum2xx(sum.Status)), textfmt.Int(sum.Limited), textfmt.Int(sum.Failed),
+			textfmt.Int(textfmt.SumCounts(sum.RPCErrors)), textfmt.Int(sum.Dropped))
 	}
-	t.write(ew, "  ", ew.width)
-	ew.paragraph("  ", "  ", "lim: rate-limited (429 and the [limits] codes); ran: the time active, "+
+	ew.Table(t, "  ")
+	ew.Paragraph("  ", "  ", "lim: rate-limited (429 and the [limits] codes); ran: the time active, "+
 		"\"3.2s/8s\" when cut short of its plan")
 }
 
@@ -95,9 +96,9 @@ func stageTime(st *engine.StageStats) string {
 // to the second above ("1h30m0s", not "1h29m59.9s").
 func formatSpan(s float64) string {
 	if s >= 60 {
-		return formatSeconds(math.Round(s))
+		return textfmt.Seconds(math.Round(s))
 	}
-	return formatSeconds(roundTenth(s))
+	return textfmt.Seconds(roundTenth(s))
 }
 
 // stageCutShare is how much of its plan a stage must have run to read as complete: a stage's
@@ -112,82 +113,82 @@ func notRunText(st *engine.StageStats) string {
 	return "did not run"
 }
 
-func writeStatuses(ew *errWriter, tot *engine.Summary) {
-	ew.line("")
+func writeStatuses(ew *textfmt.Writer, tot *engine.Summary) {
+	ew.Line("")
 	if len(tot.Status) == 0 {
-		ew.line("HTTP status: none received")
+		ew.Line("HTTP status: none received")
 		return
 	}
-	ew.printf("HTTP status (share of %d completed)\n", tot.Completed)
-	t := newTable("rrr")
-	t.add("code", "count", "share")
-	for _, code := range sortedCodes(tot.Status) {
-		t.add(code, formatInt(tot.Status[code]), formatPct(tot.Status[code], tot.Completed))
+	ew.Printf("HTTP status (share of %d completed)\n", tot.Completed)
+	t := textfmt.NewTable("rrr")
+	t.Add("code", "count", "share")
+	for _, code := range textfmt.SortedCodes(tot.Status) {
+		t.Add(code, textfmt.Int(tot.Status[code]), textfmt.Pct(tot.Status[code], tot.Completed))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
-func writeTransportErrors(ew *errWriter, tot *engine.Summary) {
-	ew.line("")
-	if sumCounts(tot.Errors) == 0 {
-		ew.line("Transport errors: none")
+func writeTransportErrors(ew *textfmt.Writer, tot *engine.Summary) {
+	ew.Line("")
+	if textfmt.SumCounts(tot.Errors) == 0 {
+		ew.Line("Transport errors: none")
 		return
 	}
-	ew.line("Transport errors (no HTTP status)")
-	t := newTable("lrr")
-	t.add("class", "count", "share")
-	for _, class := range sortedByCount(tot.Errors) {
-		t.add(class, formatInt(tot.Errors[class]), formatPct(tot.Errors[class], tot.Completed))
+	ew.Line("Transport errors (no HTTP status)")
+	t := textfmt.NewTable("lrr")
+	t.Add("class", "count", "share")
+	for _, class := range textfmt.SortedByCount(tot.Errors) {
+		t.Add(class, textfmt.Int(tot.Errors[class]), textfmt.Pct(tot.Errors[class], tot.Completed))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
-func writeRPCErrors(ew *errWriter, tot *engine.Summary, messages map[string]string) {
-	ew.line("")
-	if sumCounts(tot.RPCErrors) == 0 {
-		ew.line("JSON-RPC errors: none")
+func writeRPCErrors(ew *textfmt.Writer, tot *engine.Summary, messages map[string]string) {
+	ew.Line("")
+	if textfmt.SumCounts(tot.RPCErrors) == 0 {
+		ew.Line("JSON-RPC errors: none")
 		return
 	}
 	// Items of a batch are counted apart, so the share of completed requests can pass 100%.
-	ew.line("JSON-RPC errors (inside HTTP answers; batch items counted apart)")
-	t := newTable("rrrl")
-	t.add("code", "count", "share", "message")
-	for _, code := range sortedByCount(tot.RPCErrors) {
-		t.add(code, formatInt(tot.RPCErrors[code]), formatPct(tot.RPCErrors[code], tot.Completed),
-			oneLine(messages[code]))
+	ew.Line("JSON-RPC errors (inside HTTP answers; batch items counted apart)")
+	t := textfmt.NewTable("rrrl")
+	t.Add("code", "count", "share", "message")
+	for _, code := range textfmt.SortedByCount(tot.RPCErrors) {
+		t.Add(code, textfmt.Int(tot.RPCErrors[code]), textfmt.Pct(tot.RPCErrors[code], tot.Completed),
+			textfmt.OneLine(messages[code]))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
-func writeRateLimitHeaders(ew *errWriter, headers map[string]string) {
+func writeRateLimitHeaders(ew *textfmt.Writer, headers map[string]string) {
 	if len(headers) == 0 {
 		return
 	}
-	ew.line("")
-	ew.line("Rate-limit headers (last seen)")
+	ew.Line("")
+	ew.Line("Rate-limit headers (last seen)")
 	names := make([]string, 0, len(headers))
 	for n := range headers {
 		names = append(names, n)
 	}
 	sort.Strings(names)
-	t := newTable("ll")
+	t := textfmt.NewTable("ll")
 	for _, n := range names {
-		t.add(n, oneLine(headers[n]))
+		t.Add(n, textfmt.OneLine(headers[n]))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
-func writeEvents(ew *errWriter, events []engine.Event) {
-	ew.line("")
+func writeEvents(ew *textfmt.Writer, events []engine.Event) {
+	ew.Line("")
 	if len(events) == 0 {
-		ew.line("Events: none")
+		ew.Line("Events: none")
 		return
 	}
-	ew.line("Events")
-	t := newTable("rll").giveWay(2, true)
-	t.add("t", "kind", "detail")
+	ew.Line("Events")
+	t := textfmt.NewTable("rll").GiveWay(2, true)
+	t.Add("t", "kind", "detail")
 	for _, e := range events {
-		t.add(fmt.Sprintf("%.1fs", e.T), e.Kind, oneLine(e.Detail))
+		t.Add(fmt.Sprintf("%.1fs", e.T), e.Kind, textfmt.OneLine(e.Detail))
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"github.com/charmbracelet/x/exp/golden"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 	"strings"
 	"testing"
 	"time"
@@ -82,13 +83,13 @@ func TestWriteSummaryLine(t *testing.T) {
 	}
 }
 
-// checkPlainAndNarrow fails when the text has ANSI escapes or a line over DefaultWidth.
+// checkPlainAndNarrow fails when the text has ANSI escapes or a line over textfmt.DefaultWidth.
 func checkPlainAndNarrow(t *testing.T, text string) {
 	t.Helper()
 	if strings.Contains(text, "\x1b") {
 		t.Error("output contains an ANSI escape")
 	}
-	checkWidth(t, text, DefaultWidth)
+	checkWidth(t, text, textfmt.DefaultWidth)
 }
 
 // checkWidth fails for every line of text wider than width terminal cells.

@@ -13,6 +13,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // searchNow is the fixtures' clock: the probe in progress started 2.5 s before it.
@@ -164,5 +165,5 @@ func TestSearchLinesAndReport(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.RequireEqual(t, b.Bytes())
-	checkWidth(t, b.String(), DefaultWidth)
+	checkWidth(t, b.String(), textfmt.DefaultWidth)
 }

@@ -7,37 +7,38 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteSearch writes a find-limit search for people: the SLO and settings, one row per probe,
 // the answer (highest rate that met the SLO, first that did not and why) and the limiter
 // estimate. Plain text in width cells (0: DefaultWidth), like the report it is part of.
 func WriteSearch(w io.Writer, r *engine.SearchResult, width int) error {
-	ew := newErrWriter(w, width)
+	ew := textfmt.NewWriter(w, width)
 	writeSearchSection(ew, r)
-	return ew.err
+	return ew.Err()
 }
 
-func writeSearchSection(ew *errWriter, r *engine.SearchResult) {
+func writeSearchSection(ew *textfmt.Writer, r *engine.SearchResult) {
 	if r == nil {
 		return
 	}
-	ew.line("")
-	ew.line("Find the limit")
+	ew.Line("")
+	ew.Line("Find the limit")
 	writeSearchSettings(ew, r)
-	ew.line("")
+	ew.Line("")
 	writeProbeTable(ew, r.Probes, r.SLO)
-	ew.line("")
+	ew.Line("")
 	writeSearchAnswer(ew, r)
 	writeSearchLimiter(ew, r.Limiter)
 }
 
-func writeSearchSettings(ew *errWriter, r *engine.SearchResult) {
-	t := newTable("ll").giveWay(1, true) // the SLO is read whole, never cut
+func writeSearchSettings(ew *textfmt.Writer, r *engine.SearchResult) {
+	t := textfmt.NewTable("ll").GiveWay(1, true) // the SLO is read whole, never cut
 	for _, row := range searchSettingsRows(r) {
-		t.add(row...)
+		t.Add(row...)
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
 // searchSettingsRows say what the search looked for and how (text and HTML reports).
@@ -46,9 +47,9 @@ func searchSettingsRows(r *engine.SearchResult) [][]string {
 	return [][]string{
 		{"SLO", searchSLOText(r.SLO)},
 		{"strategy", fmt.Sprintf("from %s, ×2 until the SLO breaks, then bisection to %s; up to %s",
-			searchRate(s.StartRate), searchPct(s.PrecisionPct), searchRate(s.MaxRate))},
+			textfmt.PerSec(s.StartRate), textfmt.Percent(s.PrecisionPct), textfmt.PerSec(s.MaxRate))},
 		{"probes", fmt.Sprintf("%s measured after %s settling (not counted); budget %s",
-			formatSeconds(s.ProbeS), formatSeconds(s.SettleS), formatSeconds(s.BudgetS))},
+			textfmt.Seconds(s.ProbeS), textfmt.Seconds(s.SettleS), textfmt.Seconds(s.BudgetS))},
 	}
 }
 
@@ -56,11 +57,11 @@ func searchSettingsRows(r *engine.SearchResult) [][]string {
 func searchSLOText(s engine.SearchSLO) string {
 	var parts []string
 	if s.LatencyMs > 0 {
-		parts = append(parts, searchPercentileKey(s.Percentile)+" ≤ "+formatMs(s.LatencyMs)+" ms")
+		parts = append(parts, searchPercentileKey(s.Percentile)+" ≤ "+textfmt.Ms(s.LatencyMs)+" ms")
 	}
-	parts = append(parts, "limited ≤ "+searchPct(s.MaxLimitedPct), "failed ≤ "+searchPct(s.MaxFailedPct))
+	parts = append(parts, "limited ≤ "+textfmt.Percent(s.MaxLimitedPct), "failed ≤ "+textfmt.Percent(s.MaxFailedPct))
 	if s.MinSuccessPct > 0 {
-		parts = append(parts, "success ≥ "+searchPct(s.MinSuccessPct))
+		parts = append(parts, "success ≥ "+textfmt.Percent(s.MinSuccessPct))
 	}
 	parts = append(parts, "the node keeps up (answers ≥ 97% of sends)", "nothing dropped, tester not saturated")
 	return strings.Join(parts, ", ")
@@ -75,19 +76,19 @@ func searchPercentileKey(p float64) string {
 }
 
 // writeProbeTable is one row per probe: rate, goodput, the SLO's latency, shares, verdict.
-func writeProbeTable(ew *errWriter, probes []engine.SearchProbe, slo engine.SearchSLO) {
+func writeProbeTable(ew *textfmt.Writer, probes []engine.SearchProbe, slo engine.SearchSLO) {
 	if len(probes) == 0 {
-		ew.line("  no probe ran")
+		ew.Line("  no probe ran")
 		return
 	}
 	// A verdict lists every breach, whole: wrapped, and wide enough for one breach a line
 	// ("FAIL limited 4.76% > 1%") before the gaps shrink.
-	t := newTable("rlrrrrrl").giveWay(7, true).keepAtLeast(verdictKeep)
-	t.add(probeHead(slo)...)
+	t := textfmt.NewTable("rlrrrrrl").GiveWay(7, true).KeepAtLeast(verdictKeep)
+	t.Add(probeHead(slo)...)
 	for _, p := range probes {
-		t.add(probeRow(p)...)
+		t.Add(probeRow(p)...)
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
 // verdictKeep is the room a probe's verdict keeps before the table's gaps shrink: one breach
@@ -100,8 +101,8 @@ func probeHead(slo engine.SearchSLO) []string {
 
 // probeRow is one probe's row of the probe table (text and HTML reports).
 func probeRow(p engine.SearchProbe) []string {
-	return []string{strconv.Itoa(p.N), p.Step, searchRate(p.Rate), formatRPS(p.Goodput), formatMs(p.LatencyMs),
-		searchPct(p.LimitedPct), searchPct(p.FailedPct), probeVerdict(p)}
+	return []string{strconv.Itoa(p.N), p.Step, textfmt.PerSec(p.Rate), textfmt.RPS(p.Goodput), textfmt.Ms(p.LatencyMs),
+		textfmt.Percent(p.LimitedPct), textfmt.Percent(p.FailedPct), probeVerdict(p)}
 }
 
 // probeVerdict is "pass", or "FAIL" and why; "(superseded)" when a later probe contradicted it.
@@ -120,13 +121,13 @@ func probeVerdict(p engine.SearchProbe) string {
 	return v
 }
 
-func writeSearchAnswer(ew *errWriter, r *engine.SearchResult) {
-	ew.list("Answer: ", "  ", r.Answer.Text)
-	t := newTable("ll").giveWay(1, true)
+func writeSearchAnswer(ew *textfmt.Writer, r *engine.SearchResult) {
+	ew.List("Answer: ", "  ", r.Answer.Text)
+	t := textfmt.NewTable("ll").GiveWay(1, true)
 	for _, row := range searchAnswerRows(r) {
-		t.add(row...)
+		t.Add(row...)
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
 // searchAnswerRows detail the answer: the limit, the first bad rate and why, the bracket, and
@@ -135,19 +136,19 @@ func searchAnswerRows(r *engine.SearchResult) [][]string {
 	a := r.Answer
 	var rows [][]string
 	if a.Found {
-		rows = append(rows, []string{"limit", fmt.Sprintf("%s (goodput %s ok/s)", searchRate(a.Rate), formatRPS(a.Goodput))})
+		rows = append(rows, []string{"limit", fmt.Sprintf("%s (goodput %s ok/s)", textfmt.PerSec(a.Rate), textfmt.RPS(a.Goodput))})
 	}
 	if a.FirstBad > 0 {
 		var why []string
 		for _, b := range a.Breaches {
 			why = append(why, b.Text)
 		}
-		rows = append(rows, []string{"first bad", searchRate(a.FirstBad) + ": " + strings.Join(why, "; ")})
+		rows = append(rows, []string{"first bad", textfmt.PerSec(a.FirstBad) + ": " + strings.Join(why, "; ")})
 	}
 	if a.Found && a.FirstBad > 0 {
-		rows = append(rows, []string{"bracket", fmt.Sprintf("%s wide (precision %s)", searchPct(a.GapPct), searchPct(r.Settings.PrecisionPct))})
+		rows = append(rows, []string{"bracket", fmt.Sprintf("%s wide (precision %s)", textfmt.Percent(a.GapPct), textfmt.Percent(r.Settings.PrecisionPct))})
 	}
-	return append(rows, []string{"search", fmt.Sprintf("%d probes in %s; ended: %s", len(r.Probes), formatSeconds(r.ElapsedS), searchEndText(r.EndReason))})
+	return append(rows, []string{"search", fmt.Sprintf("%d probes in %s; ended: %s", len(r.Probes), textfmt.Seconds(r.ElapsedS), searchEndText(r.EndReason))})
 }
 
 func searchEndText(reason string) string {
@@ -168,18 +169,18 @@ func searchEndText(reason string) string {
 	return reason
 }
 
-func writeSearchLimiter(ew *errWriter, l *engine.LimiterEstimate) {
+func writeSearchLimiter(ew *textfmt.Writer, l *engine.LimiterEstimate) {
 	if l == nil {
 		return
 	}
-	ew.line("")
+	ew.Line("")
 	// Sentences, all of them: wrapped, never cut.
-	ew.paragraph("", "  ", searchLimiterHeading(l))
+	ew.Paragraph("", "  ", searchLimiterHeading(l))
 	if l.Nginx != "" {
-		ew.paragraph("  ", "    ", "like nginx: limit_req "+l.Nginx+"  (within the ± above)")
+		ew.Paragraph("  ", "    ", "like nginx: limit_req "+l.Nginx+"  (within the ± above)")
 	}
 	for _, n := range l.Notes {
-		ew.paragraph("  - ", "    ", n)
+		ew.Paragraph("  - ", "    ", n)
 	}
 }
 
@@ -196,42 +197,17 @@ func searchLimiterHeading(l *engine.LimiterEstimate) string {
 
 // searchLimiterSummary: "token bucket, rate 1000 ± 0.2/s, burst 60 ± 2 (burst probe), nodelay".
 func searchLimiterSummary(l *engine.LimiterEstimate) string {
-	s := fmt.Sprintf("token bucket, rate %s ± %s/s", searchTrim(formatSig(l.Rate, 4, 3)), searchTrim(formatSig(l.RateErr, 2, 3)))
+	s := fmt.Sprintf("token bucket, rate %s ± %s/s", textfmt.TrimZeros(textfmt.Sig(l.Rate, 4, 3)), textfmt.TrimZeros(textfmt.Sig(l.RateErr, 2, 3)))
 	switch {
 	case l.BurstFrom == "":
 		s += ", burst unknown"
 	case l.BurstAtLeast:
-		s += fmt.Sprintf(", burst at least %s (%s)", searchTrim(formatSig(l.Burst, 3, 1)), l.BurstFrom)
+		s += fmt.Sprintf(", burst at least %s (%s)", textfmt.TrimZeros(textfmt.Sig(l.Burst, 3, 1)), l.BurstFrom)
 	default:
-		s += fmt.Sprintf(", burst %s ± %s (%s)", searchTrim(formatSig(l.Burst, 3, 1)), searchTrim(formatSig(l.BurstErr, 2, 1)), l.BurstFrom)
+		s += fmt.Sprintf(", burst %s ± %s (%s)", textfmt.TrimZeros(textfmt.Sig(l.Burst, 3, 1)), textfmt.TrimZeros(textfmt.Sig(l.BurstErr, 2, 1)), l.BurstFrom)
 	}
 	if l.Delay != "" {
 		s += ", " + l.Delay
 	}
 	return s
-}
-
-// searchRate writes a probed rate: "1050/s", "14.5/s", "4.04/s".
-func searchRate(r float64) string {
-	if r >= 100 {
-		s := strconv.FormatFloat(r, 'f', 1, 64)
-		return strings.TrimSuffix(s, ".0") + "/s"
-	}
-	return searchTrim(formatSig(r, 3, 3)) + "/s"
-}
-
-// searchTrim drops trailing zeros after a decimal point: "4.00" → "4", "0.10" → "0.1".
-func searchTrim(s string) string {
-	if strings.Contains(s, ".") {
-		s = strings.TrimRight(strings.TrimRight(s, "0"), ".")
-	}
-	return s
-}
-
-// searchPct writes a percentage with up to three significant digits: "1%", "0.1%", "4.76%".
-func searchPct(v float64) string {
-	if v == 0 {
-		return "0%"
-	}
-	return searchTrim(formatSig(v, 3, 3)) + "%"
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteSummaryLine writes a one-line compact summary of a run, for the end of headless output and
@@ -19,11 +20,11 @@ func WriteSummaryLine(w io.Writer, s *engine.Snapshot) {
 	secs := runSeconds(s)
 	parts := []string{
 		fmt.Sprintf("rpcstress %s: %d sent, %d completed in %s (%s/s)",
-			profileName(s.Profile), tot.Sent, tot.Completed, formatSeconds(secs), formatRPS(tot.RPS)),
-		fmt.Sprintf("ok %s limited %s failed %s", formatPct(tot.OK, tot.Completed),
-			formatPct(tot.Limited, tot.Completed), formatPct(tot.Failed, tot.Completed)),
-		fmt.Sprintf("p50 %s p99 %s ms", formatMs(tot.Latency.P50), formatMs(tot.Latency.P99)),
-		"in " + formatBytesRate(tot.BytesIn, secs),
+			profileName(s.Profile), tot.Sent, tot.Completed, textfmt.Seconds(secs), textfmt.RPS(tot.RPS)),
+		fmt.Sprintf("ok %s limited %s failed %s", textfmt.Pct(tot.OK, tot.Completed),
+			textfmt.Pct(tot.Limited, tot.Completed), textfmt.Pct(tot.Failed, tot.Completed)),
+		fmt.Sprintf("p50 %s p99 %s ms", textfmt.Ms(tot.Latency.P50), textfmt.Ms(tot.Latency.P99)),
+		"in " + textfmt.BytesRate(tot.BytesIn, secs),
 	}
 	if tot.Dropped > 0 {
 		parts = append(parts, fmt.Sprintf("dropped %d", tot.Dropped))

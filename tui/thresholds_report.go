@@ -7,32 +7,33 @@ import (
 	"strconv"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // WriteThresholds writes a run's [thresholds] verdict: one line per condition with the measured
 // value, the bound, pass or FAIL and by how much, then the overall verdict, in width cells (0:
 // DefaultWidth). Nothing when the profile had no thresholds.
 func WriteThresholds(w io.Writer, rs []engine.ThresholdResult, width int) error {
-	ew := newErrWriter(w, width)
+	ew := textfmt.NewWriter(w, width)
 	writeThresholdsSection(ew, rs)
-	return ew.err
+	return ew.Err()
 }
 
-func writeThresholdsSection(ew *errWriter, rs []engine.ThresholdResult) {
+func writeThresholdsSection(ew *textfmt.Writer, rs []engine.ThresholdResult) {
 	if len(rs) == 0 {
 		return
 	}
 	rows, failed := thresholdRows(rs)
-	ew.line("")
-	ew.line(thresholdsHeading(failed, len(rs)))
+	ew.Line("")
+	ew.Line(thresholdsHeading(failed, len(rs)))
 	// "by" is a phrase ("on the bound, which it must not reach"): it wraps when the room is
 	// short; "where" is a file:line: it loses its start, never its line number.
-	t := newTable("lllrll").giveWay(4, true).giveWayLeft(5)
-	t.add("", "metric", "bound", "measured", "by", "where")
+	t := textfmt.NewTable("lllrll").GiveWay(4, true).GiveWayLeft(5)
+	t.Add("", "metric", "bound", "measured", "by", "where")
 	for _, r := range rows {
-		t.add(r...)
+		t.Add(r...)
 	}
-	t.write(ew, "  ", ew.width)
+	ew.Table(t, "  ")
 }
 
 // thresholdsHeading is the verdict: "Thresholds ✓ all 5 hold", "Thresholds ✗ 1 of 5 failed".
@@ -81,7 +82,7 @@ func thresholdMargin(r engine.ThresholdResult) string {
 			if v == 1 {
 				return "1 point"
 			}
-			return searchTrim(formatSig(v, 3, 3)) + " points"
+			return textfmt.TrimZeros(textfmt.Sig(v, 3, 3)) + " points"
 		}
 		return thresholdValue(v, r.Unit)
 	}
@@ -104,11 +105,11 @@ func thresholdMargin(r engine.ThresholdResult) string {
 func thresholdValue(v float64, unit string) string {
 	switch unit {
 	case "ms":
-		return formatMs(v) + " ms"
+		return textfmt.Ms(v) + " ms"
 	case "%":
-		return searchPct(v)
+		return textfmt.Percent(v)
 	case "/s":
-		return formatRPS(v) + "/s"
+		return textfmt.RPS(v) + "/s"
 	}
 	return fmt.Sprintf("%.0f", v)
 }

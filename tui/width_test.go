@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // richSnapshot is a run with everything a report can hold, at sizes that make lines long:
@@ -101,7 +102,7 @@ func richSearch() *engine.SearchResult {
 // TestTextOutputsFitWidth: at 80 columns (a pipe) no line of any text output is wider than 80
 // terminal cells, whatever the run holds; on wider terminals, none is wider than the terminal.
 func TestTextOutputsFitWidth(t *testing.T) {
-	for _, width := range []int{DefaultWidth, 100, 132} {
+	for _, width := range []int{textfmt.DefaultWidth, 100, 132} {
 		outputs := textOutputs(t, width)
 		for name, text := range outputs {
 			t.Run(fmt.Sprintf("%s at %d", name, width), func(t *testing.T) {

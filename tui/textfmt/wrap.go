@@ -1,20 +1,17 @@
-package tui
+package textfmt
 
 import (
-	"io"
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
-// wrapText breaks s into lines of at most width terminal cells, so that a sentence is read
+// Wrap breaks s into lines of at most width terminal cells, so that a sentence is read
 // whole instead of cut with "…". A list, its items separated by two spaces ("ok 734 (56.5%)
 // limited 405 (31.2%)") or by "; " (the breaches of an SLO), breaks between items, never inside
 // one unless an item alone is too wide; other text breaks between words, and a word wider than
 // the width (a URL) is split.
-func wrapText(s string, width int) []string {
+func Wrap(s string, width int) []string {
 	if width <= 0 {
 		return nil
 	}
@@ -62,35 +59,4 @@ func wrapItems(items []string, sep string, width int) []string {
 		lines = append(lines, cur)
 	}
 	return lines
-}
-
-// paragraph writes prose wrapped between words to the writer's width, the first line after
-// first, the others after rest (a hanging indent: "  - " then "    ").
-func (e *errWriter) paragraph(first, rest, text string) {
-	e.wrapped(first, rest, text, func(s string, w int) []string { return strings.Split(ansi.Wrap(s, w, ""), "\n") })
-}
-
-// list writes a list ("a; b; c") wrapped between its items where it can (see wrapText).
-func (e *errWriter) list(first, rest, text string) {
-	e.wrapped(first, rest, text, wrapText)
-}
-
-func (e *errWriter) wrapped(first, rest, text string, wrap func(string, int) []string) {
-	w := e.width - max(cellWidth(first), cellWidth(rest))
-	// Escaped before it is measured (escapes take room), as table cells are.
-	for i, l := range wrap(safetext.Line(text), max(w, minCut)) {
-		if i == 0 {
-			e.line(strings.TrimRight(first+l, " "))
-		} else {
-			e.line(strings.TrimRight(rest+l, " "))
-		}
-	}
-}
-
-// WriteParagraph writes text wrapped to width cells (0: DefaultWidth), its first line after
-// first and the others after rest: for the lines the command line prints around a report.
-func WriteParagraph(w io.Writer, first, rest, text string, width int) error {
-	ew := newErrWriter(w, width)
-	ew.paragraph(first, rest, text)
-	return ew.err
 }

@@ -1,4 +1,4 @@
-package tui
+package textfmt
 
 import (
 	"strings"
@@ -44,19 +44,11 @@ func TestTableWrite(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var b strings.Builder
-			tb := newTable(tt.align)
+			tb := NewTable(tt.align)
 			for _, r := range tt.rows {
-				tb.add(r...)
+				tb.Add(r...)
 			}
-			ew := &errWriter{w: &b}
-			tb.write(ew, "  ", tt.width)
-			if ew.err != nil {
-				t.Fatal(ew.err)
-			}
-			if b.String() != tt.want {
-				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
-			}
+			checkLines(t, tb.Lines("  ", tt.width), tt.want)
 		})
 	}
 }
@@ -64,16 +56,16 @@ func TestTableWrite(t *testing.T) {
 func TestTableGiveWay(t *testing.T) {
 	tests := []struct {
 		name  string
-		setup func() *table
+		setup func() *Table
 		width int
 		want  string
 	}{
 		{
 			// A sentence wraps under itself instead of losing its end.
 			name: "a wrapped column keeps every word",
-			setup: func() *table {
-				tb := newTable("ll").giveWay(1, true)
-				tb.add("outcomes", "ok 734 (56.5%)  limited 405 (31.2%)  failed 161 (12.4%)")
+			setup: func() *Table {
+				tb := NewTable("ll").GiveWay(1, true)
+				tb.Add("outcomes", "ok 734 (56.5%)  limited 405 (31.2%)  failed 161 (12.4%)")
 				return tb
 			},
 			width: 50,
@@ -82,9 +74,9 @@ func TestTableGiveWay(t *testing.T) {
 		{
 			// A file:line loses its start, never its line number.
 			name: "a left-cut column keeps its end",
-			setup: func() *table {
-				tb := newTable("ll").giveWayLeft(1)
-				tb.add("p99", "production-mainnet-getBalance.toml:113")
+			setup: func() *Table {
+				tb := NewTable("ll").GiveWayLeft(1)
+				tb.Add("p99", "production-mainnet-getBalance.toml:113")
 				return tb
 			},
 			width: 30,
@@ -93,10 +85,10 @@ func TestTableGiveWay(t *testing.T) {
 		{
 			// A row without numbers (a stage that never ran) says so across the columns.
 			name: "a span takes the place of the columns after its cells",
-			setup: func() *table {
-				tb := newTable("rrrr")
-				tb.add("1", "250/s", "8s", "250.0")
-				tb.addSpan("did not run (planned 8s)", "2", "500/s")
+			setup: func() *Table {
+				tb := NewTable("rrrr")
+				tb.Add("1", "250/s", "8s", "250.0")
+				tb.AddSpan("did not run (planned 8s)", "2", "500/s")
 				return tb
 			},
 			width: 80,
@@ -105,9 +97,9 @@ func TestTableGiveWay(t *testing.T) {
 		{
 			// The widest giving column gives first; the numbers never do.
 			name: "the widest of two columns gives way first",
-			setup: func() *table {
-				tb := newTable("lrl").giveWay(0, false).giveWay(2, false)
-				tb.add("a name of twenty-four ce", "12345", "a message of twenty-six cel")
+			setup: func() *Table {
+				tb := NewTable("lrl").GiveWay(0, false).GiveWay(2, false)
+				tb.Add("a name of twenty-four ce", "12345", "a message of twenty-six cel")
 				return tb
 			},
 			width: 55,
@@ -117,9 +109,9 @@ func TestTableGiveWay(t *testing.T) {
 			// When the giving column would drop below what it keeps, the gaps shrink first,
 			// and what that frees is not taken from it.
 			name: "the gap shrinks before a column drops below its keep",
-			setup: func() *table {
-				tb := newTable("lrrr").giveWay(0, false)
-				tb.add("getSlot+getBalance x2", "123", "456", "789")
+			setup: func() *Table {
+				tb := NewTable("lrrr").GiveWay(0, false)
+				tb.Add("getSlot+getBalance x2", "123", "456", "789")
 				return tb
 			},
 			width: 35,
@@ -128,13 +120,16 @@ func TestTableGiveWay(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var b strings.Builder
-			ew := newErrWriter(&b, tt.width)
-			tt.setup().write(ew, "  ", tt.width)
-			if b.String() != tt.want {
-				t.Errorf("got\n%q\nwant\n%q", b.String(), tt.want)
-			}
+			checkLines(t, tt.setup().Lines("  ", tt.width), tt.want)
 		})
+	}
+}
+
+// checkLines compares laid-out lines with the text they should make, one "\n" a line.
+func checkLines(t *testing.T, lines []string, want string) {
+	t.Helper()
+	if got := strings.Join(lines, "\n") + "\n"; got != want {
+		t.Errorf("got\n%q\nwant\n%q", got, want)
 	}
 }
 
@@ -160,7 +155,7 @@ func TestWrapText(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := wrapText(tt.text, tt.width)
+			got := Wrap(tt.text, tt.width)
 			if strings.Join(got, "|") != strings.Join(tt.want, "|") {
 				t.Errorf("got %q, want %q", got, tt.want)
 			}

@@ -1,8 +1,10 @@
-package tui
+package textfmt
 
 import (
 	"math"
 	"testing"
+
+	"github.com/charmbracelet/x/ansi"
 )
 
 func TestFormatMs(t *testing.T) {
@@ -27,8 +29,8 @@ func TestFormatMs(t *testing.T) {
 		{math.Inf(1), "-"}, // nor "+Inf"
 	}
 	for _, tt := range tests {
-		if got := formatMs(tt.in); got != tt.want {
-			t.Errorf("formatMs(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := Ms(tt.in); got != tt.want {
+			t.Errorf("Ms(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -50,8 +52,8 @@ func TestFormatBytes(t *testing.T) {
 		{math.NaN(), "-"},    // no data
 	}
 	for _, tt := range tests {
-		if got := formatBytes(tt.in); got != tt.want {
-			t.Errorf("formatBytes(%v) = %q, want %q", tt.in, got, tt.want)
+		if got := Bytes(tt.in); got != tt.want {
+			t.Errorf("Bytes(%v) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -68,8 +70,8 @@ func TestFormatBytesRate(t *testing.T) {
 		{0, 10, "0 B/s"},             // nothing transferred
 	}
 	for _, tt := range tests {
-		if got := formatBytesRate(tt.n, tt.secs); got != tt.want {
-			t.Errorf("formatBytesRate(%d, %v) = %q, want %q", tt.n, tt.secs, got, tt.want)
+		if got := BytesRate(tt.n, tt.secs); got != tt.want {
+			t.Errorf("BytesRate(%d, %v) = %q, want %q", tt.n, tt.secs, got, tt.want)
 		}
 	}
 }
@@ -87,8 +89,8 @@ func TestFormatPct(t *testing.T) {
 		{999_999, 1_000_000, ">99.9%"}, // and is not rounded away from the rest
 	}
 	for _, tt := range tests {
-		if got := formatPct(tt.n, tt.total); got != tt.want {
-			t.Errorf("formatPct(%d, %d) = %q, want %q", tt.n, tt.total, got, tt.want)
+		if got := Pct(tt.n, tt.total); got != tt.want {
+			t.Errorf("Pct(%d, %d) = %q, want %q", tt.n, tt.total, got, tt.want)
 		}
 	}
 }
@@ -97,13 +99,13 @@ func TestFormatRPSAndSeconds(t *testing.T) {
 	tests := []struct {
 		got, want string
 	}{
-		{formatRPS(0), "0.0"},             // idle
-		{formatRPS(499.84), "499.8"},      // one decimal
-		{formatRPS(65325.94), "65326"},    // large rates are whole
-		{formatSeconds(20), "20s"},        // whole seconds
-		{formatSeconds(100.5), "1m40.5s"}, // Go duration text
-		{formatSeconds(0.0004), "0s"},     // rounded to the millisecond
-		{formatSeconds(-1), "-"},          // nonsense is a dash
+		{RPS(0), "0.0"},             // idle
+		{RPS(499.84), "499.8"},      // one decimal
+		{RPS(65325.94), "65326"},    // large rates are whole
+		{Seconds(20), "20s"},        // whole seconds
+		{Seconds(100.5), "1m40.5s"}, // Go duration text
+		{Seconds(0.0004), "0s"},     // rounded to the millisecond
+		{Seconds(-1), "-"},          // nonsense is a dash
 	}
 	for i, tt := range tests {
 		if tt.got != tt.want {
@@ -129,43 +131,25 @@ func TestTruncate(t *testing.T) {
 		{"[1mbold[0m", 4, "[1mbold[0m"}, // a style takes none
 	}
 	for _, tt := range tests {
-		got := truncate(tt.in, tt.n)
+		got := Truncate(tt.in, tt.n)
 		if got != tt.want {
-			t.Errorf("truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
+			t.Errorf("Truncate(%q, %d) = %q, want %q", tt.in, tt.n, got, tt.want)
 		}
-		if w := cellWidth(got); w > tt.n {
-			t.Errorf("truncate(%q, %d) is %d cells wide", tt.in, tt.n, w)
-		}
-	}
-}
-
-func TestPadCells(t *testing.T) {
-	tests := []struct {
-		got, want string
-	}{
-		{padLeft("42", 5), "   42"},              // right-aligned
-		{padRight("42", 5), "42   "},             // left-aligned
-		{padLeft("エラー", 8), "  エラー"},             // three wide characters are six cells
-		{padRight("🔥", 4), "🔥  "},                // an emoji is two
-		{padLeft("too long", 3), "too long"},     // never cut
-		{padRight("[1mb[0m", 2), "[1mb[0m "}, // styles take no room
-	}
-	for i, tt := range tests {
-		if tt.got != tt.want {
-			t.Errorf("case %d: %q, want %q", i, tt.got, tt.want)
+		if w := ansi.StringWidth(got); w > tt.n {
+			t.Errorf("Truncate(%q, %d) is %d cells wide", tt.in, tt.n, w)
 		}
 	}
 }
 
 func TestSortedCodes(t *testing.T) {
-	got := sortedCodes(map[string]int64{"429": 1, "200": 1, "-32602": 1, "-32005": 1, "x": 1})
+	got := SortedCodes(map[string]int64{"429": 1, "200": 1, "-32602": 1, "-32005": 1, "x": 1})
 	want := []string{"-32602", "-32005", "200", "429", "x"}
 	if len(got) != len(want) {
-		t.Fatalf("sortedCodes = %v, want %v", got, want)
+		t.Fatalf("SortedCodes = %v, want %v", got, want)
 	}
 	for i := range want {
 		if got[i] != want[i] {
-			t.Fatalf("sortedCodes = %v, want %v", got, want)
+			t.Fatalf("SortedCodes = %v, want %v", got, want)
 		}
 	}
 }
