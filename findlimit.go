@@ -22,6 +22,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/report"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -333,7 +334,7 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 		fmt.Fprintf(c.stderr, "rpcstress: the dashboard ended: %s (the search is still saved)\n", safetext.Line(uiErr.Error()))
 	}
 	if res.o != nil {
-		if err := tui.WriteSearch(c.stdout, &res.o.Result, c.textWidth()); err != nil {
+		if err := report.WriteSearch(c.stdout, &res.o.Result, c.textWidth()); err != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %s\n", safetext.Line(err.Error()))
 		}
 	}

@@ -22,6 +22,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/report"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -152,7 +153,7 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
 	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
-		if werr := tui.WriteReport(c.stdout, snap, c.textWidth()); werr != nil {
+		if werr := report.WriteReport(c.stdout, snap, c.textWidth()); werr != nil {
 			fmt.Fprintf(c.stderr, "rpcstress: writing the report: %s\n", safetext.Line(werr.Error()))
 		}
 	}

@@ -13,7 +13,7 @@ import (
 	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
-	"github.com/rpcstress/rpcstress/tui"
+	"github.com/rpcstress/rpcstress/tui/report"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -39,10 +39,10 @@ func (c *cli) validate(args []string) int {
 // laid out in width cells.
 func reportFormats(width int) map[string]func(w io.Writer, s *engine.Snapshot) error {
 	return map[string]func(w io.Writer, s *engine.Snapshot) error{
-		"text": func(w io.Writer, s *engine.Snapshot) error { return tui.WriteReport(w, s, width) },
-		"json": tui.WriteJSON,
-		"csv":  tui.WriteCSV,
-		"html": tui.WriteHTML,
+		"text": func(w io.Writer, s *engine.Snapshot) error { return report.WriteReport(w, s, width) },
+		"json": report.WriteJSON,
+		"csv":  report.WriteCSV,
+		"html": report.WriteHTML,
 	}
 }
 
@@ -125,15 +125,15 @@ func (c *cli) compare(args []string) int {
 	if len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
 	}
-	runs := make([]tui.CompareRun, len(files))
+	runs := make([]report.CompareRun, len(files))
 	for i, f := range files {
 		s, err := c.readSnapshot(f)
 		if err != nil {
 			return c.failInput(err)
 		}
-		runs[i] = tui.CompareRun{File: f, Snapshot: s}
+		runs[i] = report.CompareRun{File: f, Snapshot: s}
 	}
-	if err := tui.WriteCompare(c.stdout, runs, c.textWidth()); err != nil {
+	if err := report.WriteCompare(c.stdout, runs, c.textWidth()); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	return exitOK
@@ -182,7 +182,7 @@ func (c *cli) merge(ctx context.Context, args []string) int {
 		return c.fail(exitRunFailed, err)
 	}
 	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(*out))
-	if err := tui.WriteThresholds(c.stdout, m.Thresholds, c.textWidth()); err != nil {
+	if err := report.WriteThresholds(c.stdout, m.Thresholds, c.textWidth()); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
 	if thresholds.Failed(m.Thresholds) > 0 {

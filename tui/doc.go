@@ -1,7 +1,8 @@
-// Package tui renders runs for people: the live dashboard, the headless per-second lines, and
-// static reports of snapshots: text (WriteReport), a JSON summary (WriteJSON), the per-second
-// timeline as CSV (WriteCSV), one self-contained HTML page with SVG charts (WriteHTML), and runs side by
-// side with deltas (WriteCompare, its stage matching in compare.go).
+// Package tui is rpcstress's live UI: the dashboard of a run and of a find-limit search, and
+// the headless per-second lines printed instead when output is not a terminal. The static
+// outputs of a finished run (the text, JSON, CSV and HTML reports, compare) are package
+// tui/report; what both show alike (numbers in words, tables, a search's answer) is in
+// tui/textfmt and tui/runtext, so the dashboard never pulls in the HTML and chart code.
 //
 // The dashboard (NewDashboard) is a Bubble Tea v2 model. It pulls the engine's latest immutable
 // engine.Stats on its own frame tick (DashboardOptions.FPS, 10 by default), so its cost follows

@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
 // layoutSizes are the sizes the issue names and the edges between layouts around them.
@@ -89,7 +90,7 @@ func (s layoutState) reach(t *testing.T, edit func(*engine.Stats)) *Dashboard {
 	d, _ := testDashboard(t, edit)
 	press(d, s.keys...)
 	if s.done {
-		d.Update(RunDoneMsg{Snapshot: testSnapshot(), Path: "runs/getBalance.json"})
+		d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/getBalance.json"})
 	}
 	return d
 }

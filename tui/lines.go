@@ -8,6 +8,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -56,7 +57,7 @@ func (p *LinePrinter) Header(name, target string, mode engine.Mode) {
 	if name == "" {
 		name = "(unnamed)"
 	}
-	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress %s → %s (%s)", safetext.Line(name), safetext.Line(target), modeText(mode)))
+	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress %s → %s (%s)", safetext.Line(name), safetext.Line(target), runtext.ModeText(mode)))
 	p.w.Line(strings.TrimRight(fmt.Sprintf(lineFormat, "t", "target", "rps",
 		"p50ms", "p90ms", "p99ms", "2xx", "lim", "fail", "infl", "drop", ""), " "))
 }
@@ -72,7 +73,7 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 	p.pending = append(p.pending, p.newEvents(st.Events)...)
 	rows := st.Timeline
 	if st.Done {
-		rows = reportedRows(rows) // the sliver of a second the run ended in, if it holds nothing
+		rows = runtext.ReportedRows(rows) // the sliver of a second the run ended in, if it holds nothing
 	}
 	for _, r := range p.newRows(rows) {
 		if r.T <= p.lastT {
@@ -174,22 +175,11 @@ func formatRow(r *engine.Row, mode engine.Mode) string {
 	}
 	// A second without answers has no latency to show: 0 would read as instant answers.
 	p50, p90, p99 := "-", "-", "-"
-	if rowAnswered(r) > 0 {
+	if runtext.RowAnswered(r) > 0 {
 		p50, p90, p99 = textfmt.Ms(r.Latency.P50), textfmt.Ms(r.Latency.P90), textfmt.Ms(r.Latency.P99)
 	}
 	line := fmt.Sprintf(lineFormat, fmt.Sprintf("%ds", r.T), target, textfmt.RPS(r.RPS), p50, p90, p99,
 		textfmt.Int(textfmt.Sum2xx(r.Status)), textfmt.Int(r.Limited), textfmt.Int(r.Failed),
 		textfmt.Int(r.Inflight), drop, flag)
 	return strings.TrimRight(line, " ")
-}
-
-// modeText names a mode for people; an empty mode is the default, open loop.
-func modeText(m engine.Mode) string {
-	switch m {
-	case engine.ModeClosed:
-		return "closed loop"
-	case engine.ModeOpen, "":
-		return "open loop"
-	}
-	return string(m)
 }

@@ -9,6 +9,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -45,10 +46,10 @@ func (p *SearchLinePrinter) Header(name, target string, pr *search.Progress) {
 		name = "(unnamed)"
 	}
 	s := pr.Settings
-	p.pctKey = searchPercentileKey(pr.SLO.Percentile)
+	p.pctKey = runtext.PercentileKey(pr.SLO.Percentile)
 	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress find-limit %s → %s", safetext.Line(name), safetext.Line(target)))
 	// The SLO is what every verdict below is judged against: wrapped, never cut.
-	p.w.Paragraph("SLO: ", "  ", searchSLOText(pr.SLO))
+	p.w.Paragraph("SLO: ", "  ", runtext.SLOText(pr.SLO))
 	p.w.Paragraph("", "  ", fmt.Sprintf("from %s up to %s, precision %s; probes of %s after %s settling; budget %s",
 		textfmt.PerSec(s.StartRate), textfmt.PerSec(s.MaxRate), textfmt.Percent(s.PrecisionPct),
 		textfmt.Seconds(s.ProbeS), textfmt.Seconds(s.SettleS), textfmt.Seconds(s.BudgetS)))
@@ -80,7 +81,7 @@ func formatProbeLines(pr engine.SearchProbe, width int) []string {
 		textfmt.RPS(pr.Goodput), textfmt.Ms(pr.LatencyMs), textfmt.Percent(pr.LimitedPct), textfmt.Percent(pr.FailedPct))
 	indent := strings.Repeat(" ", len(cols))
 	var out []string
-	for i, l := range textfmt.Wrap(probeVerdict(pr), max(width-len(cols), verdictKeep)) {
+	for i, l := range textfmt.Wrap(runtext.ProbeVerdict(pr), max(width-len(cols), runtext.VerdictKeep)) {
 		if i == 0 {
 			out = append(out, cols+l)
 		} else {
@@ -97,6 +98,6 @@ func (p *SearchLinePrinter) Final(r *engine.SearchResult) {
 	}
 	p.Update(&search.Progress{Probes: r.Probes})
 	p.w.Line("")
-	writeSearchAnswer(p.w, r)
-	writeSearchLimiter(p.w, r.Limiter)
+	runtext.WriteAnswer(p.w, r)
+	runtext.WriteLimiter(p.w, r.Limiter)
 }

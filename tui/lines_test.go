@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
 // testRow is second t of a run at stage (0-based) with a target rate, answering 200 and 429.
@@ -80,7 +81,7 @@ func TestLinePrinterGolden(t *testing.T) {
 		t.Fatal(err)
 	}
 	golden.RequireEqual(t, b.Bytes())
-	checkPlainAndNarrow(t, b.String())
+	fixture.CheckPlainAndNarrow(t, b.String())
 }
 
 // rowLine matches a printed timeline second and captures its T.
@@ -135,10 +136,10 @@ func TestLinePrinterClosedMode(t *testing.T) {
 }
 
 func TestLinePrinterWriteError(t *testing.T) {
-	p := NewLinePrinter(failingWriter{}, 0)
+	p := NewLinePrinter(fixture.FailingWriter{}, 0)
 	p.Header("x", "y", engine.ModeOpen)
 	p.Update(&engine.Stats{Timeline: []engine.Row{testRow(0, 0, 1, 1, 0)}})
-	if err := p.Err(); err == nil || !strings.Contains(err.Error(), errDiskFull.Error()) {
+	if err := p.Err(); err == nil || !strings.Contains(err.Error(), fixture.ErrDiskFull.Error()) {
 		t.Fatalf("Err() = %v, want the write error", err)
 	}
 }

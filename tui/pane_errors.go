@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 	"strings"
 
@@ -21,7 +22,7 @@ func (p *errorsPane) Lines() (least, most int) {
 		return 1, 1
 	}
 	tot := &p.c.st.Total
-	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(faultRows(tot.Calls.Faults)), 10)
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(runtext.FaultRows(tot.Calls.Faults)), 10)
 }
 
 func (p *errorsPane) View() string {
@@ -45,7 +46,7 @@ func (p *errorsPane) line() string {
 	// Faults of JSON-RPC answers (a lost batch item, a wrong id) go last; their room is kept
 	// before an error message takes the rest.
 	faults := ""
-	if rows := faultRows(tot.Calls.Faults); len(rows) > 0 {
+	if rows := runtext.FaultRows(tot.Calls.Faults); len(rows) > 0 {
 		faults = "faults " + rows[0][0] + " ×" + rows[0][1]
 		if len(rows) > 1 {
 			faults += fmt.Sprintf(" (+%d)", len(rows)-1)
@@ -111,7 +112,7 @@ func (p *errorsPane) table() []string {
 		lines = append(lines, head+s.Muted.Render(textfmt.Truncate(textfmt.OneLine(st.RPCMessage[code]), room)))
 	}
 	// Faults of JSON-RPC answers, by kind, with what each means.
-	rows := faultRows(tot.Calls.Faults)
+	rows := runtext.FaultRows(tot.Calls.Faults)
 	kindWidth := numWidth
 	for _, r := range rows {
 		kindWidth = max(kindWidth, cellWidth(r[0])+1)

@@ -12,6 +12,7 @@ import (
 	"charm.land/lipgloss/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -115,14 +116,14 @@ func (p *footerPane) messageLine() string {
 	return s.Good.Render(textfmt.Truncate(p.c.message, p.width))
 }
 
-// doneView is the end of the run: the compact summary (WriteSummaryLine, wrapped at its "; "
+// doneView is the end of the run: the compact summary (runtext.WriteSummaryLine, wrapped at its "; "
 // separators), the snapshot's path or why it is missing, and how to leave.
 func (p *footerPane) doneView() string {
 	s := p.c.styles
 	lines := []string{s.Section.Render("Run finished") + s.Muted.Render("  "+p.endReason())}
 	if p.done.Snapshot != nil {
 		var b bytes.Buffer
-		WriteSummaryLine(&b, p.done.Snapshot)
+		runtext.WriteSummaryLine(&b, p.done.Snapshot)
 		lines = append(lines, wrapParts(strings.Split(strings.TrimSpace(b.String()), "; "), "; ", p.width)...)
 	}
 	switch {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -51,7 +52,7 @@ func (p *headerPane) titleLine() string {
 		formatElapsed(st.Elapsed)
 	// On a narrow terminal the target gives way first (it is the longest, and the user knows
 	// it already), then the mode, then the name is cut: the state and the clock always show.
-	head, mode := "rpcstress "+name, modeText(st.Mode)
+	head, mode := "rpcstress "+name, runtext.ModeText(st.Mode)
 	room := p.width - lipgloss.Width(right) - 2
 	head = textfmt.Truncate(head, max(room, 1))
 	room -= cellWidth(head)

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -53,7 +54,7 @@ func (p *requestsPane) View() string {
 	if p.wide {
 		lines = append(lines, s.Section.Render("Requests")+s.Muted.Render("  (run; latency in ms)"))
 	}
-	names := requestsByCount(tot.ByRequest)
+	names := runtext.RequestsByCount(tot.ByRequest)
 	// When the rows do not all fit, the last one says how many are left out.
 	room := max(p.height-len(lines)-1, 0)
 	shown := min(len(names), maxRequestRows, room)

@@ -11,6 +11,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -91,16 +92,7 @@ func (p *searchPane) sloLine() string {
 	if p.pr == nil {
 		return ""
 	}
-	slo := p.pr.SLO
-	var parts []string
-	if slo.LatencyMs > 0 {
-		parts = append(parts, searchPercentileKey(slo.Percentile)+" ≤ "+textfmt.Ms(slo.LatencyMs)+" ms")
-	}
-	parts = append(parts, "limited ≤ "+textfmt.Percent(slo.MaxLimitedPct), "failed ≤ "+textfmt.Percent(slo.MaxFailedPct))
-	if slo.MinSuccessPct > 0 {
-		parts = append(parts, "ok ≥ "+textfmt.Percent(slo.MinSuccessPct))
-	}
-	left := p.styles.Label.Render("SLO") + "  " + strings.Join(parts, ", ")
+	left := p.styles.Label.Render("SLO") + "  " + strings.Join(runtext.SLOBounds(p.pr.SLO, "ok"), ", ")
 	right := p.styles.Muted.Render("budget " + textfmt.Seconds(p.pr.Settings.BudgetS))
 	return spread(left, right, p.width)
 }
@@ -195,7 +187,7 @@ func (p *searchPane) tableLines(room int) []string {
 	if p.pr == nil || len(p.pr.Probes) == 0 {
 		return []string{s.Muted.Render("the probes will fill in here")}
 	}
-	pk := searchPercentileKey(p.pr.SLO.Percentile)
+	pk := runtext.PercentileKey(p.pr.SLO.Percentile)
 	head := s.Label.Render(strings.TrimRight(fmt.Sprintf(searchRowFormat, "#", "step", "rate", "ok/s", pk+" ms", "limited", "failed", "verdict"), " "))
 	rows := p.pr.Probes
 	hidden := 0
@@ -208,7 +200,7 @@ func (p *searchPane) tableLines(room int) []string {
 		lines = append(lines, s.Muted.Render(fmt.Sprintf("… %d earlier probes", hidden)))
 	}
 	for _, pr := range rows {
-		verdict := probeVerdict(pr)
+		verdict := runtext.ProbeVerdict(pr)
 		cells := fmt.Sprintf(searchRowFormat, strconv.Itoa(pr.N), pr.Step, textfmt.PerSec(pr.Rate), textfmt.RPS(pr.Goodput),
 			textfmt.Ms(pr.LatencyMs), textfmt.Percent(pr.LimitedPct), textfmt.Percent(pr.FailedPct), "")
 		verdict = textfmt.Truncate(verdict, max(p.width-cellWidth(cells), 4))
@@ -236,7 +228,7 @@ func (p *searchPane) bottomLines() []string {
 		if l := r.Limiter; l != nil {
 			text := "limiter: " + l.Kind
 			if l.Kind == "token bucket" {
-				text = "limiter: " + searchLimiterSummary(l)
+				text = "limiter: " + runtext.LimiterSummary(l)
 			}
 			if l.Nginx != "" {
 				text += "; nginx limit_req " + l.Nginx

@@ -13,35 +13,8 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
-	"github.com/rpcstress/rpcstress/tui/textfmt"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
-
-// searchNow is the fixtures' clock: the probe in progress started 2.5 s before it.
-var searchNow = time.Date(2026, 11, 23, 10, 0, 30, 0, time.UTC)
-
-func probeFixture(n int, step string, rate, ok, p99, limited float64, verdict string, breaches ...string) engine.SearchProbe {
-	p := engine.SearchProbe{N: n, Step: step, Rate: rate, Goodput: ok, LatencyMs: p99, LimitedPct: limited, Verdict: verdict, MeasureS: 3, SettleS: 1}
-	for _, b := range breaches {
-		p.Breaches = append(p.Breaches, engine.SearchBreach{Clause: "limited", Text: b})
-	}
-	return p
-}
-
-// testSearchProgress is a search against a 1000/s limiter, four probes in, the fifth running.
-func testSearchProgress() *search.Progress {
-	return &search.Progress{
-		Settings: engine.SearchSettings{StartRate: 250, MaxRate: 50000, PrecisionPct: 5, ProbeS: 3, SettleS: 1, BudgetS: 300},
-		SLO:      engine.SearchSLO{Percentile: 99, MaxLimitedPct: 1, MaxFailedPct: 0.1},
-		Probes: []engine.SearchProbe{
-			probeFixture(1, "double", 250, 250, 1.14, 0, "pass"),
-			probeFixture(2, "double", 500, 500, 1.64, 0, "pass"),
-			probeFixture(3, "double", 1000, 1000, 1.94, 0, "pass"),
-			probeFixture(4, "double", 2000, 1000.3, 2.12, 49.98, "fail", "limited 50% > 1%"),
-		},
-		Current: &search.Current{N: 5, Rate: 1050, Step: "close", Phase: "probe", Started: searchNow.Add(-2500 * time.Millisecond), Settle: time.Second, Measure: 3 * time.Second},
-		Good:    1000, Bad: 2000, Elapsed: 16 * time.Second,
-	}
-}
 
 func testSearchLive() *engine.Stats {
 	return &engine.Stats{
@@ -54,7 +27,7 @@ func newTestSearchDashboard(pr *search.Progress, live *engine.Stats, stop func()
 	d := NewSearchDashboard(SearchDashboardOptions{
 		Name: "demo", Target: "http://127.0.0.1:8899/",
 		Progress: func() *search.Progress { return pr }, Live: func() *engine.Stats { return live },
-		Stop: stop, Now: func() time.Time { return searchNow },
+		Stop: stop, Now: func() time.Time { return fixture.SearchNow },
 	})
 	d.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
 	return d
@@ -63,7 +36,7 @@ func newTestSearchDashboard(pr *search.Progress, live *engine.Stats, stop func()
 // TestSearchDashboardGolden: the live find-limit screen at 80x24, mid-search and at the end.
 func TestSearchDashboardGolden(t *testing.T) {
 	t.Run("running", func(t *testing.T) {
-		d := newTestSearchDashboard(testSearchProgress(), testSearchLive(), nil)
+		d := newTestSearchDashboard(fixture.SearchProgress(), testSearchLive(), nil)
 		screen := ansi.Strip(d.View().Content)
 		checkFits(t, screen, 80, 24)
 		golden.RequireEqual(t, screen)
@@ -74,9 +47,9 @@ func TestSearchDashboardGolden(t *testing.T) {
 		}
 	})
 	t.Run("done", func(t *testing.T) {
-		pr := testSearchProgress()
+		pr := fixture.SearchProgress()
 		pr.Current = nil
-		pr.Probes = append(pr.Probes, probeFixture(5, "close", 1050, 1000, 1.17, 4.76, "fail", "limited 4.76% > 1%"))
+		pr.Probes = append(pr.Probes, fixture.Probe(5, "close", 1050, 1000, 1.17, 4.76, "fail", "limited 4.76% > 1%"))
 		pr.Bad = 1050
 		pr.Result = &engine.SearchResult{Settings: pr.Settings, SLO: pr.SLO, Probes: pr.Probes, EndReason: "converged",
 			Answer:  engine.SearchAnswer{Found: true, Rate: 1000, Goodput: 1000, FirstBad: 1050, Text: "1000/s met the SLO (goodput 1000 ok/s); 1050/s did not: limited 4.76% > 1%"},
@@ -104,7 +77,7 @@ func TestSearchDashboardEverySize(t *testing.T) {
 	}
 	for _, state := range states {
 		t.Run(state.name, func(t *testing.T) {
-			d := newTestSearchDashboard(testSearchProgress(), testSearchLive(), nil)
+			d := newTestSearchDashboard(fixture.SearchProgress(), testSearchLive(), nil)
 			for _, r := range state.keys {
 				d.Update(tea.KeyPressMsg{Code: r, Text: string(r)})
 			}
@@ -125,7 +98,7 @@ func TestSearchDashboardEverySize(t *testing.T) {
 // leaves; after the end any key leaves.
 func TestSearchDashboardKeys(t *testing.T) {
 	stops := 0
-	d := newTestSearchDashboard(testSearchProgress(), nil, func() { stops++ })
+	d := newTestSearchDashboard(fixture.SearchProgress(), nil, func() { stops++ })
 	q := tea.KeyPressMsg{Code: 'q', Text: "q"}
 	if _, cmd := d.Update(q); cmd != nil || stops != 1 {
 		t.Fatalf("first q: stops %d, cmd %v; want one Stop and no quit", stops, cmd)
@@ -136,19 +109,19 @@ func TestSearchDashboardKeys(t *testing.T) {
 	if _, cmd := d.Update(q); cmd == nil || stops != 1 {
 		t.Errorf("second q: stops %d, cmd %v; want a quit and no second Stop", stops, cmd)
 	}
-	d = newTestSearchDashboard(testSearchProgress(), nil, nil)
+	d = newTestSearchDashboard(fixture.SearchProgress(), nil, nil)
 	d.Update(SearchDoneMsg{})
 	if _, cmd := d.Update(tea.KeyPressMsg{Code: 'x', Text: "x"}); cmd == nil {
 		t.Error("after the end, a key does not leave")
 	}
 }
 
-// TestSearchLinesAndReport: the headless lines print each probe once, and the report section
-// holds the answer and the limiter.
-func TestSearchLinesAndReport(t *testing.T) {
+// TestSearchLines: the headless lines print each probe once (the report section is
+// report.TestWriteSearchGolden's).
+func TestSearchLines(t *testing.T) {
 	var b bytes.Buffer
 	lp := NewSearchLinePrinter(&b, 0)
-	pr := testSearchProgress()
+	pr := fixture.SearchProgress()
 	lp.Header("demo", "http://127.0.0.1:8899/", pr)
 	lp.Update(pr)
 	lp.Update(pr)
@@ -156,14 +129,4 @@ func TestSearchLinesAndReport(t *testing.T) {
 	if n := strings.Count(out, " double "); n != 4 {
 		t.Errorf("%d probe lines, want 4 (each once):\n%s", n, out)
 	}
-	res := &engine.SearchResult{Settings: pr.Settings, SLO: pr.SLO, Probes: pr.Probes, EndReason: "converged",
-		Answer: engine.SearchAnswer{Found: true, Rate: 1000, Goodput: 1000, FirstBad: 2000, GapPct: 100, Text: "1000/s met the SLO",
-			Breaches: []engine.SearchBreach{{Clause: "limited", Measured: 49.98, Bound: 1, Unit: "%", Text: "limited 50% > 1%"}}},
-		Limiter: &engine.LimiterEstimate{Kind: "none", Notes: []string{"no limiter detected"}}}
-	b.Reset()
-	if err := WriteSearch(&b, res, 0); err != nil {
-		t.Fatal(err)
-	}
-	golden.RequireEqual(t, b.Bytes())
-	checkWidth(t, b.String(), textfmt.DefaultWidth)
 }

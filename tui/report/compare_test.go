@@ -1,0 +1,309 @@
+package report
+
+import (
+	"bytes"
+	"github.com/charmbracelet/x/exp/golden"
+	"math"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
+)
+
+func stagesAt(rates ...engine.Rate) []engine.StageStats {
+	out := make([]engine.StageStats, len(rates))
+	for i, r := range rates {
+		out[i] = engine.StageStats{Index: i, Spec: engine.Stage{Rate: r, Duration: 10 * time.Second}}
+	}
+	return out
+}
+
+func TestMatchStages(t *testing.T) {
+	tests := []struct {
+		name       string
+		ref, other []engine.Rate
+		byPosition bool
+		match      []int
+		extra      []int
+	}{
+		// The same plan pairs one to one.
+		{"same plan", []engine.Rate{250, 500, 1000}, []engine.Rate{250, 500, 1000}, false, []int{0, 1, 2}, nil},
+		// Order does not matter: stages pair by rate.
+		{"other order", []engine.Rate{250, 500}, []engine.Rate{500, 250}, false, []int{1, 0}, nil},
+		// Within 1 % is the same rate (240/m written as 4/s, or a rounded shard rate) …
+		{"within 1%", []engine.Rate{4, 1000}, []engine.Rate{4.02, 990}, false, []int{0, 1}, nil},
+		// … beyond it is not.
+		{"beyond 1%", []engine.Rate{1000}, []engine.Rate{1011}, false, []int{-1}, []int{0}},
+		// The closest candidate wins, not the first within reach.
+		{"closest", []engine.Rate{1000}, []engine.Rate{1009, 1001}, false, []int{1}, []int{0}},
+		// A rate visited twice pairs first with first, second with second.
+		{"repeated rate", []engine.Rate{100, 200, 100}, []engine.Rate{100, 200, 100}, false, []int{0, 1, 2}, nil},
+		// A stage only the other run has is left over; one only the reference has is -1.
+		{"different lists", []engine.Rate{250, 500, 1000}, []engine.Rate{250, 1000, 2000}, false, []int{0, -1, 1}, []int{2}},
+		// Zero (a pause stage) pairs with zero only.
+		{"pause", []engine.Rate{0, 100}, []engine.Rate{100, 0}, false, []int{1, 0}, nil},
+		// By position (closed loop), rates are ignored; the longer list's tail is left over.
+		{"by position", []engine.Rate{0, 0}, []engine.Rate{0, 0, 0}, true, []int{0, 1}, []int{2}},
+		// Against an empty plan everything is unmatched.
+		{"empty other", []engine.Rate{100}, nil, false, []int{-1}, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			match, extra := matchStages(stagesAt(tt.ref...), stagesAt(tt.other...), tt.byPosition)
+			if !equalInts(match, tt.match) || !equalInts(extra, tt.extra) {
+				t.Errorf("match %v extra %v, want %v %v", match, extra, tt.match, tt.extra)
+			}
+		})
+	}
+}
+
+func equalInts(a, b []int) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+func TestCompareValue(t *testing.T) {
+	rps, p99, failed := compareMetrics[0], compareMetrics[3], compareMetrics[6]
+	tests := []struct {
+		name     string
+		m        compareMetric
+		ref, v   float64
+		abs, pct float64 // pct NaN: no percentage
+		verdict  Verdict
+	}{
+		// More throughput is better, less is worse.
+		{"rps up", rps, 1000, 1200, 200, 20, Better},
+		{"rps down", rps, 1000, 800, -200, -20, Worse},
+		// Lower latency is better, higher is worse.
+		{"latency down", p99, 20, 15, -5, -25, Better},
+		{"latency up", p99, 20, 30, 10, 50, Worse},
+		// What prints the same is the same, with no delta.
+		{"same as printed", p99, 4.3312, 4.3298, 0, 0, Same},
+		// A change under 1 % is shown but not judged.
+		{"noise", rps, 1000, 1005, 5, 0.5, Same},
+		// From zero there is no percentage, and any change counts: the first failures are news.
+		{"first failures", failed, 0, 3, 3, math.NaN(), Worse},
+		{"zero stays zero", failed, 0, 0, 0, math.NaN(), Same},
+		// Fewer failures is better.
+		{"failures gone", failed, 10, 0, -10, -100, Better},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			d := compareValue(tt.m, tt.ref, tt.v)
+			pctOK := math.IsNaN(tt.pct) && math.IsNaN(d.Pct) || math.Abs(d.Pct-tt.pct) < 1e-9
+			if math.Abs(d.Abs-tt.abs) > 1e-9 || !pctOK || d.Verdict != tt.verdict {
+				t.Errorf("got %+v, want abs %v pct %v verdict %v", d, tt.abs, tt.pct, tt.verdict)
+			}
+		})
+	}
+}
+
+func TestDeltaText(t *testing.T) {
+	p50 := compareMetrics[1]
+	tests := []struct {
+		ref, v             float64
+		abs, pct, judgment string
+	}{
+		{4.12, 5.3, "+1.18", "+28.6%", "▲ worse"},
+		{4.12, 2.06, "-2.06", "-50.0%", "▼ better"},
+		{4.12, 4.12, "=", "", ""},
+		{0, 1.5, "+1.50", "", "▲ worse"},
+	}
+	for _, tt := range tests {
+		d := compareValue(p50, tt.ref, tt.v)
+		if a, p, j := formatDeltaAbs(p50, d), formatDeltaPct(d), verdictText(d); a != tt.abs || p != tt.pct || j != tt.judgment {
+			t.Errorf("%v → %v: %q %q %q, want %q %q %q", tt.ref, tt.v, a, p, j, tt.abs, tt.pct, tt.judgment)
+		}
+	}
+}
+
+// shiftLimited turns n of a summary's 429 answers into 200s (n < 0: the other way).
+func shiftLimited(s *engine.Summary, n int64) {
+	s.Status = map[string]int64{"200": s.Status["200"] + n, "429": s.Status["429"] - n}
+	s.OK, s.Limited = s.OK+n, s.Limited-n
+}
+
+// compareRuns are fixture.Snapshot as run A, and B: the same plan against a faster node with a
+// higher limit; C: a slower node that fails more.
+func compareRuns() []CompareRun {
+	a, b, c := fixture.Snapshot(), fixture.Snapshot(), fixture.Snapshot()
+	b.StartedAt = b.StartedAt.Add(time.Hour)
+	fixture.ScaleLatency(&b.Totals, 0.8)
+	fixture.ScaleLatency(&b.Stages[1].Summary, 0.7)
+	shiftLimited(&b.Totals, 500)
+	shiftLimited(&b.Stages[1].Summary, 500)
+	c.StartedAt = c.StartedAt.Add(2 * time.Hour)
+	fixture.ScaleLatency(&c.Totals, 1.5)
+	fixture.ScaleLatency(&c.Stages[0].Summary, 1.004) // noise
+	fixture.ScaleLatency(&c.Stages[1].Summary, 1.6)
+	c.Stages[1].Summary.RPS, c.Totals.RPS = 190.1, 120.05
+	c.Stages[1].Summary.Failed, c.Totals.Failed = 25, 30
+	c.Stages[1].Summary.Dropped, c.Totals.Dropped = 0, 0
+	return []CompareRun{{File: "runs/a.json", Snapshot: a}, {File: "runs/b.json", Snapshot: b}, {File: "runs/c.json", Snapshot: c}}
+}
+
+func TestWriteCompareGolden(t *testing.T) {
+	runs := compareRuns()
+	// D ran another plan: its first stage is A's 50/s within 1 %; it has no 200/s stage, and
+	// stages at 100/s and 400/s that A has not.
+	d := fixture.Snapshot()
+	d.Stages = []engine.StageStats{d.Stages[0], d.Stages[0], d.Stages[1]}
+	d.Stages[0].Spec.Rate = 50.4
+	d.Stages[1].Spec.Rate, d.Stages[1].Summary.RPS = 100, 99.9
+	d.Stages[2].Spec.Rate, d.Stages[2].Summary.RPS = 400, 391.3
+	tests := []struct {
+		golden string
+		runs   []CompareRun
+	}{
+		{"compare_2runs", runs[:2]},
+		{"compare_3runs", runs},
+		{"compare_mismatched", []CompareRun{runs[0], {File: "runs/d.json", Snapshot: d}}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.golden, func(t *testing.T) {
+			var b bytes.Buffer
+			if err := WriteCompare(&b, tt.runs, 0); err != nil {
+				t.Fatal(err)
+			}
+			golden.RequireEqual(t, b.Bytes())
+			fixture.CheckPlainAndNarrow(t, b.String())
+		})
+	}
+}
+
+func TestWriteCompareMismatchedSays(t *testing.T) {
+	a, d := fixture.Snapshot(), fixture.Snapshot()
+	d.Stages = append(d.Stages, d.Stages[1])
+	d.Stages[1].Spec.Rate, d.Stages[2].Spec.Rate = 1000, 2000
+	var b bytes.Buffer
+	if err := WriteCompare(&b, []CompareRun{{Snapshot: a}, {Snapshot: d}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{
+		"run A stage 2 (200/s): no stage at this rate in B",
+		"run B stage 2 (1000/s): no stage at this rate in A",
+		"run B stage 3 (2000/s): no stage at this rate in A",
+		"Stage 2 · 200/s   A: stage 2, 10s   B: none",
+		"the runs' plans differ",
+	} {
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("compare lacks %q:\n%s", want, b.String())
+		}
+	}
+}
+
+// TestWriteCompareStageNotRun: a run that ended before a stage (stopped, or a partial snapshot)
+// lists it with zeros; compare says it did not run instead of judging a 0 ms latency better.
+func TestWriteCompareStageNotRun(t *testing.T) {
+	a, b := fixture.Snapshot(), fixture.Snapshot()
+	b.Stages[1].Summary = engine.Summary{}
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	got := out.String()
+	stage2, _, _ := strings.Cut(got[strings.Index(got, "Stage 2"):], "Δ and Δ% are against")
+	if !strings.Contains(stage2, "B: stage 2 did not run") || strings.Contains(stage2, "-100.0%") || strings.Contains(stage2, "better") {
+		t.Errorf("a stage B never ran must not be compared:\n%s", got)
+	}
+	// Neither ran it: nothing to show, and no crash.
+	a.Stages[1].Summary = engine.Summary{}
+	out.Reset()
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: b}, {Snapshot: a}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "no run sent anything in this stage") {
+		t.Errorf("want a note for a stage no run reached:\n%s", out.String())
+	}
+}
+
+func TestWriteCompareClosedLoop(t *testing.T) {
+	a, b := fixture.Snapshot(), fixture.Snapshot()
+	a.Mode, b.Mode = engine.ModeClosed, engine.ModeClosed
+	b.Stages[1].Spec.Rate = 12345 // ignored: closed-loop stages pair by position
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out.String(), "Stage 2   A: stage 2, 10s   B: stage 2, 10s") || strings.Contains(out.String(), "Not matched") {
+		t.Errorf("closed-loop stages must pair by position:\n%s", out.String())
+	}
+}
+
+func TestWriteCompareNeedsTwo(t *testing.T) {
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: fixture.Snapshot()}}, 0); err == nil {
+		t.Error("one run compared")
+	}
+	if err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: fixture.Snapshot()}, {}}, 0); err == nil {
+		t.Error("a run without a snapshot compared")
+	}
+}
+
+// TestCompareSharesWhenDurationsDiffer: run B's stage 2 lasted 6.2 s against A's 8.1 s, with the
+// same shares of 2xx and 429 (a run stopped early). Counts would call B's 2xx 23.5 % worse for
+// being shorter; the block compares rates and shares instead, and says why.
+func TestCompareSharesWhenDurationsDiffer(t *testing.T) {
+	a, b := fixture.Snapshot(), fixture.Snapshot()
+	a.Stages[1].Summary.DurationS = 8.1
+	b.Stages[1].Summary.DurationS = 6.2
+	sb := &b.Stages[1].Summary
+	sb.Completed, sb.Status, sb.OK, sb.Limited, sb.Failed = 1519, map[string]int64{"200": 918, "429": 597, "504": 4}, 918, 597, 4
+	sb.Scheduled, sb.Sent, sb.Dropped, sb.Inflight = 1531, 1523, 8, 4
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	stage2 := out.String()[strings.Index(out.String(), "Stage 2"):]
+	for _, want := range []string{"2xx %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)"} {
+		if !strings.Contains(stage2, want) {
+			t.Errorf("stage 2 lacks %q:\n%s", want, stage2)
+		}
+	}
+	for _, l := range strings.Split(stage2, "\n") {
+		if strings.HasPrefix(strings.TrimSpace(l), "2xx") && strings.Contains(l, "worse") {
+			t.Errorf("the shorter run's 2xx is judged worse: %q", l)
+		}
+	}
+	// Stage 1 lasted as long in both: its counts stay counts.
+	stage1 := out.String()[strings.Index(out.String(), "Stage 1"):strings.Index(out.String(), "Stage 2")]
+	if strings.Contains(stage1, "2xx %") || strings.Contains(stage1, "lasted differently") {
+		t.Errorf("stage 1 lasted 10 s in both runs but is compared by shares:\n%s", stage1)
+	}
+}
+
+// TestCompareNotesHandAndEarlyEnd: a run stopped by hand before its last stage, paused, held and
+// steered, says so under its name, and the totals say the plans differ.
+func TestCompareNotesHandAndEarlyEnd(t *testing.T) {
+	a, b := fixture.Snapshot(), fixture.Snapshot()
+	b.EndReason = "quit"
+	b.Stages[1].Summary = engine.Summary{} // stopped before stage 2
+	b.Events = append(b.Events, engine.Event{T: 2, Kind: "pause", Detail: "sending paused"},
+		engine.Event{T: 3, Kind: "resume", Detail: "sending resumed"}, engine.Event{T: 4, Kind: "pause", Detail: "sending paused"},
+		engine.Event{T: 5, Kind: "hold", Detail: "stage held"}, engine.Event{T: 6, Kind: "rate", Detail: "target 60/s (was 50/s)"},
+		engine.Event{T: 7, Kind: "next", Detail: "already at the last stage"})
+	var out bytes.Buffer
+	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
+		t.Fatal(err)
+	}
+	text := strings.Join(strings.Fields(out.String()), " ")
+	for _, want := range []string{
+		"! ended early (quit), paused 2×, held, rate set by hand: not the plan's numbers alone",
+		"the runs' plans differ (B ended early)",
+	} {
+		if !strings.Contains(text, want) {
+			t.Errorf("compare lacks %q:\n%s", want, out.String())
+		}
+	}
+	if strings.Contains(text, "stage changed by hand") || strings.Count(text, "not the plan's numbers") != 1 {
+		t.Errorf("a key that did nothing, or run A, got a note:\n%s", out.String())
+	}
+}

@@ -1,0 +1,81 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
+)
+
+// SummarySchema names the JSON summary written by `report --format json`. It differs from the
+// snapshot's schema on purpose: a summary has no timeline and no histograms, so it must not be
+// mistaken for a snapshot by report, compare or merge.
+const SummarySchema = "rpcstress.summary/v1"
+
+// jsonSummary is a snapshot without its bulk (the per-second timeline and the HDR histograms):
+// what a script or a dashboard wants from a finished run. The field names are the snapshot's.
+type jsonSummary struct {
+	Schema           string              `json:"schema"`
+	Snapshot         string              `json:"snapshot_schema"`
+	Tool             engine.ToolInfo     `json:"tool"`
+	Host             string              `json:"host"`
+	Profile          json.RawMessage     `json:"profile,omitempty"` // as saved: secrets redacted
+	Target           string              `json:"target"`
+	Mode             engine.Mode         `json:"mode"`
+	StartedAt        time.Time           `json:"started_at"`
+	EndedAt          time.Time           `json:"ended_at"`
+	EndReason        string              `json:"end_reason"`
+	Totals           engine.Summary      `json:"totals"`
+	Stages           []engine.StageStats `json:"stages"`
+	Events           []engine.Event      `json:"events"`
+	RPCMessages      map[string]string   `json:"rpc_messages,omitempty"`
+	RateLimitHeaders map[string]string   `json:"rate_limit_headers,omitempty"`
+	SaturatedSeconds int                 `json:"saturated_seconds"`
+	Shard            string              `json:"shard,omitempty"`
+	Merged           []string            `json:"merged,omitempty"`
+	// Thresholds are the run's [thresholds] verdict; Search a find-limit run's answer,
+	// limiter estimate, settings and probes: what a script asks of a run first.
+	Thresholds []engine.ThresholdResult `json:"thresholds,omitempty"`
+	Search     *engine.SearchResult     `json:"search,omitempty"`
+}
+
+// WriteJSON writes the run's summary as indented JSON: totals, stages with their specs and
+// summaries, events, the thresholds' verdict and a find-limit search; no timeline, no
+// histograms (the snapshot itself has those).
+func WriteJSON(w io.Writer, s *engine.Snapshot) error {
+	if s == nil {
+		return errors.New("write json: no snapshot to report")
+	}
+	stages := s.Stages
+	if stages == nil {
+		stages = []engine.StageStats{}
+	}
+	events := s.Events
+	if events == nil {
+		events = []engine.Event{}
+	}
+	sum := jsonSummary{
+		Schema: SummarySchema, Snapshot: s.Schema, Tool: s.Tool, Host: s.Host, Profile: s.Profile,
+		Target: s.Target, Mode: s.Mode, StartedAt: s.StartedAt, EndedAt: s.EndedAt,
+		EndReason: s.EndReason, Totals: s.Totals, Stages: stages, Events: events,
+		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders,
+		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
+		Thresholds: s.Thresholds, Search: s.Search,
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(sum); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	// encoding/json leaves C1 and bidirectional controls raw; escaped, they read back the same.
+	if _, err := w.Write(safetext.JSON(b.Bytes())); err != nil {
+		return fmt.Errorf("write json: %w", err)
+	}
+	return nil
+}
