@@ -5,7 +5,11 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
+
+// runDone is the message of a run that ended, its snapshot (the fixtures') saved at path.
+func runDone(path string) RunDoneMsg { return RunDoneMsg{Snapshot: fixture.Snapshot(), Path: path} }
 
 // testStats is a hand-built live view of a run 65 s in: stage 1 (50/s for 40 s, all 200) is
 // over; stage 2 (200/s for 60 s) runs 25 s in against a limiter that answers a growing share

@@ -11,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/rpcstress/rpcstress/engine"
-	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
 // testDashboard is a dashboard over fixed stats with a recording controller and a save that
@@ -215,7 +214,7 @@ func TestDashboardQuitFlow(t *testing.T) {
 	if v := view(d); !strings.Contains(v, "DRAINING") || !strings.Contains(v, "q/ctrl+c again: leave now") {
 		t.Errorf("no draining state after q, or no word on what a second q does:\n%s", v)
 	}
-	_, cmd := d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/getBalance.json"})
+	_, cmd := d.Update(runDone("runs/getBalance.json"))
 	if !isQuit(cmd) {
 		t.Error("the dashboard waits for a second key after q: quitting takes one")
 	}
@@ -228,7 +227,7 @@ func TestDashboardQuitFlow(t *testing.T) {
 // key, as before; the frame clock stops.
 func TestDashboardRunEndsByItself(t *testing.T) {
 	d, ctl := testDashboard(t, nil)
-	_, cmd := d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/getBalance.json"})
+	_, cmd := d.Update(runDone("runs/getBalance.json"))
 	if cmd != nil {
 		t.Error("the dashboard quit at the end without ExitOnEnd")
 	}
@@ -309,11 +308,11 @@ func TestDashboardInputClosed(t *testing.T) {
 	if want := []string{"Stop(terminal closed)"}; !reflect.DeepEqual(ctl.calls, want) {
 		t.Errorf("calls %q, want %q: nobody can stop this run any more but us", ctl.calls, want)
 	}
-	if _, cmd := d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/x.json"}); !isQuit(cmd) {
+	if _, cmd := d.Update(runDone("runs/x.json")); !isQuit(cmd) {
 		t.Error("after the input closed, the end of the run waits for a key nobody can press")
 	}
 	d, ctl = testDashboard(t, nil)
-	d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/x.json"})
+	d.Update(runDone("runs/x.json"))
 	if _, cmd := d.Update(InputClosedMsg{}); !isQuit(cmd) {
 		t.Error("the final summary waits for a key after the input closed")
 	}
@@ -411,7 +410,7 @@ func TestDashboardFinalFrameIsFinal(t *testing.T) {
 	d.Update(tea.WindowSizeMsg{Width: 160, Height: 48})
 	d.Update(tickMsg{})
 	cur = final // published by the engine after the last frame, before the run is reported done
-	d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/x.json"})
+	d.Update(runDone("runs/x.json"))
 	v := view(d)
 	for _, want := range []string{"5893", "1104", "inflight 0"} {
 		if !strings.Contains(v, want) {

@@ -10,7 +10,6 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
-	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
 // layoutSizes are the sizes the issue names and the edges between layouts around them.
@@ -90,7 +89,7 @@ func (s layoutState) reach(t *testing.T, edit func(*engine.Stats)) *Dashboard {
 	d, _ := testDashboard(t, edit)
 	press(d, s.keys...)
 	if s.done {
-		d.Update(RunDoneMsg{Snapshot: fixture.Snapshot(), Path: "runs/getBalance.json"})
+		d.Update(runDone("runs/getBalance.json"))
 	}
 	return d
 }

@@ -15,32 +15,14 @@ func callsText(c engine.CallStats) string {
 		return ""
 	}
 	done := c.Completed()
-	return fmt.Sprintf("sent %d  ok %d (%s)  limited %d (%s)  failed %d (%s)",
-		c.Sent, c.OK, textfmt.Pct(c.OK, done), c.Limited, textfmt.Pct(c.Limited, done), c.Failed, textfmt.Pct(c.Failed, done))
+	return fmt.Sprintf("sent %d  ok %s  limited %s  failed %s",
+		c.Sent, countPct(c.OK, done), countPct(c.Limited, done), countPct(c.Failed, done))
 }
 
-// faultsCaption heads the table of faults, in the text report and the HTML page.
-const faultsCaption = "JSON-RPC answer faults (each fails its call, or its request)"
-
-// writeCallFaults lists the ways answers broke JSON-RPC, by kind; nothing when none did.
-func writeCallFaults(ew *textfmt.Writer, tot *engine.Summary) {
-	rows := runtext.FaultRows(tot.Calls.Faults)
-	if len(rows) == 0 {
-		return
-	}
-	ew.Line("")
-	ew.Line(faultsCaption)
-	t := textfmt.NewTable("lrl")
-	t.Add("fault", "count", "what")
-	for _, r := range rows {
-		t.Add(r...)
-	}
-	ew.Table(t, "  ")
-}
-
-// htmlCallFaults is writeCallFaults for the HTML page; empty (left out) when there were none.
-func htmlCallFaults(tot *engine.Summary) htmlTable {
-	t := newHTMLTable(faultsCaption, "lrl", "fault", "count", "what")
+// faultsTable lists the ways answers broke JSON-RPC, by kind; left out when none did.
+func faultsTable(tot *engine.Summary) *textfmt.Table {
+	t := textfmt.NewTable("lrl", "fault", "count", "what")
+	t.Caption = "JSON-RPC answer faults (each fails its call, or its request)"
 	for _, r := range runtext.FaultRows(tot.Calls.Faults) {
 		t.Add(r...)
 	}

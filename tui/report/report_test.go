@@ -3,41 +3,51 @@ package report
 import (
 	"bytes"
 	"errors"
-	"github.com/charmbracelet/x/exp/golden"
-	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/exp/golden"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
-func TestWriteReportGolden(t *testing.T) {
+// reportText is the text report of s at the default width.
+func reportText(t *testing.T, s *engine.Snapshot) string {
+	t.Helper()
 	var b bytes.Buffer
-	if err := WriteReport(&b, fixture.Snapshot(), 0); err != nil {
+	if err := WriteReport(&b, s, 0); err != nil {
 		t.Fatal(err)
 	}
-	golden.RequireEqual(t, b.Bytes())
-	fixture.CheckPlainAndNarrow(t, b.String())
+	return b.String()
+}
+
+// checkContains fails for each of wants that out (what names it) lacks.
+func checkContains(t *testing.T, what, out string, wants ...string) {
+	t.Helper()
+	for _, want := range wants {
+		if !strings.Contains(out, want) {
+			t.Errorf("%s lacks %q:\n%s", what, want, out)
+		}
+	}
+}
+
+func TestWriteReportGolden(t *testing.T) {
+	out := reportText(t, fixture.Snapshot())
+	golden.RequireEqual(t, []byte(out))
+	fixture.CheckPlainAndNarrow(t, out)
 }
 
 func TestWriteReportBrokenInvariant(t *testing.T) {
 	s := fixture.Snapshot()
 	s.Totals.Sent = 2480              // 10 requests vanished between scheduled and sent
 	s.Stages[1].Summary.Completed = 1 // and a stage lost its outcomes
-	var b bytes.Buffer
-	if err := WriteReport(&b, s, 0); err != nil {
-		t.Fatal(err)
-	}
-	out := b.String()
-	for _, want := range []string{
-		"Invariant ✗",
+	out := reportText(t, s)
+	checkContains(t, "the report", out, "Invariant ✗",
 		"✗ scheduled 2500 ≠ sent 2480 + dropped 10",
 		"✗ sent 2480 ≠ completed 2485 + inflight 5",
-		"✗ stage 2: sent 1990 ≠ completed 1 + inflight 5",
-	} {
-		if !strings.Contains(out, want) {
-			t.Errorf("report lacks %q:\n%s", want, out)
-		}
-	}
+		"✗ stage 2: sent 1990 ≠ completed 1 + inflight 5")
 	if strings.Contains(out, "✓") {
 		t.Errorf("a broken invariant must not show ✓:\n%s", out)
 	}
@@ -48,15 +58,7 @@ func TestWriteReportPartialSnapshot(t *testing.T) {
 	s := fixture.Snapshot()
 	s.Profile = nil
 	s.EndedAt = time.Time{}
-	var b bytes.Buffer
-	if err := WriteReport(&b, s, 0); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{"rpcstress report: (unnamed)", "partial run"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("report lacks %q:\n%s", want, b.String())
-		}
-	}
+	checkContains(t, "the report", reportText(t, s), "rpcstress report: (unnamed)", "partial run")
 }
 
 func TestWriteReportWriteError(t *testing.T) {
@@ -80,15 +82,24 @@ func TestReportDurationIsStartToEnd(t *testing.T) {
 	s.Search = fixture.RichSearch()
 	s.Totals.DurationS = 21
 	s.EndedAt = s.StartedAt.Add(29 * time.Second)
-	var b bytes.Buffer
-	if err := WriteReport(&b, s, 0); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(b.String(), "duration    29s\n") {
-		t.Errorf("the header does not say the search took 29 s:\n%s", b.String())
-	}
-	page := writeHTMLPage(t, s)
-	if !strings.Contains(page, "<td>duration</td><td>29s</td>") {
-		t.Error("the HTML page does not say the search took 29 s")
-	}
+	checkContains(t, "the report's header", reportText(t, s), "duration    29s\n")
+	checkContains(t, "the HTML page's header", writeHTMLPage(t, s), "<td>duration</td><td>29s</td>")
+}
+
+// TestHTMLDrawsTheReportsTables: the page draws the text report's own tables, so it says what
+// the text says: a stage that never ran reads so across its columns (its zeros would read as a
+// 0 ms latency), the tester's send lag has its latency row, a snapshot saved while the run went
+// balances its books with the requests still queued, and a merged shard is named.
+func TestHTMLDrawsTheReportsTables(t *testing.T) {
+	s := fixture.Snapshot()
+	s.Stages = append(s.Stages, engine.StageStats{Index: 2, Spec: engine.Stage{Rate: 400, Duration: 8 * time.Second}})
+	s.Totals.SendLag = engine.Percentiles{P50: 0.4, Max: 1.2}
+	s.Totals.Queued, s.Totals.Scheduled = 7, s.Totals.Scheduled+7
+	s.Shard, s.Merged = "1/2", []string{"a.json", "b.json"}
+	books := "scheduled 2507 = sent 2490 + dropped 10 + queued 7"
+	checkContains(t, "the page", writeHTMLPage(t, s),
+		`<td class="num">3</td><td class="num">400/s</td><td colspan="10">did not run (planned 8s)</td>`,
+		"<td>send lag</td>", strings.ReplaceAll(books, "+", "&#43;"), "Invariant ✓", "<td>shard</td><td>1/2</td>", "<td>merged from</td><td>a.json, b.json</td>")
+	checkContains(t, "the report", reportText(t, s), "did not run (planned 8s)", "send lag", books,
+		"shard        1/2", "merged from  a.json, b.json")
 }

@@ -5,6 +5,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
@@ -18,7 +20,7 @@ func TestReportRequests(t *testing.T) {
 	}}
 	var b bytes.Buffer
 	ew := textfmt.NewWriter(&b, 0)
-	writeRequests(ew, &tot)
+	ew.Section(requestsTable(&tot))
 	out := b.String()
 	gb, gs := strings.Index(out, "getBalance"), strings.Index(out, "getSlot")
 	if gb < 0 || gs < 0 || gb > gs {
@@ -36,8 +38,21 @@ func TestReportRequests(t *testing.T) {
 	}
 	b.Reset()
 	one := engine.Summary{Completed: 5, ByRequest: map[string]engine.Summary{"x": {Completed: 5}}}
-	writeRequests(ew, &one)
+	ew.Section(requestsTable(&one))
 	if b.Len() != 0 {
 		t.Errorf("a mix of one printed:\n%s", b.String())
+	}
+}
+
+// TestReportRequestsFillTheWidth: a long request name is cut only as far as the width needs. A
+// run without JSON-RPC calls has no calls columns, and they take no room either: their gaps
+// took four cells, so names were cut that fitted, and the gaps between columns shrank.
+func TestReportRequestsFillTheWidth(t *testing.T) {
+	tot := engine.Summary{Completed: 100, ByRequest: map[string]engine.Summary{
+		strings.Repeat("getBalance", 10): {Completed: 60}, "getSlot": {Completed: 40}}}
+	lines := requestsTable(&tot).Lines("  ", textfmt.DefaultWidth)
+	if w := ansi.StringWidth(lines[1]); w != textfmt.DefaultWidth || !strings.Contains(lines[0], "count  share") {
+		t.Errorf("the long name's row is %d cells wide, want %d with two-space gaps:\n%s",
+			w, textfmt.DefaultWidth, strings.Join(lines, "\n"))
 	}
 }

@@ -2,13 +2,23 @@ package report
 
 import (
 	"fmt"
+	"maps"
 	"math"
-	"sort"
+	"slices"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
+
+// detailTables are the report's tables after the totals and the latency, in order: stages,
+// requests, statuses, errors, faults, rate-limit headers and events. The text report writes
+// each as a section; the HTML page draws them below its charts.
+func detailTables(s *engine.Snapshot) []*textfmt.Table {
+	tot := &s.Totals
+	return []*textfmt.Table{stagesTable(s), requestsTable(tot), statusTable(tot), transportTable(tot),
+		rpcErrorsTable(tot, s.RPCMessages), faultsTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events)}
+}
 
 // percentileRow is one line of the latency table.
 func percentileRow(label string, p engine.Percentiles) []string {
@@ -16,19 +26,19 @@ func percentileRow(label string, p engine.Percentiles) []string {
 		textfmt.Ms(p.P95), textfmt.Ms(p.P99), textfmt.Ms(p.P999), textfmt.Ms(p.Max), textfmt.Ms(p.Mean)}
 }
 
-func writeLatency(ew *textfmt.Writer, tot *engine.Summary) {
-	ew.Line("")
-	ew.Line("Latency (ms)")
-	t := textfmt.NewTable("lrrrrrrrrr")
-	t.Add("", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
+func latencyTable(tot *engine.Summary) *textfmt.Table {
+	t := textfmt.NewTable("lrrrrrrrrr", "", "min", "p50", "p75", "p90", "p95", "p99", "p99.9", "max", "mean")
+	t.Caption = "Latency (ms)"
 	t.Add(percentileRow("latency", tot.Latency)...)
 	t.Add(percentileRow("service", tot.Service)...)
-	note := "latency is from the intended send (what a client on the schedule waits), service " +
+	// The labels stay short so that nine columns of numbers fit 80 columns; what they mean is
+	// said once, below.
+	t.Note = "latency is from the intended send (what a client on the schedule waits), service " +
 		"from the actual send (what the server took)"
 	if tot.SendLag.Max > 0 {
 		// The tester's own delay is part of the latency above; shown so it can be judged.
 		t.Add(percentileRow("send lag", tot.SendLag)...)
-		note += "; send lag is the tester's own delay, part of latency"
+		t.Note += "; send lag is the tester's own delay, part of latency"
 	}
 	// Per outcome, because a flood of fast 429s must not make the node look fast; outcomes that
 	// never happened have no latency to show.
@@ -45,21 +55,13 @@ func writeLatency(ew *textfmt.Writer, tot *engine.Summary) {
 			t.Add(percentileRow(o.label, p)...)
 		}
 	}
-	ew.Table(t, "  ")
-	// The labels stay short so that nine columns of numbers fit 80 columns; what they mean is
-	// said once, below.
-	ew.Paragraph("  ", "  ", note)
+	return t
 }
 
-func writeStages(ew *textfmt.Writer, s *engine.Snapshot) {
-	ew.Line("")
-	if len(s.Stages) == 0 {
-		ew.Line("Stages: none recorded")
-		return
-	}
-	ew.Line("Stages (latency in ms, from intended send)")
-	t := textfmt.NewTable("rrrrrrrrrrrr")
-	t.Add("#", "rate", "ran", "rps", "p50", "p90", "p99", "2xx", "lim", "fail", "rpcerr", "drop")
+func stagesTable(s *engine.Snapshot) *textfmt.Table {
+	t := textfmt.NewTable("rrrrrrrrrrrr", "#", "rate", "ran", "rps", "p50", "p90", "p99", "2xx", "lim", "fail", "rpcerr", "drop")
+	t.Caption, t.Title, t.Empty = "Stages (latency in ms, from intended send)", "Stages", "none recorded"
+	t.Note = "lim: rate-limited (429 and the [limits] codes); ran: the time active, \"3.2s/8s\" when cut short of its plan"
 	for i := range s.Stages {
 		st := &s.Stages[i]
 		sum := &st.Summary
@@ -77,9 +79,7 @@ func writeStages(ew *textfmt.Writer, s *engine.Snapshot) {
 			textfmt.Int(textfmt.Sum2xx(sum.Status)), textfmt.Int(sum.Limited), textfmt.Int(sum.Failed),
 			textfmt.Int(textfmt.SumCounts(sum.RPCErrors)), textfmt.Int(sum.Dropped))
 	}
-	ew.Table(t, "  ")
-	ew.Paragraph("  ", "  ", "lim: rate-limited (429 and the [limits] codes); ran: the time active, "+
-		"\"3.2s/8s\" when cut short of its plan")
+	return t
 }
 
 // stageTime is how long a stage ran, and its plan's length when it ran clearly shorter (the
@@ -114,82 +114,54 @@ func notRunText(st *engine.StageStats) string {
 	return "did not run"
 }
 
-func writeStatuses(ew *textfmt.Writer, tot *engine.Summary) {
-	ew.Line("")
-	if len(tot.Status) == 0 {
-		ew.Line("HTTP status: none received")
-		return
-	}
-	ew.Printf("HTTP status (share of %d completed)\n", tot.Completed)
-	t := textfmt.NewTable("rrr")
-	t.Add("code", "count", "share")
+func statusTable(tot *engine.Summary) *textfmt.Table {
+	t := textfmt.NewTable("rrr", "code", "count", "share")
+	t.Caption, t.Title, t.Empty = fmt.Sprintf("HTTP status (share of %d completed)", tot.Completed), "HTTP status", "none received"
 	for _, code := range textfmt.SortedCodes(tot.Status) {
 		t.Add(code, textfmt.Int(tot.Status[code]), textfmt.Pct(tot.Status[code], tot.Completed))
 	}
-	ew.Table(t, "  ")
+	return t
 }
 
-func writeTransportErrors(ew *textfmt.Writer, tot *engine.Summary) {
-	ew.Line("")
-	if textfmt.SumCounts(tot.Errors) == 0 {
-		ew.Line("Transport errors: none")
-		return
-	}
-	ew.Line("Transport errors (no HTTP status)")
-	t := textfmt.NewTable("lrr")
-	t.Add("class", "count", "share")
+func transportTable(tot *engine.Summary) *textfmt.Table {
+	t := textfmt.NewTable("lrr", "class", "count", "share")
+	t.Caption, t.Title, t.Empty = "Transport errors (no HTTP status)", "Transport errors", "none"
 	for _, class := range textfmt.SortedByCount(tot.Errors) {
-		t.Add(class, textfmt.Int(tot.Errors[class]), textfmt.Pct(tot.Errors[class], tot.Completed))
+		if tot.Errors[class] > 0 {
+			t.Add(class, textfmt.Int(tot.Errors[class]), textfmt.Pct(tot.Errors[class], tot.Completed))
+		}
 	}
-	ew.Table(t, "  ")
+	return t
 }
 
-func writeRPCErrors(ew *textfmt.Writer, tot *engine.Summary, messages map[string]string) {
-	ew.Line("")
-	if textfmt.SumCounts(tot.RPCErrors) == 0 {
-		ew.Line("JSON-RPC errors: none")
-		return
-	}
+func rpcErrorsTable(tot *engine.Summary, messages map[string]string) *textfmt.Table {
+	t := textfmt.NewTable("rrrl", "code", "count", "share", "message")
 	// Items of a batch are counted apart, so the share of completed requests can pass 100%.
-	ew.Line("JSON-RPC errors (inside HTTP answers; batch items counted apart)")
-	t := textfmt.NewTable("rrrl")
-	t.Add("code", "count", "share", "message")
+	t.Caption, t.Title, t.Empty = "JSON-RPC errors (inside HTTP answers; batch items counted apart)", "JSON-RPC errors", "none"
 	for _, code := range textfmt.SortedByCount(tot.RPCErrors) {
-		t.Add(code, textfmt.Int(tot.RPCErrors[code]), textfmt.Pct(tot.RPCErrors[code], tot.Completed),
-			textfmt.OneLine(messages[code]))
+		if tot.RPCErrors[code] > 0 {
+			t.Add(code, textfmt.Int(tot.RPCErrors[code]), textfmt.Pct(tot.RPCErrors[code], tot.Completed),
+				textfmt.OneLine(messages[code]))
+		}
 	}
-	ew.Table(t, "  ")
+	return t
 }
 
-func writeRateLimitHeaders(ew *textfmt.Writer, headers map[string]string) {
-	if len(headers) == 0 {
-		return
-	}
-	ew.Line("")
-	ew.Line("Rate-limit headers (last seen)")
-	names := make([]string, 0, len(headers))
-	for n := range headers {
-		names = append(names, n)
-	}
-	sort.Strings(names)
+// rateLimitTable is the rate-limit headers the target sent last; left out when it sent none.
+func rateLimitTable(headers map[string]string) *textfmt.Table {
 	t := textfmt.NewTable("ll")
-	for _, n := range names {
+	t.Caption = "Rate-limit headers (last seen)"
+	for _, n := range slices.Sorted(maps.Keys(headers)) {
 		t.Add(n, textfmt.OneLine(headers[n]))
 	}
-	ew.Table(t, "  ")
+	return t
 }
 
-func writeEvents(ew *textfmt.Writer, events []engine.Event) {
-	ew.Line("")
-	if len(events) == 0 {
-		ew.Line("Events: none")
-		return
-	}
-	ew.Line("Events")
-	t := textfmt.NewTable("rll").GiveWay(2, true)
-	t.Add("t", "kind", "detail")
+func eventsTable(events []engine.Event) *textfmt.Table {
+	t := textfmt.NewTable("rll", "t", "kind", "detail").GiveWay(2, true)
+	t.Caption, t.Empty = "Events", "none"
 	for _, e := range events {
 		t.Add(fmt.Sprintf("%.1fs", e.T), e.Kind, textfmt.OneLine(e.Detail))
 	}
-	ew.Table(t, "  ")
+	return t
 }

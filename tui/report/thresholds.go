@@ -12,7 +12,7 @@ import (
 
 // WriteThresholds writes a run's [thresholds] verdict: one line per condition with the measured
 // value, the bound, pass or FAIL and by how much, then the overall verdict, in width cells (0:
-// DefaultWidth). Nothing when the profile had no thresholds.
+// textfmt.DefaultWidth). Nothing when the profile had no thresholds.
 func WriteThresholds(w io.Writer, rs []engine.ThresholdResult, width int) error {
 	ew := textfmt.NewWriter(w, width)
 	writeThresholdsSection(ew, rs)
@@ -23,16 +23,9 @@ func writeThresholdsSection(ew *textfmt.Writer, rs []engine.ThresholdResult) {
 	if len(rs) == 0 {
 		return
 	}
-	rows, failed := thresholdRows(rs)
+	t, failed := thresholdsTable(rs)
 	ew.Line("")
 	ew.Line(thresholdsHeading(failed, len(rs)))
-	// "by" is a phrase ("on the bound, which it must not reach"): it wraps when the room is
-	// short; "where" is a file:line: it loses its start, never its line number.
-	t := textfmt.NewTable("lllrll").GiveWay(4, true).GiveWayLeft(5)
-	t.Add("", "metric", "bound", "measured", "by", "where")
-	for _, r := range rows {
-		t.Add(r...)
-	}
 	ew.Table(t, "  ")
 }
 
@@ -44,9 +37,11 @@ func thresholdsHeading(failed, n int) string {
 	return fmt.Sprintf("Thresholds ✗ %d of %d failed", failed, n)
 }
 
-// thresholdRows are the verdict's rows (mark, metric, bound, measured, by, where) for the text
-// and HTML reports alike, and how many conditions failed.
-func thresholdRows(rs []engine.ThresholdResult) (rows [][]string, failed int) {
+// thresholdsTable is the verdict's rows (mark, metric, bound, measured, by, where), and how
+// many conditions failed. "by" is a phrase ("on the bound, which it must not reach"): it wraps
+// when the room is short; "where" is a file:line: it loses its start, never its line number.
+func thresholdsTable(rs []engine.ThresholdResult) (t *textfmt.Table, failed int) {
+	t = textfmt.NewTable("lllrll", "", "metric", "bound", "measured", "by", "where").GiveWay(4, true).GiveWayLeft(5)
 	for _, r := range rs {
 		mark, by := "✓ pass", thresholdMargin(r)
 		if !r.Pass {
@@ -65,9 +60,9 @@ func thresholdRows(rs []engine.ThresholdResult) (rows [][]string, failed int) {
 		if where != "" {
 			where = filepath.Base(where) // the snapshot keeps the whole path
 		}
-		rows = append(rows, []string{mark, name, r.Condition, measured, by, where})
+		t.Add(mark, name, r.Condition, measured, by, where)
 	}
-	return rows, failed
+	return t, failed
 }
 
 // thresholdMargin says how far inside ("12.3 ms to spare") or outside ("3.2 points over") the
