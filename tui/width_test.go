@@ -2,31 +2,19 @@ package tui
 
 import (
 	"bytes"
-	"fmt"
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/search"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
-	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // TestLinesFitWidth: at 80 columns (a pipe) no line of the headless output of a run or of a
 // search is wider than 80 terminal cells, whatever the run holds; on wider terminals, none is
 // wider than the terminal. (The reports' are report.TestTextOutputsFitWidth.)
 func TestLinesFitWidth(t *testing.T) {
-	for _, width := range []int{textfmt.DefaultWidth, 100, 132} {
-		for name, text := range lineOutputs(t, width) {
-			t.Run(fmt.Sprintf("%s at %d", name, width), func(t *testing.T) {
-				if strings.TrimSpace(text) == "" {
-					t.Fatal("no output")
-				}
-				fixture.CheckWidth(t, text, width)
-			})
-		}
-	}
+	fixture.CheckOutputsFit(t, lineOutputs)
 }
 
 // lineOutputs writes the headless lines of a rich run and of a search at width.

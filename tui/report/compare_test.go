@@ -3,7 +3,9 @@ package report
 import (
 	"bytes"
 	"github.com/charmbracelet/x/exp/golden"
+	"io"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -11,6 +13,16 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
+
+// compareText compares the runs at the default width, the files unnamed.
+func compareText(t *testing.T, runs ...*engine.Snapshot) string {
+	t.Helper()
+	crs := make([]CompareRun, len(runs))
+	for i, s := range runs {
+		crs[i] = CompareRun{Snapshot: s}
+	}
+	return written(t, func(w io.Writer) error { return WriteCompare(w, crs, 0) })
+}
 
 func stagesAt(rates ...engine.Rate) []engine.StageStats {
 	out := make([]engine.StageStats, len(rates))
@@ -52,23 +64,11 @@ func TestMatchStages(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			match, extra := matchStages(stagesAt(tt.ref...), stagesAt(tt.other...), tt.byPosition)
-			if !equalInts(match, tt.match) || !equalInts(extra, tt.extra) {
+			if !slices.Equal(match, tt.match) || !slices.Equal(extra, tt.extra) {
 				t.Errorf("match %v extra %v, want %v %v", match, extra, tt.match, tt.extra)
 			}
 		})
 	}
-}
-
-func equalInts(a, b []int) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 func TestCompareValue(t *testing.T) {
@@ -170,12 +170,9 @@ func TestWriteCompareGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.golden, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := WriteCompare(&b, tt.runs, 0); err != nil {
-				t.Fatal(err)
-			}
-			golden.RequireEqual(t, b.Bytes())
-			fixture.CheckPlainAndNarrow(t, b.String())
+			out := written(t, func(w io.Writer) error { return WriteCompare(w, tt.runs, 0) })
+			golden.RequireEqual(t, []byte(out))
+			fixture.CheckPlainAndNarrow(t, out)
 		})
 	}
 }
@@ -184,21 +181,12 @@ func TestWriteCompareMismatchedSays(t *testing.T) {
 	a, d := fixture.Snapshot(), fixture.Snapshot()
 	d.Stages = append(d.Stages, d.Stages[1])
 	d.Stages[1].Spec.Rate, d.Stages[2].Spec.Rate = 1000, 2000
-	var b bytes.Buffer
-	if err := WriteCompare(&b, []CompareRun{{Snapshot: a}, {Snapshot: d}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	for _, want := range []string{
+	checkContains(t, "compare", compareText(t, a, d),
 		"run A stage 2 (200/s): no stage at this rate in B",
 		"run B stage 2 (1000/s): no stage at this rate in A",
 		"run B stage 3 (2000/s): no stage at this rate in A",
 		"Stage 2 · 200/s   A: stage 2, 10s   B: none",
-		"the runs' plans differ",
-	} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("compare lacks %q:\n%s", want, b.String())
-		}
-	}
+		"the runs' plans differ")
 }
 
 // TestWriteCompareStageNotRun: a run that ended before a stage (stopped, or a partial snapshot)
@@ -206,36 +194,22 @@ func TestWriteCompareMismatchedSays(t *testing.T) {
 func TestWriteCompareStageNotRun(t *testing.T) {
 	a, b := fixture.Snapshot(), fixture.Snapshot()
 	b.Stages[1].Summary = engine.Summary{}
-	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	got := out.String()
+	got := compareText(t, a, b)
 	stage2, _, _ := strings.Cut(got[strings.Index(got, "Stage 2"):], "Δ and Δ% are against")
 	if !strings.Contains(stage2, "B: stage 2 did not run") || strings.Contains(stage2, "-100.0%") || strings.Contains(stage2, "better") {
 		t.Errorf("a stage B never ran must not be compared:\n%s", got)
 	}
 	// Neither ran it: nothing to show, and no crash.
 	a.Stages[1].Summary = engine.Summary{}
-	out.Reset()
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: b}, {Snapshot: a}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "no run sent anything in this stage") {
-		t.Errorf("want a note for a stage no run reached:\n%s", out.String())
-	}
+	checkContains(t, "a stage no run reached", compareText(t, b, a), "no run sent anything in this stage")
 }
 
 func TestWriteCompareClosedLoop(t *testing.T) {
 	a, b := fixture.Snapshot(), fixture.Snapshot()
 	a.Mode, b.Mode = engine.ModeClosed, engine.ModeClosed
 	b.Stages[1].Spec.Rate = 12345 // ignored: closed-loop stages pair by position
-	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	if !strings.Contains(out.String(), "Stage 2   A: stage 2, 10s   B: stage 2, 10s") || strings.Contains(out.String(), "Not matched") {
-		t.Errorf("closed-loop stages must pair by position:\n%s", out.String())
+	if out := compareText(t, a, b); !strings.Contains(out, "Stage 2   A: stage 2, 10s   B: stage 2, 10s") || strings.Contains(out, "Not matched") {
+		t.Errorf("closed-loop stages must pair by position:\n%s", out)
 	}
 }
 
@@ -258,23 +232,16 @@ func TestCompareSharesWhenDurationsDiffer(t *testing.T) {
 	sb := &b.Stages[1].Summary
 	sb.Completed, sb.Status, sb.OK, sb.Limited, sb.Failed = 1519, map[string]int64{"200": 918, "429": 597, "504": 4}, 918, 597, 4
 	sb.Scheduled, sb.Sent, sb.Dropped, sb.Inflight = 1531, 1523, 8, 4
-	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	stage2 := out.String()[strings.Index(out.String(), "Stage 2"):]
-	for _, want := range []string{"2xx %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)"} {
-		if !strings.Contains(stage2, want) {
-			t.Errorf("stage 2 lacks %q:\n%s", want, stage2)
-		}
-	}
+	out := compareText(t, a, b)
+	stage2 := out[strings.Index(out, "Stage 2"):]
+	checkContains(t, "stage 2", stage2, "2xx %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)")
 	for _, l := range strings.Split(stage2, "\n") {
 		if strings.HasPrefix(strings.TrimSpace(l), "2xx") && strings.Contains(l, "worse") {
 			t.Errorf("the shorter run's 2xx is judged worse: %q", l)
 		}
 	}
 	// Stage 1 lasted as long in both: its counts stay counts.
-	stage1 := out.String()[strings.Index(out.String(), "Stage 1"):strings.Index(out.String(), "Stage 2")]
+	stage1 := out[strings.Index(out, "Stage 1"):strings.Index(out, "Stage 2")]
 	if strings.Contains(stage1, "2xx %") || strings.Contains(stage1, "lasted differently") {
 		t.Errorf("stage 1 lasted 10 s in both runs but is compared by shares:\n%s", stage1)
 	}
@@ -290,20 +257,12 @@ func TestCompareNotesHandAndEarlyEnd(t *testing.T) {
 		engine.Event{T: 3, Kind: "resume", Detail: "sending resumed"}, engine.Event{T: 4, Kind: "pause", Detail: "sending paused"},
 		engine.Event{T: 5, Kind: "hold", Detail: "stage held"}, engine.Event{T: 6, Kind: "rate", Detail: "target 60/s (was 50/s)"},
 		engine.Event{T: 7, Kind: "next", Detail: "already at the last stage"})
-	var out bytes.Buffer
-	if err := WriteCompare(&out, []CompareRun{{Snapshot: a}, {Snapshot: b}}, 0); err != nil {
-		t.Fatal(err)
-	}
-	text := strings.Join(strings.Fields(out.String()), " ")
-	for _, want := range []string{
+	out := compareText(t, a, b)
+	text := strings.Join(strings.Fields(out), " ")
+	checkContains(t, "compare", text,
 		"! ended early (quit), paused 2×, held, rate set by hand: not the plan's numbers alone",
-		"the runs' plans differ (B ended early)",
-	} {
-		if !strings.Contains(text, want) {
-			t.Errorf("compare lacks %q:\n%s", want, out.String())
-		}
-	}
+		"the runs' plans differ (B ended early)")
 	if strings.Contains(text, "stage changed by hand") || strings.Count(text, "not the plan's numbers") != 1 {
-		t.Errorf("a key that did nothing, or run A, got a note:\n%s", out.String())
+		t.Errorf("a key that did nothing, or run A, got a note:\n%s", out)
 	}
 }

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"encoding/json"
 	"io"
 	"strings"
@@ -28,25 +27,18 @@ func TestOutputsEscapeHostileText(t *testing.T) {
 	}
 	for _, o := range outputs {
 		t.Run(o.name, func(t *testing.T) {
-			var b bytes.Buffer
-			if err := o.write(&b); err != nil {
-				t.Fatal(err)
-			}
-			fixture.CheckEscaped(t, b.String(), o.shown)
+			fixture.CheckEscaped(t, written(t, o.write), o.shown)
 		})
 	}
 }
 
 // The JSON summary keeps the hostile text exactly: its escapes read back as the original.
 func TestJSONKeepsHostileText(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteJSON(&b, fixture.HostileSnapshot()); err != nil {
-		t.Fatal(err)
-	}
+	page := written(t, func(w io.Writer) error { return WriteJSON(w, fixture.HostileSnapshot()) })
 	var got struct {
 		RPCMessages map[string]string `json:"rpc_messages"`
 	}
-	if err := json.Unmarshal(b.Bytes(), &got); err != nil {
+	if err := json.Unmarshal([]byte(page), &got); err != nil {
 		t.Fatal(err)
 	}
 	// encoding/json writes the byte that is not UTF-8 as U+FFFD, as it always has.

@@ -4,36 +4,48 @@ import (
 	"bytes"
 	"encoding/csv"
 	"encoding/json"
-	"github.com/charmbracelet/x/exp/golden"
+	"io"
 	"strings"
 	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
-func TestWriteCSVGolden(t *testing.T) {
-	var b bytes.Buffer
-	if err := WriteCSV(&b, fixture.SnapshotWithTimeline()); err != nil {
-		t.Fatal(err)
-	}
-	golden.RequireEqual(t, b.Bytes())
-
-	// Every row has every column, and the per-second counts add up to the run's.
-	rows, err := csv.NewReader(&b).ReadAll()
+// csvRows writes s as CSV: the text, and its rows read back.
+func csvRows(t *testing.T, s *engine.Snapshot) (string, [][]string) {
+	t.Helper()
+	text := written(t, func(w io.Writer) error { return WriteCSV(w, s) })
+	rows, err := csv.NewReader(strings.NewReader(text)).ReadAll()
 	if err != nil {
 		t.Fatal(err)
 	}
+	return text, rows
+}
+
+// columns is where each column of a CSV header is.
+func columns(head []string) map[string]int {
+	col := map[string]int{}
+	for i, h := range head {
+		col[h] = i
+	}
+	return col
+}
+
+func TestWriteCSVGolden(t *testing.T) {
+	text, rows := csvRows(t, fixture.SnapshotWithTimeline())
+	golden.RequireEqual(t, []byte(text))
+
+	// Every row has every column, and the per-second counts add up to the run's.
 	head := rows[0]
 	want := "t,stage,target_rate,rps,ok,limited,failed,status_200,status_429,err_timeout,rpc_-32602," +
 		"inflight,dropped,p50_ms,p90_ms,p99_ms,max_ms,bytes_in,saturated"
 	if strings.Join(head, ",") != want {
 		t.Errorf("header\n got %s\nwant %s", strings.Join(head, ","), want)
 	}
-	col := map[string]int{}
-	for i, h := range head {
-		col[h] = i
-	}
+	col := columns(head)
 	sums := map[string]int64{}
 	for _, r := range rows[1:] {
 		for _, h := range []string{"ok", "limited", "failed", "status_200", "status_429", "err_timeout", "rpc_-32602", "dropped"} {
@@ -67,13 +79,11 @@ func mustInt(t *testing.T, s string) int64 {
 // TestWriteCSVNoTimeline: a snapshot without a timeline (cut short at once) still gets the
 // header, with the columns its totals name.
 func TestWriteCSVNoTimeline(t *testing.T) {
+	text, _ := csvRows(t, fixture.Snapshot())
+	if got := strings.Count(text, "\n"); got != 1 || !strings.Contains(text, "status_429") {
+		t.Errorf("want the header alone, with status_429:\n%s", text)
+	}
 	var b bytes.Buffer
-	if err := WriteCSV(&b, fixture.Snapshot()); err != nil {
-		t.Fatal(err)
-	}
-	if got := strings.Count(b.String(), "\n"); got != 1 || !strings.Contains(b.String(), "status_429") {
-		t.Errorf("want the header alone, with status_429:\n%s", b.String())
-	}
 	if WriteCSV(&b, nil) == nil || WriteJSON(&b, nil) == nil || WriteHTML(&b, nil) == nil {
 		t.Error("writing no snapshot must fail")
 	}
@@ -162,18 +172,8 @@ func TestWriteCSVHonestSeconds(t *testing.T) {
 	s := fixture.SnapshotWithTimeline()
 	s.Timeline[4] = engine.Row{T: 4, TargetRate: 50} // nothing came back in second 4
 	s.Timeline = append(s.Timeline, engine.Row{T: 20, Stage: 1, TargetRate: 200})
-	var b bytes.Buffer
-	if err := WriteCSV(&b, s); err != nil {
-		t.Fatal(err)
-	}
-	rows, err := csv.NewReader(&b).ReadAll()
-	if err != nil {
-		t.Fatal(err)
-	}
-	col := map[string]int{}
-	for i, h := range rows[0] {
-		col[h] = i
-	}
+	_, rows := csvRows(t, s)
+	col := columns(rows[0])
 	if last := rows[len(rows)-1]; len(rows) != 21 || last[col["t"]] != "19" {
 		t.Errorf("%d rows, the last at t=%s: want 20 seconds, the empty 21st left out", len(rows)-1, last[col["t"]])
 	}

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"errors"
+	"io"
 	"strings"
 	"testing"
 	"time"
@@ -13,23 +14,33 @@ import (
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
-// reportText is the text report of s at the default width.
-func reportText(t *testing.T, s *engine.Snapshot) string {
+// written is what write writes; the test fails when it fails.
+func written(t *testing.T, write func(io.Writer) error) string {
 	t.Helper()
 	var b bytes.Buffer
-	if err := WriteReport(&b, s, 0); err != nil {
+	if err := write(&b); err != nil {
 		t.Fatal(err)
 	}
 	return b.String()
 }
 
-// checkContains fails for each of wants that out (what names it) lacks.
+// reportText is the text report of s at the default width.
+func reportText(t *testing.T, s *engine.Snapshot) string {
+	t.Helper()
+	return written(t, func(w io.Writer) error { return WriteReport(w, s, 0) })
+}
+
+// checkContains fails when out (what names it) lacks any of wants, and says which.
 func checkContains(t *testing.T, what, out string, wants ...string) {
 	t.Helper()
+	var missing []string
 	for _, want := range wants {
 		if !strings.Contains(out, want) {
-			t.Errorf("%s lacks %q:\n%s", what, want, out)
+			missing = append(missing, want)
 		}
+	}
+	if len(missing) > 0 {
+		t.Errorf("%s lacks %q:\n%s", what, missing, out)
 	}
 }
 
@@ -102,4 +113,31 @@ func TestHTMLDrawsTheReportsTables(t *testing.T) {
 		"<td>send lag</td>", strings.ReplaceAll(books, "+", "&#43;"), "Invariant ✓", "<td>shard</td><td>1/2</td>", "<td>merged from</td><td>a.json, b.json</td>")
 	checkContains(t, "the report", reportText(t, s), "did not run (planned 8s)", "send lag", books,
 		"shard        1/2", "merged from  a.json, b.json")
+}
+
+// TestTextOutputsFitWidth: at 80 columns (a pipe) no line of any text report is wider than 80
+// terminal cells, whatever the run holds; on wider terminals, none is wider than the terminal.
+// (The headless lines' are tui.TestLinesFitWidth.)
+func TestTextOutputsFitWidth(t *testing.T) {
+	fixture.CheckOutputsFit(t, textOutputs)
+}
+
+// textOutputs writes every text report at width: the report of a rich run, a compare of three
+// runs and of two, and a search's report.
+func textOutputs(t *testing.T, width int) map[string]string {
+	t.Helper()
+	out := map[string]string{}
+	write := func(name string, f func(io.Writer) error) { out[name] = written(t, f) }
+	rich := fixture.RichSnapshot()
+	write("report", func(b io.Writer) error { return WriteReport(b, rich, width) })
+	slower, short := fixture.RichSnapshot(), fixture.RichSnapshot()
+	fixture.ScaleLatency(&slower.Totals, 1.5)
+	short.Stages = short.Stages[:2]
+	runs := []CompareRun{{File: "runs/production-mainnet-getBalance-20261123T093020Z.json", Snapshot: rich},
+		{File: "/home/operator/benchmarks/2026/november/runs/getBalance-20261123T103020Z.json", Snapshot: slower},
+		{File: "c.json", Snapshot: short}}
+	write("compare of 3", func(b io.Writer) error { return WriteCompare(b, runs, width) })
+	write("compare of 2", func(b io.Writer) error { return WriteCompare(b, runs[:2], width) })
+	write("search report", func(b io.Writer) error { return WriteSearch(b, rich.Search, width) })
+	return out
 }

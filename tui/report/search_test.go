@@ -1,7 +1,7 @@
 package report
 
 import (
-	"bytes"
+	"io"
 	"testing"
 
 	"github.com/charmbracelet/x/exp/golden"
@@ -19,10 +19,7 @@ func TestWriteSearchGolden(t *testing.T) {
 		Answer: engine.SearchAnswer{Found: true, Rate: 1000, Goodput: 1000, FirstBad: 2000, GapPct: 100, Text: "1000/s met the SLO",
 			Breaches: []engine.SearchBreach{{Clause: "limited", Measured: 49.98, Bound: 1, Unit: "%", Text: "limited 50% > 1%"}}},
 		Limiter: &engine.LimiterEstimate{Kind: "none", Notes: []string{"no limiter detected"}}}
-	var b bytes.Buffer
-	if err := WriteSearch(&b, res, 0); err != nil {
-		t.Fatal(err)
-	}
-	golden.RequireEqual(t, b.Bytes())
-	fixture.CheckWidth(t, b.String(), textfmt.DefaultWidth)
+	out := written(t, func(w io.Writer) error { return WriteSearch(w, res, 0) })
+	golden.RequireEqual(t, []byte(out))
+	fixture.CheckWidth(t, out, textfmt.DefaultWidth)
 }
