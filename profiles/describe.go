@@ -6,7 +6,6 @@ import (
 	"math"
 	"strconv"
 	"strings"
-	"text/tabwriter"
 	"time"
 	"unicode/utf8"
 
@@ -14,6 +13,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // describeWidth is the width validate's output fits (an 80-column terminal).
@@ -134,12 +134,11 @@ func (p *Profile) describePlan(w io.Writer) {
 	fmt.Fprintf(w, "\n%s (%s)\n", head, plural(len(c.Plan.Stages), "stage"))
 	// Rates written per minute (nginx's r/m, seed 002) read better per minute too.
 	perMin := p.perMinute && !closed
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	cols := []string{"#", "name", "rate", "duration", "start", "requests"}
 	if perMin {
-		fmt.Fprintln(tw, "#\tname\trate\tper min\tduration\tstart\trequests\t")
-	} else {
-		fmt.Fprintln(tw, "#\tname\trate\tduration\tstart\trequests\t")
+		cols = []string{"#", "name", "rate", "per min", "duration", "start", "requests"}
 	}
+	t := textfmt.NewTable(strings.Repeat("r", len(cols)), cols...)
 	var (
 		at      time.Duration
 		planned float64
@@ -158,10 +157,11 @@ func (p *Profile) describePlan(w io.Writer) {
 		if closed {
 			rate, reqs = "-", "-"
 		}
+		row := []string{strconv.Itoa(i + 1), st.Name, rate}
 		if perMin {
-			rate += "\t" + strconv.FormatFloat(math.Round(st.Rate.PerSecond()*60*100)/100, 'f', -1, 64) + "/m"
+			row = append(row, strconv.FormatFloat(math.Round(st.Rate.PerSecond()*60*100)/100, 'f', -1, 64)+"/m")
 		}
-		fmt.Fprintf(tw, "%d\t%s\t%s\t%s\t%s\t%s\t\n", i+1, safetext.Line(st.Name), rate, dur, shortDuration(at), reqs)
+		t.Add(append(row, dur, shortDuration(at), reqs)...)
 		at += st.Duration
 	}
 	total, reqs := shortDuration(at), strconv.FormatFloat(planned, 'f', 0, 64)
@@ -174,12 +174,11 @@ func (p *Profile) describePlan(w io.Writer) {
 	if n := c.MaxRequests; n > 0 && (closed || endless || planned > float64(n)) {
 		reqs = fmt.Sprintf("%d (requests limit)", n)
 	}
-	gap := "\t\t\t"
-	if perMin {
-		gap += "\t"
+	// The totals go under duration and requests: the columns before them are blank.
+	t.Add(append(append([]string{"total"}, make([]string, len(cols)-4)...), total, "", reqs)...)
+	for _, l := range t.Lines("  ", 0) { // as wide as it is: a plan is read whole, never cut
+		fmt.Fprintln(w, l)
 	}
-	fmt.Fprintf(tw, "total%s%s\t\t%s\t\n", gap, total, reqs)
-	tw.Flush()
 }
 
 // requestLines show what a request sends, wrapped to fit under its row: its own method and

@@ -1,0 +1,42 @@
+package profiles
+
+import (
+	"bytes"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// TestDescribePlanAlignsWideNames: the plan's columns line up in terminal cells, so a stage
+// named in Chinese or Japanese (two cells a character) does not push its row's numbers out of
+// their columns; every line of the table is as wide as its head.
+func TestDescribePlanAlignsWideNames(t *testing.T) {
+	p, err := LoadBytes("p.toml", []byte(`url = "http://127.0.0.1:8899"
+[[request]]
+method = "getSlot"
+[[stage]]
+name = "暖机"
+rate = "240/m"
+duration = "30s"
+[[stage]]
+name = "peak"
+rate = "8/s"
+duration = "30s"
+`), "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	p.Describe(&b)
+	_, plan, _ := strings.Cut(b.String(), "\nplan")
+	lines := strings.Split(strings.TrimSpace(plan), "\n")[1:] // the head, the stages, the total
+	if len(lines) != 4 || !strings.Contains(lines[1], "暖机") {
+		t.Fatalf("want a head, two stages and a total:\n%s", plan)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) != ansi.StringWidth(lines[0]) {
+			t.Errorf("%q is %d cells wide, the head %d:\n%s", l, ansi.StringWidth(l), ansi.StringWidth(lines[0]), plan)
+		}
+	}
+}
