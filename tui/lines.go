@@ -38,7 +38,7 @@ type LinePrinter struct {
 }
 
 // NewLinePrinter makes a printer writing to w; event lines wrap at width cells (0:
-// DefaultWidth), the per-second lines fit 80.
+// textfmt.DefaultWidth), the per-second lines fit 80.
 func NewLinePrinter(w io.Writer, width int) *LinePrinter {
 	return &LinePrinter{w: textfmt.NewWriter(w, width), lastT: -1, lastEventT: math.Inf(-1), seenAtLast: map[string]bool{}}
 }

@@ -27,7 +27,7 @@ type SearchLinePrinter struct {
 	pctKey  string
 }
 
-// NewSearchLinePrinter makes a printer writing to w, in width cells (0: DefaultWidth).
+// NewSearchLinePrinter makes a printer writing to w, in width cells (0: textfmt.DefaultWidth).
 func NewSearchLinePrinter(w io.Writer, width int) *SearchLinePrinter {
 	return &SearchLinePrinter{w: textfmt.NewWriter(w, width)}
 }

@@ -17,8 +17,8 @@ import (
 // WriteCompare writes runs side by side: the totals, then stage by stage (matched by planned
 // rate), each number with its difference from the first run, absolute and in percent, marked
 // ▲/▼ for up/down and better/worse for what that means. Stages that have no partner are listed
-// at the end. Plain text in width cells (0: DefaultWidth): two or three runs fit 80 columns (three
-// without the absolute Δ), more make wider lines rather than cut ones.
+// at the end. Plain text in width cells (0: textfmt.DefaultWidth): two or three runs fit 80
+// columns (three without the absolute Δ), more make wider lines rather than cut ones.
 func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 	if len(runs) < 2 {
 		return errors.New("write compare: give at least two runs")

@@ -61,6 +61,7 @@ type Mark struct {
 // Kind says how a series is drawn.
 type Kind int
 
+// The kinds of series.
 const (
 	Line   Kind = iota // a line through the points
 	Step               // a line held flat until the next point (a planned rate)
