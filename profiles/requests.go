@@ -70,19 +70,59 @@ func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []m
 }
 
 // request reads one [[request]]: exactly one of method (+ params, + batch = N), a batch list,
-// body or body_file, and a weight. Template calls in params and body are compiled here.
+// body or body_file, and a weight. Template calls in params and body are compiled here. Each
+// step records its own problems; the order of the steps is the order of the messages for one
+// line, so it is kept.
 func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Request, requestInfo, bool) {
-	req := engine.Request{Weight: 1}
-	var info requestInfo
-	weightOK := true
+	weight, weightOK := c.requestWeight(t, path)
+	s, ok := c.requestSends(t, path)
+	if !ok {
+		return engine.Request{}, requestInfo{}, false
+	}
+	req, info, ok := c.requestBody(t, path, tc, s)
+	if !ok || !weightOK {
+		return req, info, false
+	}
+	req.Weight = weight
+	s.count(&req, &info)
+	// Answers are matched to the calls by id. The ids method and batch write are literal, so
+	// the sample rendering has them all; a templated raw body may template its ids
+	// ({{seq}}), so its ids are read from each rendering when it is sent.
+	req.RPC = engine.ParseRPCCalls(req.Body)
+	if req.RPC != nil && req.Template != nil && s.key == "body" {
+		req.RPC.PerSend = true
+	}
+	return req, info, true
+}
+
+// requestWeight reads a request's weight, 1 when absent. A weight below 1 gets a message of
+// its own: it is how people try to switch a request off, and the range alone does not say so.
+func (c *checker) requestWeight(t table, path string) (int, bool) {
 	if w, isInt := t["weight"].(int64); isInt && w < 1 {
 		c.addf(path+".weight", "%d: a weight must be 1 or more (it is the request's share of the mix); remove the request to stop sending it", w)
-		weightOK = false
-	} else if n, ok := c.integer(t, path, "weight", 1, maxWeight, "weight = 3"); ok {
-		req.Weight = int(n)
-	} else if _, present := t["weight"]; present {
-		weightOK = false
+		return 1, false
 	}
+	if n, ok := c.integer(t, path, "weight", 1, maxWeight, "weight = 3"); ok {
+		return int(n), true
+	}
+	_, present := t["weight"]
+	return 1, !present
+}
+
+// requestSends is what one [[request]] sends, once its keys agree.
+type requestSends struct {
+	// key is the one of method, batch (a list), body and body_file that says it.
+	key string
+	// batchN is batch = N: the method's call repeated N times in an array; 0 for none.
+	batchN int
+	// batchList is batch = [{…}, …]: the calls of a batch list.
+	batchList []table
+}
+
+// requestSends checks that a request says what to send exactly once, and that params and
+// batch = N go with a method. It stops at the first conflict: what follows from a request
+// that is unclear about what it sends would only repeat the problem.
+func (c *checker) requestSends(t table, path string) (requestSends, bool) {
 	batchN, batchList, batchOK := c.batch(t, path)
 	var given []string
 	for _, k := range []string{"method", "body", "body_file", "batch"} {
@@ -95,7 +135,7 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 		if batchOK {
 			c.addf(path, `says nothing to send: add method = "getBalance" (JSON-RPC), body = '{…}' or body_file = "body.json", or a batch list: batch = [{method = "getSlot"}, …]`)
 		}
-		return req, info, false
+		return requestSends{}, false
 	case 1:
 	default:
 		if given[0] == "method" && given[1] == "batch" {
@@ -103,7 +143,7 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 		} else {
 			c.addf(joinPath(path, given[1]), "%s and %s are both set: a request sends one of method, body or body_file (or a batch list); split it into two [[request]] tables", given[0], given[1])
 		}
-		return req, info, false
+		return requestSends{}, false
 	}
 	if _, ok := t["params"]; ok && given[0] != "method" {
 		if given[0] == "batch" {
@@ -114,15 +154,21 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 	}
 	if batchN > 0 && given[0] != "method" {
 		c.addf(path+".batch", `batch = %d repeats a JSON-RPC method call: add method = "getBalance", or write the batch array into the body yourself`, batchN)
-		return req, info, false
+		return requestSends{}, false
 	}
-	if !batchOK {
-		return req, info, false
-	}
+	return requestSends{key: given[0], batchN: batchN, batchList: batchList}, batchOK
+}
 
-	var b templateBuilder
-	var body []byte // a body_file, sent as is; else compiled from b
-	switch given[0] {
+// requestBody builds the body a request sends, its template when parts of it vary, and its
+// name: method and batch calls are written here, a body is compiled, a body_file is sent as
+// is (a file of JSON is data, not a template).
+func (c *checker) requestBody(t table, path string, tc *templateCompiler, s requestSends) (engine.Request, requestInfo, bool) {
+	var (
+		req  engine.Request
+		info requestInfo
+		b    templateBuilder
+	)
+	switch s.key {
 	case "method":
 		m, ok := c.str(t, path, "method", `method = "getBalance"`)
 		if !ok {
@@ -132,25 +178,25 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 			c.addf(path+".method", `is empty: name the JSON-RPC method, e.g. method = "getBalance"`)
 			return req, info, false
 		}
-		if !c.calls(&b, tc, []rpcCall{{method: m, params: t["params"], field: path + ".params"}}, max(batchN, 1), batchN > 0, path+".method") {
+		if !c.calls(&b, tc, []rpcCall{{method: m, params: t["params"], field: path + ".params"}}, max(s.batchN, 1), s.batchN > 0, path+".method") {
 			return req, info, false
 		}
 		req.Name, info = m, requestInfo{RPCMethod: m, Source: "method"}
-		if batchN > 0 {
-			req.Name, info = batchName([]rpcCall{{method: m}}, batchN), requestInfo{RPCMethod: "batch", Source: "batch"}
+		if s.batchN > 0 {
+			req.Name, info = batchName([]rpcCall{{method: m}}, s.batchN), requestInfo{RPCMethod: "batch", Source: "batch"}
 		}
 	case "batch":
-		calls, ok := c.batchCalls(batchList, path)
+		calls, ok := c.batchCalls(s.batchList, path)
 		if !ok || !c.calls(&b, tc, calls, 1, true, path+".batch") {
 			return req, info, false
 		}
 		req.Name, info = batchName(calls, len(calls)), requestInfo{RPCMethod: "batch", Source: "batch"}
 	case "body":
-		s, ok := c.str(t, path, "body", `body = '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'`)
+		text, ok := c.str(t, path, "body", `body = '{"jsonrpc":"2.0","id":1,"method":"getSlot"}'`)
 		if !ok {
 			return req, info, false
 		}
-		if err := tc.text(&b, s, escapeRaw); err != nil {
+		if err := tc.text(&b, text, escapeRaw); err != nil {
 			c.addErr(path+".body", err, "%v", err)
 			return req, info, false
 		}
@@ -165,48 +211,47 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 			c.addErr(path+".body_file", err, "%s", fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
 			return req, info, false
 		}
-		body = data
+		req.Body = data
 		req.Name, info = "body_file:"+filepath.Base(name), requestInfo{Source: "body_file:" + name}
 	}
-	if given[0] != "body_file" {
-		var tmpl *bodyTemplate
-		var err error
-		if body, tmpl, err = finishTemplate(&b); err != nil {
-			c.addErr(joinPath(path, given[0]), err, "%v", err)
-			return req, info, false
+	return req, info, c.finishBody(path, s.key, &b, &req)
+}
+
+// finishBody turns what requestBody wrote into b into the request's body and template (a
+// body_file has its body already), and refuses an empty body: a request must send something.
+func (c *checker) finishBody(path, key string, b *templateBuilder, req *engine.Request) bool {
+	if key != "body_file" {
+		body, tmpl, err := finishTemplate(b)
+		if err != nil {
+			c.addErr(joinPath(path, key), err, "%v", err)
+			return false
 		}
-		if tmpl != nil {
+		req.Body = body
+		if tmpl != nil { // a nil *bodyTemplate in the interface would not be a nil Template
 			req.Template = tmpl
 		}
 	}
-	if len(bytes.TrimSpace(body)) == 0 {
-		c.addf(joinPath(path, given[0]), "the body is empty: write the JSON to send")
-		return req, info, false
+	if len(bytes.TrimSpace(req.Body)) == 0 {
+		c.addf(joinPath(path, key), "the body is empty: write the JSON to send")
+		return false
 	}
-	req.Body = body
-	req.Items = 1
-	if !weightOK {
-		return req, info, false
-	}
-	switch given[0] {
+	return true
+}
+
+// count sets the number of calls a request carries (its items) and, for a raw body, the
+// JSON-RPC method read out of it.
+func (s requestSends) count(req *engine.Request, info *requestInfo) {
+	switch s.key {
 	case "method":
-		req.Items = max(batchN, 1)
+		req.Items = max(s.batchN, 1)
 	case "batch":
-		req.Items = len(batchList)
+		req.Items = len(s.batchList)
 	default:
-		info.RPCMethod, req.Items = inspectBody(body)
-		if given[0] == "body" && info.RPCMethod != "" && info.RPCMethod != "batch" {
+		info.RPCMethod, req.Items = inspectBody(req.Body)
+		if s.key == "body" && info.RPCMethod != "" && info.RPCMethod != "batch" {
 			req.Name = info.RPCMethod // like method = …: a request is named after its JSON-RPC method
 		}
 	}
-	// Answers are matched to the calls by id. The ids method and batch write are literal, so
-	// the sample rendering has them all; a templated raw body may template its ids
-	// ({{seq}}), so its ids are read from each rendering when it is sent.
-	req.RPC = engine.ParseRPCCalls(body)
-	if req.RPC != nil && req.Template != nil && given[0] == "body" {
-		req.RPC.PerSend = true
-	}
-	return req, info, true
 }
 
 // inspectBody finds the JSON-RPC method of a raw body and its number of calls: a batch array
@@ -223,46 +268,4 @@ func inspectBody(body []byte) (method string, items int) {
 		return "batch", max(len(batch), 1)
 	}
 	return "", 1
-}
-
-// uniqueNames gives requests that were not named explicitly distinct names ("getBalance",
-// "getBalance#2"), so per-request numbers never mix two different requests. Explicit names are
-// kept as written (duplicates among them were reported already).
-func uniqueNames(mix []mixEntry) {
-	names := newNameSet(len(mix))
-	for _, e := range mix {
-		if e.named {
-			names.taken[e.req.Name] = true
-		}
-	}
-	for i := range mix {
-		if !mix[i].named {
-			mix[i].req.Name = names.unique(mix[i].req.Name)
-		}
-	}
-}
-
-// nameSet hands out distinct request names: a profile's mix (uniqueNames) and the requests of
-// a target stream as they appear (targetStream) alike.
-type nameSet struct {
-	taken map[string]bool
-	// next is, per base name, the first suffix not yet probed: every lower one is taken (names
-	// are never freed), so n requests of one method cost n probes, not n²/2 (a generated
-	// profile of 10,000 eth_getBalance calls took 13 s to load).
-	next map[string]int
-}
-
-func newNameSet(n int) *nameSet {
-	return &nameSet{taken: make(map[string]bool, n), next: map[string]int{}}
-}
-
-// unique is name, or name#2, name#3 … if it is taken, and takes it.
-func (s *nameSet) unique(name string) string {
-	unique := name
-	for k := max(s.next[name], 2); s.taken[unique]; k++ {
-		unique = name + "#" + strconv.Itoa(k)
-		s.next[name] = k + 1
-	}
-	s.taken[unique] = true
-	return unique
 }
