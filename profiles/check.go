@@ -64,82 +64,77 @@ func (c *checker) unknownKeys(t table, path string, valid []string) {
 	}
 }
 
-// subTable returns t[key] as a table; absent gives nil, false.
-func (c *checker) subTable(t table, path, key, example string) (table, bool) {
+// value returns t[key] as a T; ok is false when absent or of another type (recorded: it must be
+// want, written as example).
+func value[T any](c *checker, t table, path, key, want, example string) (T, bool) {
+	return valueAs(c, t, path, key, want, example, func(v any) (T, bool) {
+		x, ok := v.(T)
+		return x, ok
+	})
+}
+
+// valueAs returns t[key] read by as; ok is false when absent or when as refuses it (recorded:
+// it must be want, written as example).
+func valueAs[T any](c *checker, t table, path, key, want, example string, as func(any) (T, bool)) (T, bool) {
 	v, ok := t[key]
 	if !ok {
-		return nil, false
+		var zero T
+		return zero, false
 	}
-	if sub, ok := v.(table); ok {
-		return sub, true
+	x, ok := as(v)
+	if !ok {
+		c.typeErr(joinPath(path, key), v, want, example)
 	}
-	c.typeErr(joinPath(path, key), v, "a table", example)
-	return nil, false
+	return x, ok
+}
+
+// subTable returns t[key] as a table; absent gives nil, false.
+func (c *checker) subTable(t table, path, key, example string) (table, bool) {
+	return value[table](c, t, path, key, "a table", example)
 }
 
 // str returns t[key] as a string; ok is false when absent or invalid (invalid is recorded).
 func (c *checker) str(t table, path, key, example string) (string, bool) {
-	v, ok := t[key]
-	if !ok {
-		return "", false
-	}
-	if s, ok := v.(string); ok {
-		return s, true
-	}
-	c.typeErr(joinPath(path, key), v, "a string", example)
-	return "", false
+	return value[string](c, t, path, key, "a string", example)
 }
 
 // integer returns t[key] as an int64 within [lo, hi].
 func (c *checker) integer(t table, path, key string, lo, hi int64, example string) (int64, bool) {
-	v, ok := t[key]
+	n, ok := valueAs(c, t, path, key, "a whole number", example, wholeNumber)
 	if !ok {
-		return 0, false
-	}
-	field := joinPath(path, key)
-	n, ok := v.(int64)
-	if !ok {
-		if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
-			n, ok = int64(f), true // 128.0 is a whole number; accept it
-		}
-	}
-	if !ok {
-		c.typeErr(field, v, "a whole number", example)
 		return 0, false
 	}
 	if n < lo || n > hi {
-		c.addf(field, "%d is out of range: use a value from %d to %d", n, lo, hi)
+		c.addf(joinPath(path, key), "%d is out of range: use a value from %d to %d", n, lo, hi)
 		return 0, false
 	}
 	return n, true
 }
 
+// wholeNumber reads a TOML integer, or a float that is a whole number: 128.0 is one; accept it.
+func wholeNumber(v any) (int64, bool) {
+	if n, ok := v.(int64); ok {
+		return n, true
+	}
+	if f, isFloat := v.(float64); isFloat && f == math.Trunc(f) && math.Abs(f) < 1<<53 {
+		return int64(f), true
+	}
+	return 0, false
+}
+
 // boolean returns t[key] as a bool.
 func (c *checker) boolean(t table, path, key, example string) (bool, bool) {
-	v, ok := t[key]
-	if !ok {
-		return false, false
-	}
-	if b, ok := v.(bool); ok {
-		return b, true
-	}
-	c.typeErr(joinPath(path, key), v, "true or false", example)
-	return false, false
+	return value[bool](c, t, path, key, "true or false", example)
 }
 
 // duration returns t[key], a Go duration string such as "5s", between 0 and maxPlanTime.
 // Whether 0 is acceptable is the caller's decision.
 func (c *checker) duration(t table, path, key, example string) (time.Duration, bool) {
-	v, ok := t[key]
+	s, ok := value[string](c, t, path, key, "a duration in quotes", example)
 	if !ok {
 		return 0, false
 	}
 	field := joinPath(path, key)
-	s, ok := v.(string)
-	if !ok {
-		c.typeErr(field, v, "a duration in quotes", example)
-		return 0, false
-	}
 	d, err := time.ParseDuration(strings.TrimSpace(s))
 	switch {
 	case err != nil:
@@ -157,30 +152,30 @@ func (c *checker) duration(t table, path, key, example string) (time.Duration, b
 
 // rate returns t[key] as a rate: "500/s", "240/m", "3600/h" or a plain number per second.
 func (c *checker) rate(t table, path, key string) (engine.Rate, bool) {
-	v, ok := t[key]
+	s, ok := valueAs(c, t, path, key, "a rate", `"500/s", "240/m" or a plain number per second`, rateText)
 	if !ok {
-		return 0, false
-	}
-	field := joinPath(path, key)
-	var s string
-	switch x := v.(type) {
-	case string:
-		s = x
-	case int64:
-		s = strconv.FormatInt(x, 10)
-	case float64:
-		s = strconv.FormatFloat(x, 'g', -1, 64)
-	default:
-		c.typeErr(field, v, "a rate", `"500/s", "240/m" or a plain number per second`)
 		return 0, false
 	}
 	r, err := engine.ParseRate(s)
 	if err != nil {
 		// engine's message starts with `rate "…"`; the field name already says it is a rate.
-		c.addErr(field, err, "%s", strings.TrimPrefix(err.Error(), "rate "))
+		c.addErr(joinPath(path, key), err, "%s", strings.TrimPrefix(err.Error(), "rate "))
 		return 0, false
 	}
 	return r, true
+}
+
+// rateText is a rate's value as ParseRate reads it: a string as written, a number as text.
+func rateText(v any) (string, bool) {
+	switch x := v.(type) {
+	case string:
+		return x, true
+	case int64:
+		return strconv.FormatInt(x, 10), true
+	case float64:
+		return strconv.FormatFloat(x, 'g', -1, 64), true
+	}
+	return "", false
 }
 
 // tables returns v as a list of tables: [[x]] blocks or an inline array of inline tables.

@@ -26,16 +26,11 @@ func (c *checker) limits(doc table) engine.Limits {
 
 // intList reads an array of integers within [lo, hi]; an empty array is a valid empty list.
 func (c *checker) intList(t table, path, key string, lo, hi int64, example string) ([]int, bool) {
-	v, ok := t[key]
+	list, ok := value[[]any](c, t, path, key, "a list of whole numbers", example)
 	if !ok {
 		return nil, false
 	}
 	field := joinPath(path, key)
-	list, ok := v.([]any)
-	if !ok {
-		c.typeErr(field, v, "a list of whole numbers", example)
-		return nil, false
-	}
 	out := make([]int, 0, len(list))
 	good := true
 	for i, e := range list {

@@ -129,18 +129,13 @@ func (c *checker) searchLatency(t table, slo *search.SLO) {
 
 // percent reads a share written as a percentage string: "1%".
 func (c *checker) percent(t table, path, key, example string) (float64, bool) {
-	v, ok := t[key]
-	if !ok {
+	field := joinPath(path, key)
+	if f, isNum := toFloat(t[key]); isNum {
+		c.addf(field, "%v: write a percentage in quotes, e.g. %s (a bare number could mean a fraction or a percent)", f, example)
 		return 0, false
 	}
-	field := joinPath(path, key)
-	s, isString := v.(string)
-	if !isString {
-		if f, isNum := toFloat(v); isNum {
-			c.addf(field, "%v: write a percentage in quotes, e.g. %s (a bare number could mean a fraction or a percent)", f, example)
-			return 0, false
-		}
-		c.typeErr(field, v, "a percentage in quotes", example)
+	s, ok := value[string](c, t, path, key, "a percentage in quotes", example)
+	if !ok {
 		return 0, false
 	}
 	p, err := search.ParsePercent(s)
