@@ -123,8 +123,7 @@ func (s *lineScanner) keyValue() {
 			}
 		}
 	}
-	if s.i < len(s.src) && s.src[s.i] == '=' {
-		s.i++
+	if s.skip('=') {
 		s.skipBlanks()
 		s.value(path, depth, nesting{line: line, field: path})
 	}
@@ -236,22 +235,12 @@ func (s *lineScanner) value(path string, depth int, key nesting) {
 // array reads [v, v, …] at depth, marking each element.
 func (s *lineScanner) array(path string, depth int, key nesting) {
 	s.i++ // [
-	for n := 1; ; n++ {
-		s.skipSpace()
-		if s.i >= len(s.src) {
-			return
-		}
-		if s.src[s.i] == ']' {
-			s.i++
-			return
-		}
+	for n := 1; !s.closes(']'); n++ {
 		elem := path + "[" + strconv.Itoa(n) + "]"
 		s.mark(elem, s.line)
 		s.value(elem, depth, key)
 		s.skipSpace()
-		if s.i < len(s.src) && s.src[s.i] == ',' {
-			s.i++
-		}
+		s.skip(',')
 	}
 }
 
@@ -259,15 +248,7 @@ func (s *lineScanner) array(path string, depth int, key nesting) {
 // {a = {b = {c = 1}}}: its value is two levels deeper.
 func (s *lineScanner) inlineTable(path string, depth int, key nesting) {
 	s.i++ // {
-	for s.i < len(s.src) {
-		s.skipSpace()
-		if s.i >= len(s.src) {
-			return
-		}
-		if s.src[s.i] == '}' {
-			s.i++
-			return
-		}
+	for !s.closes('}') {
 		start, line := s.i, s.line
 		parts := s.keyParts()
 		d := depth + max(len(parts)-1, 0)
@@ -281,19 +262,32 @@ func (s *lineScanner) inlineTable(path string, depth int, key nesting) {
 			s.mark(k, line)
 		}
 		s.skipBlanks()
-		if s.i < len(s.src) && s.src[s.i] == '=' {
-			s.i++
+		if s.skip('=') {
 			s.skipSpace()
 			s.value(k, d, key)
 		}
 		s.skipSpace()
-		if s.i < len(s.src) && s.src[s.i] == ',' {
-			s.i++
-		}
+		s.skip(',')
 		if s.i == start {
 			s.i++ // not a key: step over the byte so the scan always moves on
 		}
 	}
+}
+
+// closes moves to the next element of an array or inline table and reports whether the list
+// is over: the source ended, or end (stepped over) closes it.
+func (s *lineScanner) closes(end byte) bool {
+	s.skipSpace()
+	return s.i >= len(s.src) || s.skip(end)
+}
+
+// skip steps over c when it is the next byte, and reports whether it was.
+func (s *lineScanner) skip(c byte) bool {
+	if s.i < len(s.src) && s.src[s.i] == c {
+		s.i++
+		return true
+	}
+	return false
 }
 
 // skipSpace moves past blanks, line ends (counting them) and comments, as may stand between

@@ -201,51 +201,53 @@ const (
 	base58Draw = 58 * 58 * 58 * 58 * 58 * 58 * 58 * 58 * 58 * 58
 )
 
-// randHexGen appends n random lower-case hex characters (n/2 bytes): 40 make an Ethereum
-// address after "0x".
-type randHexGen struct{ n int }
-
+// compileRandHex makes randHex N: N random lower-case hex characters (N/2 bytes); 40 make an
+// Ethereum address after "0x". Sixteen hex digits take all 64 bits of a draw.
 func compileRandHex(c *call, _ *templateCompiler, _ escaping) (generator, error) {
-	n, err := sizeArg(c, 1, maxRandChars)
-	return &randHexGen{n: n}, err
+	return compileRandDigits(c, hexDigits, 16, 0)
 }
 
-func (g *randHexGen) append(dst []byte, rng *rand.Rand) []byte {
-	for left := g.n; left > 0; {
-		x := rng.Uint64()
-		for k := 0; k < 16 && left > 0; k++ {
-			dst = append(dst, hexDigits[x&15])
-			x >>= 4
-			left--
-		}
-	}
-	return dst
-}
-
-func (g *randHexGen) maxLen() int { return g.n }
-
-// randBase58Gen appends n random base58 characters. Solana addresses are 32–44 of them; a
-// random string of that length is well-formed but rarely a real account.
-type randBase58Gen struct{ n int }
-
+// compileRandBase58 makes randBase58 N: N random base58 characters. Solana addresses are
+// 32–44 of them; a random string of that length is well-formed but rarely a real account.
 func compileRandBase58(c *call, _ *templateCompiler, _ escaping) (generator, error) {
-	n, err := sizeArg(c, 1, maxRandChars)
-	return &randBase58Gen{n: n}, err
+	return compileRandDigits(c, base58Digits, 10, base58Draw)
 }
 
-func (g *randBase58Gen) append(dst []byte, rng *rand.Rand) []byte {
+func compileRandDigits(c *call, digits string, perDraw int, draw uint64) (generator, error) {
+	n, err := sizeArg(c, 1, maxRandChars)
+	return &randDigitsGen{n: n, digits: digits, perDraw: perDraw, draw: draw}, err
+}
+
+// randDigitsGen appends n random characters of an alphabet, taking perDraw of them from each
+// random number: one draw per character would cost the RNG most of the time.
+type randDigitsGen struct {
+	n       int
+	digits  string
+	perDraw int
+	// draw is len(digits)^perDraw, the range of a draw that gives each digit an equal chance;
+	// 0 when that is all of uint64 (16^16 = 2^64).
+	draw uint64
+}
+
+func (g *randDigitsGen) append(dst []byte, rng *rand.Rand) []byte {
+	base := uint64(len(g.digits))
 	for left := g.n; left > 0; {
-		x := rng.Uint64N(base58Draw)
-		for k := 0; k < 10 && left > 0; k++ {
-			dst = append(dst, base58Digits[x%58])
-			x /= 58
+		var x uint64
+		if g.draw == 0 {
+			x = rng.Uint64()
+		} else {
+			x = rng.Uint64N(g.draw)
+		}
+		for k := 0; k < g.perDraw && left > 0; k++ {
+			dst = append(dst, g.digits[x%base])
+			x /= base
 			left--
 		}
 	}
 	return dst
 }
 
-func (g *randBase58Gen) maxLen() int { return g.n }
+func (g *randDigitsGen) maxLen() int { return g.n }
 
 // payloadGen appends the same n bytes of filler every time: printable ASCII that needs no
 // escaping in a JSON string, for payload-size sweeps.
