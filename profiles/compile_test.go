@@ -30,51 +30,76 @@ func TestDefaults(t *testing.T) {
 	}
 }
 
-func TestRequestBodies(t *testing.T) {
-	src := `url = "http://h"
-[[request]]
-method = "getBalance"
-params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ", {commitment = "finalized"}]
-weight = 3
-[[request]]
-method = "getSlot"
-[[request]]
-method = "getSlot"
-[[request]]
-body = '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]'
-[[request]]
-body = '{"jsonrpc":"2.0","id":{{seq}},"method":"getSlot"}'
-[[request]]
-name = "heavy"
-body_file = "heavy.json"
-[[request]]
-method = "x"
-params = {a = 1.5, b = true, c = "<&>"}
-[[stage]]
-rate = 1
-`
-	p := mustLoad(t, src)
-	want := []struct {
+// TestRequestMix: each kind of [[request]] gives the engine its name, body, weight and number
+// of calls (items); every JSON-RPC request carries its calls, so answers are matched to them
+// by id; requests that are not JSON-RPC carry none; a raw body with templates reads its ids
+// per send. The rows are the [[request]] tables of one profile, in order: names depend on
+// those before.
+func TestRequestMix(t *testing.T) {
+	type calls struct {
+		rpc     bool // JSON-RPC: the answer is matched to the calls
+		n       int
+		batch   bool
+		perSend bool // the ids are read from each rendering
+	}
+	tests := []struct {
+		table      string // the keys of the [[request]]
 		name, body string
 		weight     int
 		items      int
+		calls      calls
 	}{
-		{"getBalance", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ",{"commitment":"finalized"}]}`, 3, 1},
-		{"getSlot", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
-		{"getSlot#2", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1},
-		{"body", `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`, 1, 2},
-		{"getSlot#3", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1}, // a raw body is named after its method too
-		{"heavy", `{"jsonrpc":"2.0","id":1,"method":"debug_storageRangeAt","params":["0x1",0,"0x0","0x",1024]}` + "\n", 1, 1},
-		{"x", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1.5,"b":true,"c":"<&>"}}`, 1, 1},
+		// method and params, weighted
+		{`method = "getBalance"
+params = ["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ", {commitment = "finalized"}]
+weight = 3`, "getBalance", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ",{"commitment":"finalized"}]}`, 3, 1, calls{true, 1, false, false}},
+		// a method without params
+		{`method = "getSlot"`, "getSlot", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1, calls{true, 1, false, false}},
+		// the same method again: a name of its own
+		{`method = "getSlot"`, "getSlot#2", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1, calls{true, 1, false, false}},
+		// a raw batch body: two calls
+		{`body = '[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]'`,
+			"body", `[{"jsonrpc":"2.0","id":1,"method":"a"},{"jsonrpc":"2.0","id":2,"method":"b"}]`, 1, 2, calls{true, 2, true, false}},
+		// a raw body is named after its method too; its templated id is read per send
+		{`body = '{"jsonrpc":"2.0","id":{{seq}},"method":"getSlot"}'`, "getSlot#3", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`, 1, 1, calls{true, 1, false, true}},
+		// a body file holding one call, named explicitly
+		{`name = "heavy"
+body_file = "heavy.json"`, "heavy", `{"jsonrpc":"2.0","id":1,"method":"debug_storageRangeAt","params":["0x1",0,"0x0","0x",1024]}` + "\n", 1, 1, calls{true, 1, false, false}},
+		// params as a table: a JSON object, escaped
+		{`method = "x"
+params = {a = 1.5, b = true, c = "<&>"}`, "x", `{"jsonrpc":"2.0","id":1,"method":"x","params":{"a":1.5,"b":true,"c":"<&>"}}`, 1, 1, calls{true, 1, false, false}},
+		// templated params: the id is literal (the body is the sample rendering, from a fixed seed)
+		{`method = "getBalance"
+params = ["{{randHex 8}}"]`, "getBalance#2", `{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["015fee65"]}`, 1, 1, calls{true, 1, false, false}},
+		// batch = 3: ids 1..3
+		{`method = "getSlot"
+batch = 3`, "getSlot x3", `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getSlot"},{"jsonrpc":"2.0","id":3,"method":"getSlot"}]`, 1, 3, calls{true, 3, true, false}},
+		// a batch list
+		{`batch = [{method = "getSlot"}, {method = "getBalance"}]`,
+			"getSlot+getBalance x2", `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getBalance"}]`, 1, 2, calls{true, 2, true, false}},
+		// a raw batch with a notification, fixed
+		{`body = '[{"jsonrpc":"2.0","id":"a","method":"a"},{"jsonrpc":"2.0","method":"notify"}]'`,
+			"body#2", `[{"jsonrpc":"2.0","id":"a","method":"a"},{"jsonrpc":"2.0","method":"notify"}]`, 1, 2, calls{true, 2, true, false}},
+		// GraphQL is not JSON-RPC: judged by status
+		{`body = '{"query":"{ slot }"}'`, "body#3", `{"query":"{ slot }"}`, 1, 1, calls{}},
 	}
+	src := "url = \"http://h\"\n"
+	for _, tt := range tests {
+		src += "[[request]]\n" + tt.table + "\n"
+	}
+	p := mustLoad(t, src+"[[stage]]\nrate = 1\n")
 	reqs := p.Config.Requests
-	if len(reqs) != len(want) {
+	if len(reqs) != len(tests) {
 		t.Fatalf("got %d requests", len(reqs))
 	}
-	for i, w := range want {
+	for i, w := range tests {
 		r := reqs[i]
 		if r.Name != w.name || string(r.Body) != w.body || r.Weight != w.weight || r.Items != w.items {
 			t.Errorf("request %d = {%q %s w%d i%d}, want {%q %s w%d i%d}", i+1, r.Name, r.Body, r.Weight, r.Items, w.name, w.body, w.weight, w.items)
+		}
+		c := r.RPC
+		if (c != nil) != w.calls.rpc || c.Calls() != w.calls.n || (c != nil && (c.Batch != w.calls.batch || c.PerSend != w.calls.perSend)) {
+			t.Errorf("request %d (%s): calls %+v, want %+v", i+1, r.Name, c, w.calls)
 		}
 	}
 	if m := p.info[5].RPCMethod; m != "debug_storageRangeAt" {

@@ -34,15 +34,41 @@ func mapEnv(env map[string]string) func(string) (string, bool) {
 	}
 }
 
+// problemCase is a profile with a problem in it, and where the message about it stands and
+// what it says.
+type problemCase struct {
+	name  string
+	src   string
+	env   map[string]string
+	line  int
+	field string // "" for syntax errors
+	hint  string // part of the fix the message must offer
+}
+
+// checkProblems loads each case's profile and checks that one of its problems is at the line
+// and field and offers the hint, also as the user reads it (Error).
+func checkProblems(t *testing.T, tests []problemCase) {
+	t.Helper()
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			e := loadErr(t, tt.src, tt.env)
+			where := fmt.Sprintf("t.toml:%d: ", tt.line)
+			if tt.field != "" {
+				where += tt.field + ": "
+			}
+			for _, p := range e.Problems {
+				if p.Line == tt.line && p.Field == tt.field && strings.Contains(p.Msg, tt.hint) &&
+					strings.HasPrefix(p.Error(), where) && strings.Contains(p.Error(), tt.hint) {
+					return
+				}
+			}
+			t.Errorf("no problem starting %q and containing %q in:\n%v", where, tt.hint, e)
+		})
+	}
+}
+
 func TestErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		src   string
-		env   map[string]string
-		line  int
-		field string // "" for syntax errors
-		hint  string // part of the fix the message must offer
-	}{
+	checkProblems(t, []problemCase{
 		// A typo'd top-level key suggests the real one.
 		{"unknown key", "url = \"http://h\"\nconections = 3\n[[request]]\nmethod = \"a\"\n[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n",
 			nil, 2, "conections", `did you mean "connections"?`},
@@ -175,22 +201,7 @@ func TestErrors(t *testing.T) {
 		{"syntax duplicate", "url = \"http://h\"\nurl = \"http://g\"\n", nil, 2, "", "a key may appear once per table"},
 		// Syntax: a string broken over lines uses the parser's own help.
 		{"syntax newline in string", "url = \"http://h\n\"\n", nil, 1, "", "Strings must always be on a single line"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			e := loadErr(t, tt.src, tt.env)
-			where := fmt.Sprintf("t.toml:%d: ", tt.line)
-			if tt.field != "" {
-				where += tt.field + ": "
-			}
-			for _, p := range e.Problems {
-				if s := p.Error(); strings.HasPrefix(s, where) && strings.Contains(s, tt.hint) {
-					return
-				}
-			}
-			t.Errorf("no problem starting %q and containing %q in:\n%v", where, tt.hint, e)
-		})
-	}
+	})
 }
 
 // TestErrorsAll checks that problems are collected, not stopped at the first, and come in

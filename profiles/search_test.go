@@ -61,55 +61,38 @@ min_success = "99%"
 }
 
 func TestSearchAndThresholdErrors(t *testing.T) {
-	tests := []struct {
-		name  string
-		src   string
-		line  int
-		field string
-		hint  string
-	}{
+	checkProblems(t, []problemCase{
 		// A typo in [search] suggests the key.
-		{"search typo", searchBase + "[search]\nmax_limted = \"1%\"\n", 5, "search.max_limted", `did you mean "max_limited"?`},
+		{"search typo", searchBase + "[search]\nmax_limted = \"1%\"\n", nil, 5, "search.max_limted", `did you mean "max_limited"?`},
 		// A share without its % sign.
-		{"bare share", searchBase + "[search]\nmax_failed = 0.1\n", 5, "search.max_failed", `write a percentage in quotes`},
+		{"bare share", searchBase + "[search]\nmax_failed = 0.1\n", nil, 5, "search.max_failed", `write a percentage in quotes`},
 		// A percentage string that is no number.
-		{"bad share", searchBase + "[search]\nmax_failed = \"lots%\"\n", 5, "search.max_failed", `is not a percentage`},
+		{"bad share", searchBase + "[search]\nmax_failed = \"lots%\"\n", nil, 5, "search.max_failed", `is not a percentage`},
 		// max below start.
-		{"max below start", searchBase + "[search]\nstart = \"1000/s\"\nmax = \"100/s\"\n", 6, "search.max", "below start"},
+		{"max below start", searchBase + "[search]\nstart = \"1000/s\"\nmax = \"100/s\"\n", nil, 6, "search.max", "below start"},
 		// Two latency clauses.
-		{"two latency clauses", searchBase + "[search]\np99 = \"50ms\"\np95 = \"20ms\"\n", 6, "search.p95", "one latency clause"},
+		{"two latency clauses", searchBase + "[search]\np99 = \"50ms\"\np95 = \"20ms\"\n", nil, 6, "search.p95", "one latency clause"},
 		// A percentile rpcstress does not keep.
-		{"unknown percentile", searchBase + "[search]\npercentile = 98\nlatency = \"50ms\"\n", 5, "search.percentile", "50, 75, 90, 95, 99 or 99.9"},
+		{"unknown percentile", searchBase + "[search]\npercentile = 98\nlatency = \"50ms\"\n", nil, 5, "search.percentile", "50, 75, 90, 95, 99 or 99.9"},
 		// A budget too short for one probe.
-		{"short budget", searchBase + "[search]\nprobe = \"10s\"\nbudget = \"5s\"\n", 6, "search.budget", "shorter than one probe"},
+		{"short budget", searchBase + "[search]\nprobe = \"10s\"\nbudget = \"5s\"\n", nil, 6, "search.budget", "shorter than one probe"},
 		// A mistyped metric is an error with a suggestion, never a silent pass.
-		{"threshold typo", searchBase + "[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n[thresholds]\np99 = \"< 50ms\"\nlimted = \"< 1%\"\n", 9, "thresholds.limted", `unknown metric: did you mean "limited"?`},
+		{"threshold typo", searchBase + "[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n[thresholds]\np99 = \"< 50ms\"\nlimted = \"< 1%\"\n", nil, 9, "thresholds.limted", `unknown metric: did you mean "limited"?`},
 		// A metric like nothing lists them all.
-		{"threshold unknown", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\nzzzz = \"< 1\"\n", 7, "thresholds.zzzz", "use one of p50, p75"},
+		{"threshold unknown", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\nzzzz = \"< 1\"\n", nil, 7, "thresholds.zzzz", "use one of p50, p75"},
 		// A bound without an operator.
-		{"threshold no operator", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\np99 = \"50ms\"\n", 7, "thresholds.p99", `write it as p99 = "< 50ms"`},
+		{"threshold no operator", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\np99 = \"50ms\"\n", nil, 7, "thresholds.p99", `write it as p99 = "< 50ms"`},
 		// A latency without a unit.
-		{"threshold no unit", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\np99 = \"< 50\"\n", 7, "thresholds.p99", "has no unit"},
+		{"threshold no unit", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\np99 = \"< 50\"\n", nil, 7, "thresholds.p99", "has no unit"},
 		// A stage the plan does not have.
-		{"threshold stage out of range", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds.stage.3]\nrps = \"> 1\"\n", 6, "thresholds.stage.3", "the plan has 1 stage"},
+		{"threshold stage out of range", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds.stage.3]\nrps = \"> 1\"\n", nil, 6, "thresholds.stage.3", "the plan has 1 stage"},
 		// A stage that is no number.
-		{"threshold stage name", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds.stage.warmup]\nrps = \"> 1\"\n", 6, "thresholds.stage.warmup", "is not a stage number"},
+		{"threshold stage name", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds.stage.warmup]\nrps = \"> 1\"\n", nil, 6, "thresholds.stage.warmup", "is not a stage number"},
 		// A typo inside a stage's thresholds points at its line.
-		{"threshold stage typo", searchBase + "[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n[[stage]]\nrate = \"2/s\"\n[thresholds.stage.2]\nrpss = \"> 1\"\n", 10, "thresholds.stage.2.rpss", `did you mean "rps"?`},
+		{"threshold stage typo", searchBase + "[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n[[stage]]\nrate = \"2/s\"\n[thresholds.stage.2]\nrpss = \"> 1\"\n", nil, 10, "thresholds.stage.2.rpss", `did you mean "rps"?`},
 		// A number where a condition belongs.
-		{"threshold number", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\nrps = 950\n", 7, "thresholds.rps", "a condition in quotes"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			pe := loadErr(t, tt.src, nil)
-			for _, p := range pe.Problems {
-				if p.Line == tt.line && p.Field == tt.field && strings.Contains(p.Msg, tt.hint) {
-					return
-				}
-			}
-			t.Errorf("want %d: %s: …%s…; got:\n%v", tt.line, tt.field, tt.hint, pe)
-		})
-	}
+		{"threshold number", searchBase + "[[stage]]\nrate = \"1/s\"\n[thresholds]\nrps = 950\n", nil, 7, "thresholds.rps", "a condition in quotes"},
+	})
 }
 
 func TestThresholdsLoad(t *testing.T) {

@@ -16,7 +16,7 @@ import (
 
 // TestTargetsFormats: the same targets in vegeta's http and json formats give the same mix:
 // bodies that differ only in content share a request (sent in file order), the URL comes from
-// the targets, queries stay out of names.
+// the targets, queries stay out of names, target bodies that differ read their ids per send.
 func TestTargetsFormats(t *testing.T) {
 	for _, file := range []string{"targets/rpc.http", "targets/rpc.jsonl"} {
 		t.Run(file, func(t *testing.T) {
@@ -44,6 +44,17 @@ func TestTargetsFormats(t *testing.T) {
 			}
 			if health.Name != "GET /health" || health.Method != "GET" || len(health.Body) != 0 || p.info[2].RPCMethod != "" {
 				t.Errorf("health %+v", health)
+			}
+			// Two bodies with different params read their ids per send; one fixed body does
+			// not; a body-less GET has no calls.
+			if c := bal.RPC; c == nil || c.Calls() != 1 || !c.PerSend {
+				t.Errorf("%s: calls %+v, want one per send", bal.Name, c)
+			}
+			if c := slot.RPC; c == nil || c.Calls() != 1 || c.PerSend {
+				t.Errorf("%s: calls %+v, want one fixed", slot.Name, c)
+			}
+			if health.RPC != nil {
+				t.Errorf("%s: a body-less GET has calls %+v", health.Name, health.RPC)
 			}
 			if p.info[0].RPCMethod != "getBalance" || !strings.HasPrefix(p.info[0].Source, "targets:testdata/targets/rpc.") {
 				t.Errorf("info %+v", p.info[0])
