@@ -205,24 +205,31 @@ func TestErrors(t *testing.T) {
 }
 
 // TestErrorsAll checks that problems are collected, not stopped at the first, and come in
-// file order.
+// file order. Each row is a line of one profile and the field of the problem found on it.
 func TestErrorsAll(t *testing.T) {
-	src := `name = "all"
-url = "ftp://h"
-connections = "many"
-timeout = "soon"
-[[request]]
-weight = 0
-[[stage]]
-rate = "300/x"
-duration = "1s"
-[[stage]]
-rate = "1/s"
-duration = "forever"
-`
+	lines := []struct{ toml, problem string }{
+		{`name = "all"`, ""},
+		{`url = "ftp://h"`, "url"},
+		{`connections = "many"`, "connections"},
+		{`timeout = "soon"`, "timeout"},
+		{`[[request]]`, "request[1]"}, // sends nothing
+		{`weight = 0`, "request[1].weight"},
+		{`[[stage]]`, ""},
+		{`rate = "300/x"`, "stage[1].rate"},
+		{`duration = "1s"`, ""},
+		{`[[stage]]`, ""},
+		{`rate = "1/s"`, ""},
+		{`duration = "forever"`, "stage[2].duration"},
+	}
+	var src string
+	var want []string
+	for i, l := range lines {
+		src += l.toml + "\n"
+		if l.problem != "" {
+			want = append(want, fmt.Sprintf("t.toml:%d: %s:", i+1, l.problem))
+		}
+	}
 	e := loadErr(t, src, nil)
-	want := []string{"t.toml:2: url:", "t.toml:3: connections:", "t.toml:4: timeout:", "t.toml:5: request[1]:",
-		"t.toml:6: request[1].weight:", "t.toml:8: stage[1].rate:", "t.toml:12: stage[2].duration:"}
 	if len(e.Problems) != len(want) {
 		t.Fatalf("got %d problems, want %d:\n%v", len(e.Problems), len(want), e)
 	}
