@@ -19,13 +19,7 @@ import (
 // "/dev/stdin" cannot block or touch the disk; otherwise this is LoadBytes.
 // The committed corpus lives in testdata/fuzz/FuzzLoad.
 func FuzzLoad(f *testing.F) {
-	for _, name := range BundledNames() {
-		data, err := fs.ReadFile(BundledFS(), name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addSeedFiles(f, BundledFS(), BundledNames()...)
 	f.Add([]byte(secretProfile))
 	f.Add([]byte(threeStages))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
@@ -39,6 +33,18 @@ func FuzzLoad(f *testing.F) {
 		}
 		checkProfile(t, p)
 	})
+}
+
+// addSeedFiles adds files of fsys to a fuzzer's seed corpus: real inputs to mutate from.
+func addSeedFiles(f *testing.F, fsys fs.FS, names ...string) {
+	f.Helper()
+	for _, name := range names {
+		data, err := fs.ReadFile(fsys, name)
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(data)
+	}
 }
 
 // checkFailure checks that a load error is complete.

@@ -214,13 +214,7 @@ func TestTargetStreamCalls(t *testing.T) {
 // FuzzTargetStream: any input streams targets until its end or a problem; never a panic or an
 // endless loop, every problem at a line of the input, every request one the engine can send.
 func FuzzTargetStream(f *testing.F) {
-	for _, name := range []string{"testdata/targets/rpc.http", "testdata/targets/rpc.jsonl"} {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addSeedFiles(f, os.DirFS("testdata/targets"), "rpc.http", "rpc.jsonl")
 	f.Add([]byte("# c\n\nGET http://a/\n\nGET http://a/b\nX: 1\n"))
 	f.Add([]byte(`{"method":"POST","url":"http://h/","body":"e30="}` + "\nGET http://h/\n"))
 	files := fstest.MapFS{"b.json": {Data: []byte(`{"jsonrpc":"2.0","id":1,"method":"a"}`)}}

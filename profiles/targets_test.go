@@ -179,13 +179,7 @@ func TestFromTargets(t *testing.T) {
 // panic; problems point inside the file; targets that pass make requests the engine can send.
 // The committed corpus lives in testdata/fuzz/FuzzTargets.
 func FuzzTargets(f *testing.F) {
-	for _, name := range []string{"testdata/targets/rpc.http", "testdata/targets/rpc.jsonl"} {
-		data, err := os.ReadFile(name)
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(data)
-	}
+	addSeedFiles(f, os.DirFS("testdata/targets"), "rpc.http", "rpc.jsonl")
 	f.Add([]byte("GET http://a/\n\nGET http://b/\n"))
 	f.Add([]byte("POST https://u:p@h:1/x?y=1\nHost: z\n@b.json\n"))
 	f.Add([]byte(`{"method":"POST","url":"http://h/","body":"e30=","header":{"A":["1","2"]}}`))
