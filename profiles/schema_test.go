@@ -13,18 +13,9 @@ import (
 // schema/snapshot.v1.json says, field for field (a stage's shape is checked in engine), and
 // each bundled profile's is valid against it, TLS and target-file requests included.
 func TestResolvedMatchesSchema(t *testing.T) {
-	problems, err := schema.CheckType(schema.Snapshot, "/$defs/resolvedProfile", reflect.TypeOf(Resolved{}),
+	schema.RequireType(t, schema.Snapshot, "/$defs/resolvedProfile", reflect.TypeOf(Resolved{}),
 		map[reflect.Type]reflect.Type{reflect.TypeOf(engine.Stage{}): nil})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, p := range problems {
-		t.Error(p)
-	}
-	schemas, err := schema.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
+	schemas := schema.MustCompile(t)
 	for _, name := range BundledNames() {
 		p, err := LoadBundled(name, nil)
 		if err != nil {

@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -74,5 +75,57 @@ func TestCheckType(t *testing.T) {
 	}
 	if _, err := CheckType(Snapshot, "/$defs/nothing", reflect.TypeOf(event{}), nil); err == nil {
 		t.Error("a definition that does not exist is not an error")
+	}
+}
+
+// recorder is a testing.TB that keeps what a helper reports instead of failing the test.
+type recorder struct {
+	testing.TB
+	errors []string
+	fatal  bool
+}
+
+func (r *recorder) Helper()           {}
+func (r *recorder) Error(args ...any) { r.errors = append(r.errors, fmt.Sprint(args...)) }
+func (r *recorder) Fatal(args ...any) { r.fatal = true; r.Error(args...) }
+
+// TestRequireType: the test helper reports each problem CheckType finds as one error, none for
+// a matching type, and stops at a definition that does not exist.
+func TestRequireType(t *testing.T) {
+	type event struct {
+		T      float64 `json:"t"`
+		Kind   string  `json:"kind"`
+		Detail string  `json:"detail"`
+	}
+	type twoOff struct {
+		T     int    `json:"t"`
+		Kind  string `json:"kind"`
+		Calls int64  `json:"calls"`
+	}
+	tests := []struct {
+		name   string
+		ptr    string
+		typ    any
+		errors []string // a word of each error
+		fatal  bool
+	}{
+		{"matches", "/$defs/event", event{}, nil, false},                                            // nothing to say
+		{"three problems", "/$defs/event", twoOff{}, []string{"calls", "detail", "integer"}, false}, // one error each
+		{"no such definition", "/$defs/nothing", event{}, []string{"nothing"}, true},                // stops
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			RequireType(r, Snapshot, tt.ptr, reflect.TypeOf(tt.typ), nil)
+			if r.fatal != tt.fatal || len(r.errors) != len(tt.errors) {
+				t.Fatalf("errors %q (fatal %v), want %d (fatal %v)", r.errors, r.fatal, len(tt.errors), tt.fatal)
+			}
+			got := strings.Join(r.errors, "\n")
+			for _, w := range tt.errors {
+				if !strings.Contains(got, w) {
+					t.Errorf("errors %q, want one about %q", r.errors, w)
+				}
+			}
+		})
 	}
 }
