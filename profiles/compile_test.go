@@ -160,6 +160,31 @@ stall_for = "1s"
 	}
 }
 
+// TestCheckTimeout: the one rule for a per-request timeout, shared by the profile and the
+// --timeout flag.
+func TestCheckTimeout(t *testing.T) {
+	tests := []struct {
+		d    time.Duration
+		want string // "" for accepted
+	}{
+		{time.Millisecond, ""},                                     // short is fine
+		{maxPlanTime, ""},                                          // the cap itself
+		{0, "must be more than 0"},                                 // no timeout is not a timeout
+		{-time.Second, "must be more than 0"},                      // negative
+		{maxPlanTime + time.Second, "longer than the maximum of"},  // just over the cap
+		{1000000 * time.Hour, "longer than the maximum of 720h0m"}, // the issue's --timeout 1000000h
+	}
+	for _, tt := range tests {
+		err := CheckTimeout(tt.d)
+		switch {
+		case tt.want == "" && err != nil:
+			t.Errorf("%s: %v", tt.d, err)
+		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
+			t.Errorf("%s: error %v, want %q", tt.d, err, tt.want)
+		}
+	}
+}
+
 func TestParseSize(t *testing.T) {
 	tests := []struct {
 		in   string

@@ -1,12 +1,15 @@
+//go:build unix
+
 package profiles
 
 import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/outfile/outfiletest"
 )
 
 // TestNotRegularFilesRefused: every file a profile names, and the profile itself, is refused
@@ -16,9 +19,7 @@ import (
 func TestNotRegularFilesRefused(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "pipe")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
+	outfiletest.Mkfifo(t, fifo)
 	if err := os.WriteFile(filepath.Join(dir, "targets.txt"), []byte("POST http://127.0.0.1:1/\n@pipe\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
@@ -100,29 +101,4 @@ func loadProfile(t *testing.T, dir, src string) error {
 	}
 	_, err := Load(p, nil)
 	return err
-}
-
-// TestCheckTimeout: the one rule for a per-request timeout, shared by the profile and the
-// --timeout flag.
-func TestCheckTimeout(t *testing.T) {
-	tests := []struct {
-		d    time.Duration
-		want string // "" for accepted
-	}{
-		{time.Millisecond, ""},                                     // short is fine
-		{maxPlanTime, ""},                                          // the cap itself
-		{0, "must be more than 0"},                                 // no timeout is not a timeout
-		{-time.Second, "must be more than 0"},                      // negative
-		{maxPlanTime + time.Second, "longer than the maximum of"},  // just over the cap
-		{1000000 * time.Hour, "longer than the maximum of 720h0m"}, // the issue's --timeout 1000000h
-	}
-	for _, tt := range tests {
-		err := CheckTimeout(tt.d)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v", tt.d, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%s: error %v, want %q", tt.d, err, tt.want)
-		}
-	}
 }

@@ -17,13 +17,8 @@ import (
 // TestCheck: every kind of path is sorted into written (and how) or refused (with what to do),
 // before any work.
 func TestCheck(t *testing.T) {
-	dir := t.TempDir()
+	dir := outfiletest.Paths(t)
 	at := func(name string) string { return filepath.Join(dir, name) }
-	mustWrite(t, at("run.json"), 0o644)
-	mustWrite(t, at("readonly.json"), 0o444)
-	must(t, os.Mkdir(at("adir"), 0o755))
-	must(t, unix.Mkfifo(at("fifo"), 0o644))
-	must(t, os.Symlink("run.json", at("link.json")))
 	must(t, os.Symlink("adir", at("link-to-dir")))
 	must(t, os.Symlink("missing.json", at("dangling.json")))
 	must(t, os.Symlink("loop-b", at("loop-a")))

@@ -10,7 +10,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -45,7 +44,9 @@ func TestWriteKeepsModeAndOwner(t *testing.T) {
 	if fi.Mode() != 0o640 {
 		t.Errorf("mode %s, want -rw-r-----", fi.Mode())
 	}
-	if st := fi.Sys().(*syscall.Stat_t); root && (st.Uid != 4321 || st.Gid != 4321) {
+	var st unix.Stat_t
+	must(t, unix.Stat(path, &st))
+	if root && (st.Uid != 4321 || st.Gid != 4321) {
 		t.Errorf("owner %d:%d, want 4321:4321", st.Uid, st.Gid)
 	}
 	assertContent(t, path, "new\n")
@@ -54,15 +55,13 @@ func TestWriteKeepsModeAndOwner(t *testing.T) {
 
 // TestWriteFollowsSymlink: the file a link points to is replaced; the link stays a link.
 func TestWriteFollowsSymlink(t *testing.T) {
-	dir := t.TempDir()
-	mustWrite(t, filepath.Join(dir, "real.json"), 0o644)
-	link := filepath.Join(dir, "link.json")
-	must(t, os.Symlink("real.json", link))
+	dir := outfiletest.Paths(t)
+	link := filepath.Join(dir, "link.json") // to run.json
 	must(t, write(t, t.Context(), link, []byte("new\n")))
 	if fi, err := os.Lstat(link); err != nil || fi.Mode()&os.ModeSymlink == 0 {
 		t.Errorf("the link was replaced: %v, %v", fi.Mode(), err)
 	}
-	assertContent(t, filepath.Join(dir, "real.json"), "new\n")
+	assertContent(t, filepath.Join(dir, "run.json"), "new\n")
 }
 
 // TestWriteThroughDevices: a copy of /dev/null takes the data and stays a device (before: it
@@ -74,7 +73,7 @@ func TestWriteThroughDevices(t *testing.T) {
 	outfiletest.Mknod(t, full, unix.S_IFCHR, 1, 7)
 	must(t, write(t, t.Context(), null, []byte("snapshot\n")))
 	err := write(t, t.Context(), full, []byte("snapshot\n"))
-	if !errors.Is(err, syscall.ENOSPC) || !strings.Contains(err.Error(), "writing a character device: no space left on device") {
+	if !errors.Is(err, unix.ENOSPC) || !strings.Contains(err.Error(), "writing a character device: no space left on device") {
 		t.Errorf("/dev/full copy: %v", err)
 	}
 	for _, p := range []string{null, full} {
@@ -90,7 +89,7 @@ func TestWriteThroughDevices(t *testing.T) {
 // deadline.
 func TestWriteFIFO(t *testing.T) {
 	path := filepath.Join(t.TempDir(), "fifo")
-	must(t, unix.Mkfifo(path, 0o644))
+	outfiletest.Mkfifo(t, path)
 	target, err := Check(path)
 	must(t, err)
 
@@ -125,9 +124,7 @@ func TestWriteFIFO(t *testing.T) {
 		t.Errorf("no reader: the write took %s", d)
 	}
 
-	r, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0) // a reader that reads nothing
-	must(t, err)
-	defer r.Close()
+	outfiletest.IdleReader(t, path)
 	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
 	defer cancel()
 	start = time.Now()
@@ -151,7 +148,7 @@ func TestWriteRechecks(t *testing.T) {
 	target, err := Check(path)
 	must(t, err)
 	must(t, os.Remove(path))
-	must(t, unix.Mkfifo(path, 0o644))
+	outfiletest.Mkfifo(t, path)
 	if err := target.Write(t.Context(), []byte("x")); err == nil || !strings.Contains(err.Error(), "no reader") {
 		t.Errorf("error %v", err)
 	}
@@ -170,9 +167,9 @@ func TestReplaceFailingWriterKeepsOld(t *testing.T) {
 		if _, err := w.Write([]byte("half of a sn")); err != nil {
 			return err
 		}
-		return &os.PathError{Op: "write", Path: "tmp", Err: syscall.ENOSPC}
+		return &os.PathError{Op: "write", Path: "tmp", Err: unix.ENOSPC}
 	})
-	if !errors.Is(err, syscall.ENOSPC) || err.Error() != "writing: no space left on device" {
+	if !errors.Is(err, unix.ENOSPC) || err.Error() != "writing: no space left on device" {
 		t.Errorf("error %v", err)
 	}
 	assertContent(t, path, "old\n")
@@ -187,7 +184,7 @@ func TestWriteDiskFull(t *testing.T) {
 	mustWrite(t, path, 0o644)
 	outfiletest.Fill(t, dir, "filler")
 	err := write(t, t.Context(), path, []byte(strings.Repeat("x", 64<<10)))
-	if !errors.Is(err, syscall.ENOSPC) {
+	if !errors.Is(err, unix.ENOSPC) {
 		t.Errorf("error %v, want no space left on device", err)
 	}
 	assertContent(t, path, "old\n")
