@@ -67,7 +67,7 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	if err != nil {
 		return nil, err
 	}
-	out.Totals = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
+	out.Totals = sumShards(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
 	hists.apply(&out.Totals, -1)
 	if wall := out.EndedAt.Sub(out.StartedAt).Seconds(); wall > 0 {
 		out.Totals.DurationS = roundMs(wall)
@@ -85,7 +85,7 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 				break
 			}
 		}
-		st.Summary = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) {
+		st.Summary = sumShards(snaps, func(s *Snapshot) (Summary, bool) {
 			if i < len(s.Stages) {
 				return s.Stages[i].Summary, true
 			}
@@ -164,7 +164,7 @@ func mergeByRequest(out *Snapshot, snaps []*Snapshot, names []string) error {
 				v, ok := by[name]
 				return v, ok
 			}
-			sum := sumSummaries(snaps, pick)
+			sum := sumShards(snaps, pick)
 			if sum.Completed == 0 && sum.Sent == 0 {
 				continue
 			}
@@ -258,49 +258,25 @@ func sameRun(snaps []*Snapshot, names []string) error {
 	return nil
 }
 
-// sumSummaries adds up the counters of one span across snapshots; percentiles come later from
-// the merged histograms.
-func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
-	out := Summary{Status: map[string]int64{}, Errors: map[string]int64{}, RPCErrors: map[string]int64{}}
-	var dialNanos float64
+// sumShards adds up one span across shards that ran side by side: their counts (SummarySum),
+// and their rates too; the span lasted as long as its longest shard, and its send lag, which no
+// histogram keeps, is the worst shard's, an upper bound. Percentiles come later, from the merged
+// histograms.
+func sumShards(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
+	var sum SummarySum
+	var rps, duration float64
+	var lag Percentiles
 	for _, s := range snaps {
-		v, ok := pick(s)
-		if !ok {
-			continue
+		if v, ok := pick(s); ok {
+			sum.Add(v)
+			rps += v.RPS
+			duration = math.Max(duration, v.DurationS)
+			lag = maxPercentiles(lag, v.SendLag)
 		}
-		out.Scheduled += v.Scheduled
-		out.Sent += v.Sent
-		out.Completed += v.Completed
-		out.Inflight += v.Inflight
-		out.Dropped += v.Dropped
-		out.Queued += v.Queued
-		addCounts(out.Status, v.Status)
-		addCounts(out.Errors, v.Errors)
-		addCounts(out.RPCErrors, v.RPCErrors)
-		out.BytesIn += v.BytesIn
-		out.BytesOut += v.BytesOut
-		out.OK += v.OK
-		out.Limited += v.Limited
-		out.Failed += v.Failed
-		out.RPS += v.RPS // shards run side by side: their rates add up
-		out.DurationS = math.Max(out.DurationS, v.DurationS)
-		out.Connections.Dialed += v.Connections.Dialed
-		dialNanos += v.Connections.DialMean * float64(v.Connections.Dialed)
-		out.Connections.DialMax = math.Max(out.Connections.DialMax, v.Connections.DialMax)
-		out.SendLag = maxPercentiles(out.SendLag, v.SendLag)
-		out.Calls.Add(v.Calls)
 	}
-	out.RPS = roundMs(out.RPS)
-	if out.Connections.Dialed > 0 {
-		out.Connections.DialMean = roundMs(dialNanos / float64(out.Connections.Dialed))
-	}
+	out := sum.Total()
+	out.RPS, out.DurationS, out.SendLag = roundMs(rps), duration, lag
 	return out
-}
-
-func addCounts(dst, src map[string]int64) {
-	for k, n := range src {
-		dst[k] += n
-	}
 }
 
 func appendUnique(list []string, s string) []string {

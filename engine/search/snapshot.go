@@ -28,9 +28,8 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 		snap.Profile = []byte("{}")
 	}
 	h := newHistSet()
-	var totals []engine.Summary
+	var totals engine.SummarySum
 	lastT := -1
-	var dialed int64
 	for i, m := range o.Measures {
 		p := res.Probes[i]
 		snap.Stages = append(snap.Stages, engine.StageStats{
@@ -38,7 +37,13 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 			Spec:    engine.Stage{Name: fmt.Sprintf("probe %d", p.N), Rate: m.Rate, Duration: time.Duration(p.MeasureS * float64(time.Second))},
 			Summary: m.Summary,
 		})
-		totals = append(totals, m.Summary)
+		// Connections are dialed per run, not per stage: the probe's run's count.
+		counts := m.Summary
+		counts.Connections = engine.Connections{}
+		if m.Snapshot != nil {
+			counts.Connections = m.Snapshot.Totals.Connections
+		}
+		totals.Add(counts)
 		if err := h.addStage(m.Snapshot); err != nil {
 			return nil, fmt.Errorf("probe %d: %w", p.N, err)
 		}
@@ -46,11 +51,6 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 		if m.Snapshot == nil {
 			continue
 		}
-		// Connections are dialed per run, not per stage: the probe's run's.
-		c := m.Snapshot.Totals.Connections
-		snap.Totals.Connections.DialMean = (snap.Totals.Connections.DialMean*float64(dialed) + c.DialMean*float64(c.Dialed)) / math.Max(float64(dialed+c.Dialed), 1)
-		dialed += c.Dialed
-		snap.Totals.Connections.DialMax = math.Max(snap.Totals.Connections.DialMax, c.DialMax)
 		for k, v := range m.Snapshot.RPCMessages {
 			snap.RPCMessages[k] = v
 		}
@@ -77,10 +77,7 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 		snap.Events = append(snap.Events, engine.Event{T: res.ElapsedS, Kind: "limiter", Detail: "like nginx limit_req " + res.Limiter.Nginx})
 	}
 	snap.Events = append(snap.Events, engine.Event{T: res.ElapsedS, Kind: "end", Detail: "search " + res.EndReason})
-	conns := snap.Totals.Connections
-	snap.Totals = sumSummaries(totals)
-	conns.Dialed, conns.DialMean = dialed, round3(conns.DialMean)
-	snap.Totals.Connections = conns
+	snap.Totals = totals.Total()
 	h.apply(&snap.Totals)
 	var measured float64
 	for _, p := range res.Probes {
@@ -103,37 +100,6 @@ func probeEventText(p engine.SearchProbe) string {
 		t += "; " + b.Text
 	}
 	return t
-}
-
-// sumSummaries adds the counts of consecutive windows; percentiles come from the histograms.
-func sumSummaries(list []engine.Summary) engine.Summary {
-	out := engine.Summary{Status: map[string]int64{}, Errors: map[string]int64{}, RPCErrors: map[string]int64{}, LatencyByOutcome: map[string]engine.Percentiles{}}
-	for _, s := range list {
-		out.Scheduled += s.Scheduled
-		out.Sent += s.Sent
-		out.Completed += s.Completed
-		out.Inflight += s.Inflight
-		out.Dropped += s.Dropped
-		out.Queued += s.Queued
-		out.BytesIn += s.BytesIn
-		out.BytesOut += s.BytesOut
-		out.OK += s.OK
-		out.Limited += s.Limited
-		out.Failed += s.Failed
-		for k, n := range s.Status {
-			out.Status[k] += n
-		}
-		for k, n := range s.Errors {
-			out.Errors[k] += n
-		}
-		for k, n := range s.RPCErrors {
-			out.RPCErrors[k] += n
-		}
-		out.Connections.Dialed += s.Connections.Dialed
-		out.Connections.DialMax = math.Max(out.Connections.DialMax, s.Connections.DialMax)
-		out.Calls.Add(s.Calls)
-	}
-	return out
 }
 
 // histSet gathers the measured windows' histograms: per stage as they are, and merged for the
