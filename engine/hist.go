@@ -14,10 +14,10 @@ const (
 	histSigFigs = 3
 )
 
-// summaryPercentiles are the percentiles a Percentiles value holds, with 0 and 100 for min and
-// max: one pass over the counts gives them all (hdrhistogram-go's Min, Max and Mean each walk
-// the whole histogram, which at ten views a second was most of the aggregator's time).
-var summaryPercentiles = [...]float64{0, 50, 75, 90, 95, 99, 99.9, 100}
+// summaryQuery asks for every quantile a Percentiles value holds, min and max included: one
+// pass over the counts gives them all (hdrhistogram-go's Min, Max and Mean each walk the whole
+// histogram, which at ten views a second was most of the aggregator's time). Read-only.
+var summaryQuery = newQuantileQuery()
 
 func newHist() *hdr.Histogram { return hdr.New(histLowest, histHighest, histSigFigs) }
 
@@ -99,18 +99,13 @@ func percentilesOf(h *hdr.Histogram) Percentiles {
 }
 
 func percentilesWithMean(h hdrCounts, meanMs float64) Percentiles {
-	v := h.ValueAtPercentilesSlice(summaryPercentiles[:])
-	return Percentiles{
-		Min:  usToMs(v[0]),
-		P50:  usToMs(v[1]),
-		P75:  usToMs(v[2]),
-		P90:  usToMs(v[3]),
-		P95:  usToMs(v[4]),
-		P99:  usToMs(v[5]),
-		P999: usToMs(v[6]),
-		Max:  usToMs(v[7]),
-		Mean: roundMs(meanMs),
+	v := h.ValueAtPercentilesSlice(summaryQuery.quantiles)
+	p := Percentiles{Mean: roundMs(meanMs)}
+	fields := p.figures()
+	for i, f := range summaryQuery.figures {
+		*fields[f] = usToMs(v[i])
 	}
+	return p
 }
 
 // rowLatencyOf is the short percentile set of one timeline second.

@@ -4,11 +4,10 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 	"time"
-
-	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // Merge combines runs of several machines (shards of one plan, run together) into one snapshot.
@@ -35,6 +34,45 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 			return nil, err
 		}
 	}
+	out := mergeHeader(snaps, names)
+	var hists MergedHistograms
+	for i, s := range snaps {
+		if s.Histograms.Total == "" {
+			return nil, fmt.Errorf("%s has no histograms: it cannot be merged exactly", names[i])
+		}
+		if err := hists.Add(s.Histograms); err != nil {
+			return nil, fmt.Errorf("%s: %w", names[i], err)
+		}
+	}
+	out.Totals = sumShards(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
+	hists.SetPercentiles(&out.Totals, -1)
+	if wall := out.EndedAt.Sub(out.StartedAt).Seconds(); wall > 0 {
+		out.Totals.DurationS = roundMs(wall)
+		out.Totals.RPS = roundMs(float64(out.Totals.Completed) / wall)
+	}
+	out.Stages = mergeStages(snaps, &hists)
+	byRequest, err := mergeByRequest(out, snaps, names)
+	if err != nil {
+		return nil, err
+	}
+	out.Timeline = mergeRows(snaps, out.StartedAt)
+	for _, r := range out.Timeline {
+		if r.Saturated {
+			out.SaturatedSeconds++
+		}
+	}
+	out.Events = mergeEvents(snaps, out.StartedAt)
+	if out.Histograms, err = hists.Encode(0); err != nil {
+		return nil, err
+	}
+	out.Histograms.ByRequest = byRequest
+	return out, nil
+}
+
+// mergeHeader is what the merged snapshot says of itself: the first input's tool, profile,
+// target and mode; the earliest start and the latest end; every host and end reason; the inputs
+// it was merged from; every JSON-RPC message and rate-limit header seen.
+func mergeHeader(snaps []*Snapshot, names []string) *Snapshot {
 	first := snaps[0]
 	out := &Snapshot{
 		Schema: SnapshotSchema, Tool: first.Tool, Profile: first.Profile, Target: first.Target,
@@ -63,150 +101,29 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	}
 	out.Host = strings.Join(hosts, ", ")
 	out.EndReason = strings.Join(reasons, ", ")
-	hists, err := mergeHistograms(snaps, names)
-	if err != nil {
-		return nil, err
-	}
-	out.Totals = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
-	hists.apply(&out.Totals, -1)
-	if wall := out.EndedAt.Sub(out.StartedAt).Seconds(); wall > 0 {
-		out.Totals.DurationS = roundMs(wall)
-		out.Totals.RPS = roundMs(float64(out.Totals.Completed) / wall)
-	}
-	nStages := 0
-	for _, s := range snaps {
-		nStages = max(nStages, len(s.Stages))
-	}
-	for i := 0; i < nStages; i++ {
-		st := StageStats{Index: i}
-		for _, s := range snaps {
-			if i < len(s.Stages) {
-				st.Spec = s.Stages[i].Spec
-				break
-			}
+	return out
+}
+
+// mergeStages are the merged run's stages, as many as the longest input has: each one's spec
+// from the first input that ran it, its counts summed across the inputs that did, and its
+// percentiles from the merged histograms.
+func mergeStages(snaps []*Snapshot, hists *MergedHistograms) []StageStats {
+	var out []StageStats
+	for i := 0; ; i++ {
+		first := slices.IndexFunc(snaps, func(s *Snapshot) bool { return i < len(s.Stages) })
+		if first < 0 {
+			return out // no input ran this many stages
 		}
-		st.Summary = sumSummaries(snaps, func(s *Snapshot) (Summary, bool) {
+		st := StageStats{Index: i, Spec: snaps[first].Stages[i].Spec}
+		st.Summary = sumShards(snaps, func(s *Snapshot) (Summary, bool) {
 			if i < len(s.Stages) {
 				return s.Stages[i].Summary, true
 			}
 			return Summary{}, false
 		})
-		hists.apply(&st.Summary, i)
-		out.Stages = append(out.Stages, st)
+		hists.SetPercentiles(&st.Summary, i)
+		out = append(out, st)
 	}
-	if err := mergeByRequest(out, snaps, names); err != nil {
-		return nil, err
-	}
-	out.Timeline = mergeRows(snaps, out.StartedAt)
-	for _, r := range out.Timeline {
-		if r.Saturated {
-			out.SaturatedSeconds++
-		}
-	}
-	out.Events = mergeEvents(snaps, out.StartedAt)
-	byRequest := out.Histograms.ByRequest // set by mergeByRequest
-	if out.Histograms, err = hists.encode(); err != nil {
-		return nil, err
-	}
-	out.Histograms.ByRequest = byRequest
-	return out, nil
-}
-
-// mergeByRequest fills the per-request numbers of the merged totals and stages: counters summed
-// and, when every input that sent a request kept its histograms, percentiles from the merged
-// histograms (exact to their precision), which go into the merged snapshot too. Inputs without
-// them (written before snapshots had them) leave the field-wise maximum of their percentiles, an
-// upper bound.
-func mergeByRequest(out *Snapshot, snaps []*Snapshot, names []string) error {
-	type reqHists struct {
-		latency, service sets
-		exact            bool
-	}
-	hists := map[string]*reqHists{}
-	var order []string
-	for i, s := range snaps {
-		for name := range s.Totals.ByRequest {
-			rh := hists[name]
-			if rh == nil {
-				rh = &reqHists{exact: true}
-				rh.latency.likeInput, rh.service.likeInput = true, true
-				hists[name] = rh
-				order = append(order, name)
-			}
-			h, ok := s.Histograms.ByRequest[name]
-			if !ok || h.Total == "" {
-				rh.exact = false
-				continue
-			}
-			if err := rh.latency.add(HistogramSet{Total: h.Total, Stages: h.Stages}, name+" latency"); err != nil {
-				return fmt.Errorf("%s: %w", names[i], err)
-			}
-			if err := rh.service.add(h.Service, name+" service"); err != nil {
-				return fmt.Errorf("%s: %w", names[i], err)
-			}
-		}
-	}
-	if len(order) == 0 {
-		return nil
-	}
-	sort.Strings(order)
-	span := func(stage int) map[string]Summary {
-		m := map[string]Summary{}
-		for _, name := range order {
-			pick := func(s *Snapshot) (Summary, bool) {
-				by := s.Totals.ByRequest
-				if stage >= 0 {
-					if stage >= len(s.Stages) {
-						return Summary{}, false
-					}
-					by = s.Stages[stage].Summary.ByRequest
-				}
-				v, ok := by[name]
-				return v, ok
-			}
-			sum := sumSummaries(snaps, pick)
-			if sum.Completed == 0 && sum.Sent == 0 {
-				continue
-			}
-			if rh := hists[name]; rh.exact {
-				sum.Latency = percentilesOf(rh.latency.get(stage))
-				sum.Service = percentilesOf(rh.service.get(stage))
-			} else {
-				for _, s := range snaps {
-					if v, ok := pick(s); ok {
-						sum.Latency = maxPercentiles(sum.Latency, v.Latency)
-						sum.Service = maxPercentiles(sum.Service, v.Service)
-					}
-				}
-			}
-			sum.LatencyByOutcome = map[string]Percentiles{}
-			m[name] = sum
-		}
-		return m
-	}
-	out.Totals.ByRequest = span(-1)
-	for i := range out.Stages {
-		out.Stages[i].Summary.ByRequest = span(i)
-	}
-	for _, name := range order {
-		rh := hists[name]
-		if !rh.exact {
-			continue
-		}
-		lat, err := rh.latency.encode()
-		if err != nil {
-			return fmt.Errorf("encoding merged histograms: %w", err)
-		}
-		svc, err := rh.service.encode()
-		if err != nil {
-			return fmt.Errorf("encoding merged histograms: %w", err)
-		}
-		if out.Histograms.ByRequest == nil {
-			out.Histograms.ByRequest = map[string]Histograms{}
-		}
-		out.Histograms.ByRequest[name] = Histograms{Total: lat.Total, Stages: lat.Stages, Service: svc}
-	}
-	return nil
 }
 
 // sameRunTwice refuses a run given twice: its requests would be counted twice. Two snapshots
@@ -258,49 +175,25 @@ func sameRun(snaps []*Snapshot, names []string) error {
 	return nil
 }
 
-// sumSummaries adds up the counters of one span across snapshots; percentiles come later from
-// the merged histograms.
-func sumSummaries(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
-	out := Summary{Status: map[string]int64{}, Errors: map[string]int64{}, RPCErrors: map[string]int64{}}
-	var dialNanos float64
+// sumShards adds up one span across shards that ran side by side: their counts (SummarySum),
+// and their rates too; the span lasted as long as its longest shard, and its send lag, which no
+// histogram keeps, is the worst shard's, an upper bound. Percentiles come later, from the merged
+// histograms.
+func sumShards(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
+	var sum SummarySum
+	var rps, duration float64
+	var lag Percentiles
 	for _, s := range snaps {
-		v, ok := pick(s)
-		if !ok {
-			continue
+		if v, ok := pick(s); ok {
+			sum.Add(v)
+			rps += v.RPS
+			duration = math.Max(duration, v.DurationS)
+			lag = maxPercentiles(lag, v.SendLag)
 		}
-		out.Scheduled += v.Scheduled
-		out.Sent += v.Sent
-		out.Completed += v.Completed
-		out.Inflight += v.Inflight
-		out.Dropped += v.Dropped
-		out.Queued += v.Queued
-		addCounts(out.Status, v.Status)
-		addCounts(out.Errors, v.Errors)
-		addCounts(out.RPCErrors, v.RPCErrors)
-		out.BytesIn += v.BytesIn
-		out.BytesOut += v.BytesOut
-		out.OK += v.OK
-		out.Limited += v.Limited
-		out.Failed += v.Failed
-		out.RPS += v.RPS // shards run side by side: their rates add up
-		out.DurationS = math.Max(out.DurationS, v.DurationS)
-		out.Connections.Dialed += v.Connections.Dialed
-		dialNanos += v.Connections.DialMean * float64(v.Connections.Dialed)
-		out.Connections.DialMax = math.Max(out.Connections.DialMax, v.Connections.DialMax)
-		out.SendLag = maxPercentiles(out.SendLag, v.SendLag)
-		out.Calls.Add(v.Calls)
 	}
-	out.RPS = roundMs(out.RPS)
-	if out.Connections.Dialed > 0 {
-		out.Connections.DialMean = roundMs(dialNanos / float64(out.Connections.Dialed))
-	}
+	out := sum.Total()
+	out.RPS, out.DurationS, out.SendLag = roundMs(rps), duration, lag
 	return out
-}
-
-func addCounts(dst, src map[string]int64) {
-	for k, n := range src {
-		dst[k] += n
-	}
 }
 
 func appendUnique(list []string, s string) []string {
@@ -334,142 +227,6 @@ func mergeEvents(snaps []*Snapshot, base time.Time) []Event {
 	}
 	sort.SliceStable(out, func(i, j int) bool { return out[i].T < out[j].T })
 	return out
-}
-
-// mergedHists are the decoded histograms of all inputs, merged.
-type mergedHists struct {
-	latency, service sets
-	byOutcome        map[string]*sets
-}
-
-type sets struct {
-	total  *hdr.Histogram
-	stages []*hdr.Histogram
-	// likeInput makes merged histograms with the inputs' own precision (the per-request ones
-	// keep two significant figures) instead of the run histograms'.
-	likeInput bool
-}
-
-func (m *sets) add(hs HistogramSet, what string) error {
-	if hs.Total == "" {
-		return nil
-	}
-	h, err := DecodeHistogram(hs.Total)
-	if err != nil {
-		return fmt.Errorf("%s histogram: %w", what, err)
-	}
-	m.mergeInto(&m.total, h)
-	for i, enc := range hs.Stages {
-		h, err := DecodeHistogram(enc)
-		if err != nil {
-			return fmt.Errorf("%s histogram of stage %d: %w", what, i+1, err)
-		}
-		for len(m.stages) <= i {
-			m.stages = append(m.stages, nil)
-		}
-		m.mergeInto(&m.stages[i], h)
-	}
-	return nil
-}
-
-func (m *sets) mergeInto(dst **hdr.Histogram, h *hdr.Histogram) {
-	if *dst == nil {
-		if m.likeInput {
-			*dst = hdr.New(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
-		} else {
-			*dst = newHist()
-		}
-	}
-	(*dst).Merge(h)
-}
-
-func (m *sets) get(stage int) *hdr.Histogram {
-	if stage < 0 {
-		return m.total
-	}
-	if stage < len(m.stages) {
-		return m.stages[stage]
-	}
-	return nil
-}
-
-func mergeHistograms(snaps []*Snapshot, names []string) (*mergedHists, error) {
-	m := &mergedHists{byOutcome: map[string]*sets{}}
-	for i, s := range snaps {
-		h := s.Histograms
-		if h.Total == "" {
-			return nil, fmt.Errorf("%s has no histograms: it cannot be merged exactly", names[i])
-		}
-		if err := m.latency.add(HistogramSet{Total: h.Total, Stages: h.Stages}, "latency"); err != nil {
-			return nil, fmt.Errorf("%s: %w", names[i], err)
-		}
-		if err := m.service.add(h.Service, "service"); err != nil {
-			return nil, fmt.Errorf("%s: %w", names[i], err)
-		}
-		for o, hs := range h.ByOutcome {
-			if m.byOutcome[o] == nil {
-				m.byOutcome[o] = &sets{}
-			}
-			if err := m.byOutcome[o].add(hs, o); err != nil {
-				return nil, fmt.Errorf("%s: %w", names[i], err)
-			}
-		}
-	}
-	return m, nil
-}
-
-// apply sets the percentiles of a summary (stage < 0: the totals) from the merged histograms.
-func (m *mergedHists) apply(s *Summary, stage int) {
-	s.Latency = percentilesOf(m.latency.get(stage))
-	s.Service = percentilesOf(m.service.get(stage))
-	s.LatencyByOutcome = map[string]Percentiles{}
-	for o, hs := range m.byOutcome {
-		if h := hs.get(stage); h != nil && h.TotalCount() > 0 {
-			s.LatencyByOutcome[o] = percentilesOf(h)
-		}
-	}
-}
-
-// encode writes the merged set as a snapshot holds it.
-func (s *sets) encode() (HistogramSet, error) {
-	var hs HistogramSet
-	var err error
-	if s.total == nil {
-		return hs, nil
-	}
-	if hs.Total, err = encodeHist(s.total); err != nil {
-		return hs, err
-	}
-	for _, h := range s.stages {
-		if h == nil {
-			h = hdr.New(s.total.LowestTrackableValue(), s.total.HighestTrackableValue(), int(s.total.SignificantFigures()))
-		}
-		e, err := encodeHist(h)
-		if err != nil {
-			return hs, err
-		}
-		hs.Stages = append(hs.Stages, e)
-	}
-	return hs, nil
-}
-
-func (m *mergedHists) encode() (Histograms, error) {
-	var out Histograms
-	lat, err := m.latency.encode()
-	if err != nil {
-		return out, fmt.Errorf("encoding merged histograms: %w", err)
-	}
-	out.Total, out.Stages = lat.Total, lat.Stages
-	if out.Service, err = m.service.encode(); err != nil {
-		return out, fmt.Errorf("encoding merged histograms: %w", err)
-	}
-	out.ByOutcome = map[string]HistogramSet{}
-	for o, s := range m.byOutcome {
-		if out.ByOutcome[o], err = s.encode(); err != nil {
-			return out, fmt.Errorf("encoding merged histograms: %w", err)
-		}
-	}
-	return out, nil
 }
 
 // maxPercentiles is the field-wise maximum: send lag has no histogram in a snapshot, so a merge

@@ -13,56 +13,65 @@ import (
 // of the runs' values and max is the largest: an approximation, marked as such in the docs; the
 // stage and total percentiles are exact.
 func mergeRows(snaps []*Snapshot, base time.Time) []Row {
-	byT := map[int]*Row{}
-	weight := map[int]float64{}
+	type merged struct {
+		row    Row
+		counts SummarySum
+		weight float64 // the answers whose percentiles row.Latency averages so far
+	}
+	byT := map[int]*merged{}
 	for _, s := range snaps {
 		shift := int(math.Round(s.StartedAt.Sub(base).Seconds()))
 		for _, r := range s.Timeline {
 			t := r.T + shift
 			m := byT[t]
 			if m == nil {
-				m = &Row{T: t, Status: map[string]int64{}, Errors: map[string]int64{}, RPCErrors: map[string]int64{}}
+				m = &merged{row: Row{T: t}}
 				byT[t] = m
 			}
-			m.Stage = max(m.Stage, r.Stage)
-			m.TargetRate += r.TargetRate
-			m.RPS += r.RPS
-			addCounts(m.Status, r.Status)
-			addCounts(m.Errors, r.Errors)
-			addCounts(m.RPCErrors, r.RPCErrors)
-			m.OK += r.OK
-			m.Limited += r.Limited
-			m.Failed += r.Failed
-			m.Inflight += r.Inflight
-			m.Dropped += r.Dropped
-			m.BytesIn += r.BytesIn
-			m.Saturated = m.Saturated || r.Saturated
-			m.CallsOK += r.CallsOK
-			m.CallsLimited += r.CallsLimited
-			m.CallsFailed += r.CallsFailed
-			n := float64(r.OK + r.Limited + r.Failed)
-			w := weight[t]
+			m.counts.Add(r.counts())
+			m.row.Stage = max(m.row.Stage, r.Stage)
+			m.row.TargetRate += r.TargetRate
+			m.row.RPS += r.RPS
+			m.row.Saturated = m.row.Saturated || r.Saturated
+			l, w, n := &m.row.Latency, m.weight, float64(r.OK+r.Limited+r.Failed)
 			if n > 0 {
-				m.Latency.P50 = (m.Latency.P50*w + r.Latency.P50*n) / (w + n)
-				m.Latency.P90 = (m.Latency.P90*w + r.Latency.P90*n) / (w + n)
-				m.Latency.P95 = (m.Latency.P95*w + r.Latency.P95*n) / (w + n)
-				m.Latency.P99 = (m.Latency.P99*w + r.Latency.P99*n) / (w + n)
-				m.Latency.P999 = (m.Latency.P999*w + r.Latency.P999*n) / (w + n)
-				weight[t] = w + n
+				l.P50 = (l.P50*w + r.Latency.P50*n) / (w + n)
+				l.P90 = (l.P90*w + r.Latency.P90*n) / (w + n)
+				l.P95 = (l.P95*w + r.Latency.P95*n) / (w + n)
+				l.P99 = (l.P99*w + r.Latency.P99*n) / (w + n)
+				l.P999 = (l.P999*w + r.Latency.P999*n) / (w + n)
+				m.weight = w + n
 			}
-			m.Latency.Max = math.Max(m.Latency.Max, r.Latency.Max)
+			l.Max = math.Max(l.Max, r.Latency.Max)
 		}
 	}
 	out := make([]Row, 0, len(byT))
-	for _, r := range byT {
+	for _, m := range byT {
+		r := m.row
+		r.setCounts(m.counts.Total())
 		l := r.Latency
 		r.Latency = RowLatency{P50: roundMs(l.P50), P90: roundMs(l.P90), P95: roundMs(l.P95), P99: roundMs(l.P99),
 			P999: roundMs(l.P999), Max: l.Max}
 		r.RPS = roundMs(r.RPS)
-		out = append(out, *r)
+		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
 	return out
+}
+
+// counts are the row's counts as a Summary holds them, for SummarySum to add up.
+func (r Row) counts() Summary {
+	return Summary{Status: r.Status, Errors: r.Errors, RPCErrors: r.RPCErrors, OK: r.OK, Limited: r.Limited, Failed: r.Failed,
+		Inflight: r.Inflight, Dropped: r.Dropped, BytesIn: r.BytesIn,
+		Calls: CallStats{OK: r.CallsOK, Limited: r.CallsLimited, Failed: r.CallsFailed}}
+}
+
+// setCounts sets the row's counts from a Summary's (the inverse of counts).
+func (r *Row) setCounts(s Summary) {
+	r.Status, r.Errors, r.RPCErrors = s.Status, s.Errors, s.RPCErrors
+	r.OK, r.Limited, r.Failed = s.OK, s.Limited, s.Failed
+	r.Inflight, r.Dropped, r.BytesIn = s.Inflight, s.Dropped, s.BytesIn
+	r.CallsOK, r.CallsLimited, r.CallsFailed = s.Calls.OK, s.Calls.Limited, s.Calls.Failed
 }
 
 // profileName reads the name from a snapshot's redacted profile.

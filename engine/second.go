@@ -9,31 +9,24 @@ import (
 // second accumulates the requests that completed during one second of the run: the raw material
 // of one timeline Row. Seconds are reused after they close, so a long run allocates none.
 type second struct {
-	t         int
-	stage     int
-	target    float64
-	latest    int64 // the latest intended time among its samples, whose stage names the row
-	dropMark  int64 // the run's dropped total when the second was opened (about when it began)
-	sentMark  int64 // the run's sent total then
-	status    statusCounts
-	errs      [errClassCount]int64
-	rpc       map[int32]int64
-	outcomes  [outcomeCount]int64
-	calls     callAcc
-	completed int64
-	bytesIn   int64
-	latency   *hdr.Histogram
+	t        int
+	stage    int
+	target   float64
+	latest   int64 // the latest intended time among its samples, whose stage names the row
+	dropMark int64 // the run's dropped total when the second was opened (about when it began)
+	sentMark int64 // the run's sent total then
+	answerCounts
+	latency *hdr.Histogram
 }
 
-func newSecond() *second { return &second{rpc: map[int32]int64{}, latency: newHist()} }
+func newSecond() *second { return &second{answerCounts: newAnswerCounts(), latency: newHist()} }
 
 // reset readies a second for reuse as second t of stage at target rate.
 func (s *second) reset(t, stage int, target float64) {
-	lat, rpc, status := s.latency, s.rpc, s.status
+	lat, counts := s.latency, s.answerCounts
 	lat.Reset()
-	clear(rpc)
-	status.reset()
-	*s = second{t: t, stage: stage, target: target, rpc: rpc, latency: lat, status: status}
+	counts.reset()
+	*s = second{t: t, stage: stage, target: target, answerCounts: counts, latency: lat}
 }
 
 func (s *second) add(smp *Sample) {
@@ -41,15 +34,7 @@ func (s *second) add(smp *Sample) {
 		s.latest = smp.Intended
 		s.stage = int(smp.Stage)
 	}
-	s.completed++
-	if smp.Err != ErrNone {
-		s.errs[smp.Err]++
-	} else {
-		s.status.add(smp.Status)
-	}
-	s.outcomes[smp.Outcome]++
-	s.calls.add(smp)
-	s.bytesIn += int64(smp.BytesIn)
+	s.count(smp)
 	recordNanos(s.latency, smp.Latency())
 }
 

@@ -8,13 +8,7 @@ import (
 // spanAcc accumulates the completed requests of one span (a stage or the whole run). It only
 // counts and records; percentiles and rates are derived when a Summary is made.
 type spanAcc struct {
-	status    statusCounts
-	errs      [errClassCount]int64
-	rpc       map[int32]int64
-	outcomes  [outcomeCount]int64
-	calls     callAcc
-	completed int64
-	bytesIn   int64
+	answerCounts
 	bytesOut  int64
 	first     int64 // earliest intended time seen, ns since start
 	last      int64 // latest done time seen, ns since start
@@ -27,7 +21,7 @@ type spanAcc struct {
 }
 
 func newSpanAcc() *spanAcc {
-	a := &spanAcc{rpc: map[int32]int64{}, latency: newLatencyHist(histSigFigs), service: newLatencyHist(histSigFigs),
+	a := &spanAcc{answerCounts: newAnswerCounts(), latency: newLatencyHist(histSigFigs), service: newLatencyHist(histSigFigs),
 		lag: newLatencyHist(2), first: -1}
 	for i := range a.byOutcome {
 		a.byOutcome[i] = newLatencyHist(histSigFigs)
@@ -40,21 +34,13 @@ func newSpanAcc() *spanAcc {
 // compare methods), packed so they take what the request's answers fill (a few KiB, not the
 // 60 KiB of dense ones: 10,000 requests took 300 MB after 3 s), and no per-outcome histograms.
 func newRequestAcc() *spanAcc {
-	return &spanAcc{rpc: map[int32]int64{}, first: -1,
+	return &spanAcc{answerCounts: newAnswerCounts(), first: -1,
 		latency: newPackedLatencyHist(2), service: newPackedLatencyHist(2)}
 }
 
 // add counts one sample.
 func (a *spanAcc) add(s *Sample) {
-	a.completed++
-	if s.Err != ErrNone {
-		a.errs[s.Err]++
-	} else {
-		a.status.add(s.Status)
-	}
-	a.outcomes[s.Outcome]++
-	a.calls.add(s)
-	a.bytesIn += int64(s.BytesIn)
+	a.count(s)
 	a.bytesOut += int64(s.BytesOut)
 	if a.first < 0 || s.Intended < a.first {
 		a.first = s.Intended
@@ -73,9 +59,6 @@ func (a *spanAcc) add(s *Sample) {
 	}
 	a.buckets.add(lat)
 }
-
-// addRPC counts one JSON-RPC error code.
-func (a *spanAcc) addRPC(code int32) { a.rpc[code]++ }
 
 // summary derives the numbers of the span. Scheduled, sent and dropped (and the calls sent)
 // come from the lock-free counters (they change where no sample exists); in flight is what was
@@ -139,6 +122,45 @@ func rpcMap(counts map[int32]int64) map[string]int64 {
 		m[strconv.Itoa(int(code))] = n
 	}
 	return m
+}
+
+// answerCounts count the completed requests of a span or of a timeline second by what came
+// back: HTTP status or transport error class, JSON-RPC error codes, outcome, the calls' outcomes
+// and faults, and the bytes received.
+type answerCounts struct {
+	status    statusCounts
+	errs      [errClassCount]int64
+	rpc       map[int32]int64
+	outcomes  [outcomeCount]int64
+	calls     callAcc
+	completed int64
+	bytesIn   int64
+}
+
+func newAnswerCounts() answerCounts { return answerCounts{rpc: map[int32]int64{}} }
+
+// count counts one completed request.
+func (c *answerCounts) count(s *Sample) {
+	c.completed++
+	if s.Err != ErrNone {
+		c.errs[s.Err]++
+	} else {
+		c.status.add(s.Status)
+	}
+	c.outcomes[s.Outcome]++
+	c.calls.add(s)
+	c.bytesIn += int64(s.BytesIn)
+}
+
+// addRPC counts one JSON-RPC error code.
+func (c *answerCounts) addRPC(code int32) { c.rpc[code]++ }
+
+// reset empties the counts for reuse, keeping their storage.
+func (c *answerCounts) reset() {
+	rpc, status := c.rpc, c.status
+	clear(rpc)
+	status.reset()
+	*c = answerCounts{rpc: rpc, status: status}
 }
 
 // callAcc counts JSON-RPC calls by outcome, and the faults of their answers.

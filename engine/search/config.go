@@ -152,55 +152,39 @@ func (c Config) settings() engine.SearchSettings {
 	}
 }
 
-// percentileNames are the latency percentiles a Summary holds, by the names profiles and flags
-// use for them.
-var percentileNames = [...]struct {
-	name string
-	pct  float64
-}{{"p50", 50}, {"p75", 75}, {"p90", 90}, {"p95", 95}, {"p99", 99}, {"p999", 99.9}}
-
-// PercentileName is the key of a percentile (99 → "p99", 99.9 → "p999").
+// PercentileName is the key of a percentile an SLO may bound (99 → "p99", 99.9 → "p999"): one
+// of engine.Percentiles' quantiles, min and max excepted.
 func PercentileName(p float64) (string, bool) {
-	for _, n := range percentileNames {
-		if n.pct == p {
-			return n.name, true
-		}
+	if key, ok := engine.PercentileKey(p); ok && sloPercentile(p) {
+		return key, true
 	}
 	return "p" + strconv.FormatFloat(p, 'g', -1, 64), false
 }
 
 // PercentileOf reads a percentile from its key ("p99" → 99).
 func PercentileOf(name string) (float64, bool) {
-	for _, n := range percentileNames {
-		if n.name == name {
-			return n.pct, true
-		}
-	}
-	return 0, false
+	p, ok := engine.PercentileQuantile(name)
+	return p, ok && sloPercentile(p)
 }
 
 // PercentileNames are the keys PercentileOf knows, for "did you mean" hints.
 func PercentileNames() []string {
-	out := make([]string, len(percentileNames))
-	for i, n := range percentileNames {
-		out[i] = n.name
+	var out []string
+	for _, f := range engine.PercentileFigures() {
+		if sloPercentile(f.Quantile) {
+			out = append(out, f.Key)
+		}
 	}
 	return out
 }
 
-// latencyAt picks percentile p out of ps (ms).
+// sloPercentile: the fastest and the slowest answer are no percentile an SLO bounds.
+func sloPercentile(p float64) bool { return p > 0 && p < 100 }
+
+// latencyAt picks percentile p out of ps (ms); p99 for a p that is none an SLO may bound.
 func latencyAt(ps engine.Percentiles, p float64) float64 {
-	switch p {
-	case 50:
-		return ps.P50
-	case 75:
-		return ps.P75
-	case 90:
-		return ps.P90
-	case 95:
-		return ps.P95
-	case 99.9:
-		return ps.P999
+	if v, ok := ps.At(p); ok && sloPercentile(p) {
+		return v
 	}
 	return ps.P99
 }

@@ -14,27 +14,25 @@ import (
 // included.
 func TestLimiterInference(t *testing.T) {
 	tests := []struct {
-		name         string
-		cfg          Config
-		model        model
-		kind         string
-		rate, burst  float64 // expected (0: not checked)
-		delay, nginx string
+		name  string
+		cfg   Config
+		model model
+		want  engine.LimiterEstimate // Kind always; Rate, Burst and Nginx when set
 	}{
 		// nginx limit_req rate=1000r/s burst=60 nodelay: the plateau gives the rate to the
 		// request; the burst probe (after an idle gap) gives the burst.
 		{"1000/s burst 60", cfgWith(250, 50000, 2*time.Second, 10*time.Second, 5*time.Minute, defaultSLO),
-			&bucket{rate: 1000, burst: 60}, "token bucket", 1000, 60, "", "rate=1000r/s burst=60 nodelay"},
+			&bucket{rate: 1000, burst: 60}, engine.LimiterEstimate{Kind: "token bucket", Rate: 1000, Burst: 60, Nginx: "rate=1000r/s burst=60 nodelay"}},
 		// 240/m burst 60: the burst needs a 22 s gap to drain, within the budget.
 		{"240/m burst 60", cfgWith(2, 50000, time.Second, 3*time.Second, 5*time.Minute, defaultSLO),
-			&bucket{rate: 4, burst: 60}, "token bucket", 4, 60, "", "rate=240r/m burst=60 nodelay"},
+			&bucket{rate: 4, burst: 60}, engine.LimiterEstimate{Kind: "token bucket", Rate: 4, Burst: 60, Nginx: "rate=240r/m burst=60 nodelay"}},
 		// A limiter that rejects half of what is offered above 100/s: 429s, but the accepted
 		// rate grows with the offered one.
 		{"share dropper", cfgWith(100, 50000, time.Second, 3*time.Second, 5*time.Minute, defaultSLO),
-			shareDropper{above: 150, share: 0.5}, "not a token bucket", 0, 0, "", ""},
+			shareDropper{above: 150, share: 0.5}, engine.LimiterEstimate{Kind: "not a token bucket"}},
 		// A node that only slows down: no limiter.
 		{"no limiter", cfgWith(200, 50000, time.Second, 3*time.Second, 5*time.Minute, SLO{Percentile: 99, Latency: 20 * time.Millisecond, MaxLimitedPct: 1, MaxFailedPct: 0.1}),
-			&knee{capacity: 1500, base: 2}, "none", 0, 0, "", ""},
+			&knee{capacity: 1500, base: 2}, engine.LimiterEstimate{Kind: "none"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -44,17 +42,18 @@ func TestLimiterInference(t *testing.T) {
 				t.Fatal("no limiter estimate")
 			}
 			t.Logf("%+v", *l)
-			if l.Kind != tt.kind {
-				t.Errorf("kind %q, want %q; notes %s", l.Kind, tt.kind, strings.Join(l.Notes, " | "))
+			want := tt.want
+			if l.Kind != want.Kind {
+				t.Errorf("kind %q, want %q; notes %s", l.Kind, want.Kind, strings.Join(l.Notes, " | "))
 			}
-			if tt.rate > 0 && math.Abs(l.Rate-tt.rate) > l.RateErr+tt.rate*0.01 {
-				t.Errorf("rate %v ± %v, want %v", l.Rate, l.RateErr, tt.rate)
+			if want.Rate > 0 && math.Abs(l.Rate-want.Rate) > l.RateErr+want.Rate*0.01 {
+				t.Errorf("rate %v ± %v, want %v", l.Rate, l.RateErr, want.Rate)
 			}
-			if tt.burst > 0 && (math.Abs(l.Burst-tt.burst) > l.BurstErr || l.BurstAtLeast) {
-				t.Errorf("burst %v ± %v (at least: %v), want %v", l.Burst, l.BurstErr, l.BurstAtLeast, tt.burst)
+			if want.Burst > 0 && (math.Abs(l.Burst-want.Burst) > l.BurstErr || l.BurstAtLeast) {
+				t.Errorf("burst %v ± %v (at least: %v), want %v", l.Burst, l.BurstErr, l.BurstAtLeast, want.Burst)
 			}
-			if tt.nginx != "" && l.Nginx != tt.nginx {
-				t.Errorf("nginx %q, want %q", l.Nginx, tt.nginx)
+			if want.Nginx != "" && l.Nginx != want.Nginx {
+				t.Errorf("nginx %q, want %q", l.Nginx, want.Nginx)
 			}
 		})
 	}

@@ -3,6 +3,7 @@ package search
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -100,7 +101,7 @@ func TestSearchAgainstOracles(t *testing.T) {
 			if len(fp.rates) > tt.maxProbes {
 				t.Errorf("%d probes, want at most %d", len(fp.rates), tt.maxProbes)
 			}
-			if tt.wantProbes != nil && !sameFloats(fp.rates, tt.wantProbes) {
+			if tt.wantProbes != nil && !slices.Equal(fp.rates, tt.wantProbes) {
 				t.Errorf("probes %v, want %v", fp.rates, tt.wantProbes)
 			}
 			if tt.end == EndConverged && a.GapPct > tt.cfg.PrecisionPct+1e-9 {
@@ -191,18 +192,6 @@ func TestRoundSig(t *testing.T) {
 			t.Errorf("roundSig(%v) = %v, want %v", tt.in, got, tt.want)
 		}
 	}
-}
-
-func sameFloats(a, b []float64) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestAnswerTesterLimited: the answer blames the tester only when the first bad probe failed
@@ -310,7 +299,7 @@ func TestSearchRechecksLoneFailure(t *testing.T) {
 // a spike: no recheck (the limiter searches of TestSearchAgainstOracles keep their probes).
 func TestSearchNoRecheckOfLimiter(t *testing.T) {
 	_, fp := runFake(t, cfgWith(250, 50000, 2*time.Second, 10*time.Second, 5*time.Minute, defaultSLO), &bucket{rate: 1000, burst: 60})
-	if !sameFloats(fp.rates, []float64{250, 500, 1000, 2000, 1050}) {
+	if !slices.Equal(fp.rates, []float64{250, 500, 1000, 2000, 1050}) {
 		t.Errorf("probes %v, want 250 500 1000 2000 1050", fp.rates)
 	}
 }

@@ -48,23 +48,25 @@ type metric struct {
 
 func completed(s *engine.Summary) int64 { return s.Completed }
 
-// metrics are the names [thresholds] accepts. Latency is from the intended send time, of all
-// answers, as everywhere in rpcstress.
-var metrics = []metric{
-	{name: "p50", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P50 }, about: "median latency"},
-	{name: "p75", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P75 }, about: "75th percentile latency"},
-	{name: "p90", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P90 }, about: "90th percentile latency"},
-	{name: "p95", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P95 }, about: "95th percentile latency"},
-	{name: "p99", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P99 }, about: "99th percentile latency"},
-	{name: "p999", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.P999 }, about: "99.9th percentile latency"},
-	{name: "min", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Min }, about: "fastest answer"},
-	{name: "max", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Max }, about: "slowest answer"},
-	{name: "mean", kind: latency, pick: func(s *engine.Summary) float64 { return s.Latency.Mean }, about: "mean latency"},
-	{name: "ok", kind: share, count: func(s *engine.Summary) int64 { return s.OK }, of: completed, about: "successful answers"},
-	{name: "limited", kind: share, count: func(s *engine.Summary) int64 { return s.Limited }, of: completed, about: "rate-limited answers"},
-	{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
-	{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
-	{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
+// metrics are the names [thresholds] accepts: the latency figures (their keys are
+// engine.PercentileFigures: p50 … p999, min, max, mean), then the shares and the rate. Latency is
+// from the intended send time, of all answers, as everywhere in rpcstress.
+var metrics = append(latencyMetrics(),
+	metric{name: "ok", kind: share, count: func(s *engine.Summary) int64 { return s.OK }, of: completed, about: "successful answers"},
+	metric{name: "limited", kind: share, count: func(s *engine.Summary) int64 { return s.Limited }, of: completed, about: "rate-limited answers"},
+	metric{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
+	metric{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
+	metric{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
+)
+
+// latencyMetrics are one metric per figure of the latency's engine.Percentiles.
+func latencyMetrics() []metric {
+	var out []metric
+	for _, f := range engine.PercentileFigures() {
+		out = append(out, metric{name: f.Key, kind: latency, about: f.Key + " latency",
+			pick: func(s *engine.Summary) float64 { v, _ := s.Latency.Get(f.Key); return v }})
+	}
+	return out
 }
 
 // Metrics are the names a threshold may use, for "did you mean" hints and the README.

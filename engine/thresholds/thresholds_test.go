@@ -138,3 +138,35 @@ func TestFromSnapshotsRejudges(t *testing.T) {
 		t.Errorf("a bad condition: %v", err)
 	}
 }
+
+// TestLatencyMetricsReadTheirFigure: each latency metric judges the figure its name says.
+func TestLatencyMetricsReadTheirFigure(t *testing.T) {
+	run := &engine.Snapshot{Totals: engine.Summary{Completed: 10,
+		Latency: engine.Percentiles{Min: 1, P50: 2, P75: 3, P90: 4, P95: 5, P99: 6, P999: 7, Max: 8, Mean: 9}}}
+	tests := []struct {
+		metric string
+		want   float64
+	}{
+		{"p50", 2},  // the median
+		{"p75", 3},  // the third quartile
+		{"p90", 4},  // one in ten slower
+		{"p95", 5},  // one in twenty slower
+		{"p99", 6},  // the usual SLO
+		{"p999", 7}, // one in a thousand slower
+		{"min", 1},  // the fastest answer
+		{"max", 8},  // the slowest answer
+		{"mean", 9}, // the mean
+	}
+	if len(tests) != len(engine.PercentileFigures()) {
+		t.Errorf("%d rows for the figures %v", len(tests), engine.PercentileFigures())
+	}
+	for _, tt := range tests {
+		th, err := Parse(tt.metric, "< 100ms")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if r := Evaluate([]Threshold{th}, run)[0]; r.Measured != tt.want {
+			t.Errorf("%s measured %v, want %v", tt.metric, r.Measured, tt.want)
+		}
+	}
+}
