@@ -6,13 +6,13 @@ import (
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 	"syscall"
 	"time"
 
 	"github.com/rpcstress/rpcstress/harvest"
 	"github.com/rpcstress/rpcstress/internal/cliflag"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 func harvestCommand() command {
@@ -129,7 +129,7 @@ func (p *harvestProgress) show(pr harvest.Progress) {
 }
 
 // writeHarvestSummary says what was written and what the window is, each line within 80
-// columns (the window note is wrapped).
+// columns (the window note is wrapped, its later lines indented).
 func writeHarvestSummary(w io.Writer, m *harvest.Manifest, dir string) {
 	state := "complete"
 	if !m.Complete {
@@ -137,38 +137,17 @@ func writeHarvestSummary(w io.Writer, m *harvest.Manifest, dir string) {
 	}
 	fmt.Fprintf(w, "harvest: %s chain %s, blocks %d…%d (head %d), %d read, %d requests\n",
 		m.Chain, safetext.Line(m.ChainID), m.From, m.To, m.Head, m.Read, m.Requests)
-	for _, l := range wrapWords("window: "+safetext.Line(m.WindowNote), 78) {
+	for i, l := range textfmt.Wrap("window: "+safetext.Line(m.WindowNote), 76) {
+		if i > 0 {
+			l = "  " + l
+		}
 		fmt.Fprintln(w, "  "+l)
 	}
 	for _, e := range m.Files {
 		fmt.Fprintf(w, "  %-18s %7d lines\n", e.Name, e.Lines)
 	}
 	if len(m.Skipped) > 0 {
-		fmt.Fprintf(w, "  skipped %d (see %s): %s\n", len(m.Skipped), harvest.ManifestName, clip(safetext.Line(m.Skipped[0]), 40))
+		fmt.Fprintf(w, "  skipped %d (see %s): %s\n", len(m.Skipped), harvest.ManifestName, textfmt.Truncate(safetext.Line(m.Skipped[0]), 40))
 	}
 	fmt.Fprintf(w, "  %s, in %s/ (%s)\n", state, safetext.Line(dir), harvest.ManifestName)
-}
-
-func wrapWords(s string, width int) []string {
-	var lines []string
-	line := ""
-	for _, w := range strings.Fields(s) {
-		if line != "" && len(line)+1+len(w) > width {
-			lines = append(lines, line)
-			line = "  " + w
-			continue
-		}
-		if line != "" {
-			line += " "
-		}
-		line += w
-	}
-	return append(lines, line)
-}
-
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	return s[:n-1] + "…"
 }

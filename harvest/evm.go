@@ -47,11 +47,7 @@ func (e *evm) declare(k *sink) {
 
 func (e *evm) identify(ctx context.Context) (string, int64, error) {
 	var id string
-	if err := e.c.one(ctx, "eth_chainId", &id); err != nil {
-		var re *RPCError
-		if errors.As(err, &re) && re.Code == methodNotFound {
-			return "", 0, fmt.Errorf("the node does not know eth_chainId: it is not an EVM node (for a Solana node give --chain solana)")
-		}
+	if err := e.c.first(ctx, "eth_chainId", &id, "an EVM node (for a Solana node give --chain solana)"); err != nil {
 		return "", 0, err
 	}
 	if _, err := parseHex(id); err != nil {

@@ -60,23 +60,14 @@ func (o *Options) check() error {
 	if err != nil || (u.Scheme != "http" && u.Scheme != "https") || u.Host == "" {
 		return fmt.Errorf("the URL %q is not an http:// or https:// address of a JSON-RPC node", o.URL)
 	}
-	if o.Blocks == 0 {
-		o.Blocks = DefaultBlocks
+	if err := inRange(&o.Blocks, DefaultBlocks, 1, maxBlocks, "--blocks %d: give 1 to %d"); err != nil {
+		return err
 	}
-	if o.Blocks < 1 || o.Blocks > maxBlocks {
-		return fmt.Errorf("--blocks %d: give 1 to %d", o.Blocks, maxBlocks)
+	if err := inRange(&o.Rate, DefaultRate, 0.1, 10_000, "--rate %g: give 0.1 to %g requests a second"); err != nil {
+		return err
 	}
-	if o.Rate == 0 {
-		o.Rate = DefaultRate
-	}
-	if o.Rate < 0.1 || o.Rate > 10_000 {
-		return fmt.Errorf("--rate %g: give 0.1 to 10000 requests a second", o.Rate)
-	}
-	if o.Batch == 0 {
-		o.Batch = DefaultBatch
-	}
-	if o.Batch < 1 || o.Batch > maxBatch {
-		return fmt.Errorf("--batch %d: give 1 (no batches) to %d", o.Batch, maxBatch)
+	if err := inRange(&o.Batch, DefaultBatch, 1, maxBatch, "--batch %d: give 1 (no batches) to %d"); err != nil {
+		return err
 	}
 	if o.Timeout == 0 {
 		o.Timeout = defaultTimeout
@@ -99,4 +90,16 @@ func Source(raw string) string {
 		s += "/<path and query not kept>"
 	}
 	return s
+}
+
+// inRange sets *v to def when it is unset (0) and refuses it outside lo..hi with msg, which
+// formats the value and hi.
+func inRange[T int | float64](v *T, def, lo, hi T, msg string) error {
+	if *v == 0 {
+		*v = def
+	}
+	if *v < lo || *v > hi {
+		return fmt.Errorf(msg, *v, hi)
+	}
+	return nil
 }

@@ -78,6 +78,17 @@ func (c *client) one(ctx context.Context, method string, out any, params ...any)
 	return nil
 }
 
+// first makes the first call of a harvest, the one that tells the chain: a node that does not
+// know the method is of another chain, which the error says (notA: "an EVM node (…)").
+func (c *client) first(ctx context.Context, method string, out any, notA string) error {
+	err := c.one(ctx, method, out)
+	var re *RPCError
+	if errors.As(err, &re) && re.Code == methodNotFound {
+		return fmt.Errorf("the node does not know %s: it is not %s", method, notA)
+	}
+	return err
+}
+
 // do makes every call, in batches where the node takes them. An error is the transport's (or the
 // context's); each call's own JSON-RPC error is in its Err.
 func (c *client) do(ctx context.Context, cs []call) error {

@@ -30,11 +30,7 @@ func (s *solana) declare(k *sink) {
 
 func (s *solana) identify(ctx context.Context) (string, int64, error) {
 	var genesis string
-	if err := s.c.one(ctx, "getGenesisHash", &genesis); err != nil {
-		var re *RPCError
-		if errors.As(err, &re) && re.Code == methodNotFound {
-			return "", 0, fmt.Errorf("the node does not know getGenesisHash: it is not a Solana node (for an EVM node give --chain evm)")
-		}
+	if err := s.c.first(ctx, "getGenesisHash", &genesis, "a Solana node (for an EVM node give --chain evm)"); err != nil {
 		return "", 0, err
 	}
 	var head int64
