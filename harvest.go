@@ -67,6 +67,15 @@ func (c *cli) harvest(ctx context.Context, args []string) int {
 	if len(pos) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress harvest URL --chain evm|solana [--blocks N] [--out DIR]"))
 	}
+	// 0 means "the default" to harvest.Options; on the command line it is a mistake to name.
+	for _, z := range []struct {
+		name string
+		zero bool
+	}{{"--blocks", f.blocks == 0}, {"--rate", f.rate == 0}, {"--batch", f.batch == 0}} {
+		if z.zero {
+			return c.fail(exitUsage, fmt.Errorf("%s 0: give a positive number (or leave the flag out for its default)", z.name))
+		}
+	}
 	ctx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
 	var caught caughtSignal
@@ -149,5 +158,7 @@ func writeHarvestSummary(w io.Writer, m *harvest.Manifest, dir string) {
 	if len(m.Skipped) > 0 {
 		fmt.Fprintf(w, "  skipped %d (see %s): %s\n", len(m.Skipped), harvest.ManifestName, textfmt.Truncate(safetext.Line(m.Skipped[0]), 40))
 	}
-	fmt.Fprintf(w, "  %s, in %s/ (%s)\n", state, safetext.Line(dir), harvest.ManifestName)
+	for _, l := range textfmt.Wrap(state+", in "+safetext.Line(dir)+"/ ("+harvest.ManifestName+")", 76) {
+		fmt.Fprintln(w, "  "+l)
+	}
 }

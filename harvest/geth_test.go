@@ -22,7 +22,7 @@ func TestHarvestGeth(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Logf("harvested %d blocks in %s with %d requests; window: %s", m.Read, time.Since(began).Round(time.Millisecond), m.Requests, m.WindowNote)
-	if !m.Complete || m.To < head || m.Read != int(head-m.From+1) {
+	if !m.Complete || m.To < head || m.Read != int(m.To-m.From+1) {
 		t.Fatalf("manifest %+v, head %d", m, head)
 	}
 	// The deploy, the transfers and the log calls (geth --dev seals several in a block).

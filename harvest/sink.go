@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"path/filepath"
 	"sort"
 	"time"
@@ -83,6 +84,9 @@ const ManifestName = "manifest.json"
 // checkOut checks every file's path before anything is read, so a folder that cannot be
 // written fails in a second, not after minutes of reading.
 func (k *sink) checkOut(dir string) (map[string]outfile.Target, error) {
+	if fi, err := os.Stat(dir); err == nil && !fi.IsDir() {
+		return nil, fmt.Errorf("--out %s is a file, not a folder: choose another path", dir)
+	}
 	ts := map[string]outfile.Target{}
 	names := append(k.names(), ManifestName)
 	for _, n := range names {

@@ -1,0 +1,138 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// TestHarvestBadInput: every mistake on the command line is exit 2 with what and how to fix it,
+// and nothing is asked of any node.
+func TestHarvestBadInput(t *testing.T) {
+	t.Parallel()
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"no URL", []string{"harvest", "--chain", "evm"}, "usage: rpcstress harvest URL --chain evm|solana"},
+		{"no chain", []string{"harvest", "http://127.0.0.1:1"}, "--chain is missing: say evm or solana"},
+		{"another chain", []string{"harvest", "http://127.0.0.1:1", "--chain", "bitcoin"}, `--chain "bitcoin": harvest knows evm and solana`},
+		{"zero blocks", []string{"harvest", "http://127.0.0.1:1", "--chain", "evm", "--blocks", "0"}, "--blocks 0: give a positive number"},
+		{"too polite to finish", []string{"harvest", "http://127.0.0.1:1", "--chain", "evm", "--rate", "0.01"}, "--rate 0.01: give 0.1 to 10000"},
+		{"a WebSocket URL", []string{"harvest", "ws://127.0.0.1:1", "--chain", "evm"}, "not an http:// or https:// address"},
+		{"an output that is a file", []string{"harvest", "http://127.0.0.1:1", "--chain", "evm", "--out", "/etc/hostname"}, "--out /etc/hostname is a file, not a folder"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, _, stderr := runVerb(t, tt.args...)
+			if code != exitUsage || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tt.want)
+			}
+		})
+	}
+}
+
+// slowEVM answers like an EVM archive node with a head of 5000, each answer after delay: a
+// harvest of it takes long enough to be interrupted.
+func slowEVM(t *testing.T, delay time.Duration) string {
+	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		body, _ := io.ReadAll(r.Body)
+		var qs []struct {
+			ID     int               `json:"id"`
+			Method string            `json:"method"`
+			Params []json.RawMessage `json:"params"`
+		}
+		batch := len(body) > 0 && body[0] == '['
+		if !batch {
+			body = append(append([]byte("["), body...), ']')
+		}
+		_ = json.Unmarshal(body, &qs)
+		time.Sleep(delay)
+		out := make([]string, 0, len(qs))
+		for _, q := range qs {
+			res := `"0x0"`
+			switch q.Method {
+			case "eth_chainId":
+				res = `"0x1"`
+			case "eth_blockNumber":
+				res = `"0x1388"`
+			case "eth_getBlockByNumber":
+				var n string
+				_ = json.Unmarshal(q.Params[0], &n)
+				res = fmt.Sprintf(`{"number":%q,"hash":"0x%064x","transactions":[]}`, n, len(n))
+			case "eth_getLogs":
+				res = `[]`
+			}
+			out = append(out, fmt.Sprintf(`{"jsonrpc":"2.0","id":%d,"result":%s}`, q.ID, res))
+		}
+		if batch {
+			_, _ = w.Write([]byte("[" + strings.Join(out, ",") + "]"))
+		} else if len(out) == 1 {
+			_, _ = w.Write([]byte(out[0]))
+		}
+	}))
+	t.Cleanup(srv.Close)
+	return srv.URL
+}
+
+// TestHarvestInterrupted: Ctrl-C in the middle keeps what was read, the manifest says partial,
+// the exit status is 130.
+func TestHarvestInterrupted(t *testing.T) {
+	t.Parallel()
+	url := slowEVM(t, 50*time.Millisecond)
+	dir := filepath.Join(t.TempDir(), "data")
+	sig := make(chan os.Signal, 1)
+	var out, errOut syncBuffer
+	c := &cli{stdout: &out, stderr: &errOut, signals: sig, getenv: func(string) (string, bool) { return "", false }}
+	code := make(chan int, 1)
+	go func() {
+		code <- c.main(t.Context(), []string{"harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir})
+	}()
+	deadline := time.Now().Add(10 * time.Second)
+	for !strings.Contains(errOut.String(), "harvest: blocks") && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	time.Sleep(300 * time.Millisecond) // a few batches in
+	sig <- syscall.SIGINT
+	select {
+	case got := <-code:
+		if got != 130 {
+			t.Fatalf("exit %d, want 130\n%s", got, errOut.String())
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatalf("harvest did not stop within 10 s of SIGINT\n%s", errOut.String())
+	}
+	var m struct {
+		Complete bool   `json:"complete"`
+		Partial  string `json:"partial"`
+		Read     int    `json:"blocks_read"`
+	}
+	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
+	if err != nil {
+		t.Fatalf("no manifest after Ctrl-C: %v\n%s", err, errOut.String())
+	}
+	if err := json.Unmarshal(b, &m); err != nil || m.Complete || m.Read == 0 || m.Read >= 5000 {
+		t.Fatalf("manifest %s", b)
+	}
+	blocks, _ := os.ReadFile(filepath.Join(dir, "blocks.txt"))
+	if n := strings.Count(string(blocks), "\n"); n != m.Read {
+		t.Errorf("blocks.txt has %d lines, the manifest says %d read", n, m.Read)
+	}
+	if !strings.Contains(errOut.String(), "stopped by SIGINT; what was read is kept") {
+		t.Errorf("stderr does not say what happened:\n%s", errOut.String())
+	}
+	for _, l := range strings.Split(errOut.String(), "\n") {
+		if len([]rune(l)) > 80 {
+			t.Errorf("a line over 80 columns: %q", l)
+		}
+	}
+}
