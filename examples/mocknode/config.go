@@ -35,7 +35,10 @@ type Config struct {
 	Latency time.Duration
 	// Jitter adds a uniform random [0, Jitter) on top of Latency.
 	Jitter time.Duration
-	// PerItem is added per item: per call of a batch and per slot of a getBlocks range.
+	// PerItem is added per item: per call of a batch, and per element of a call's answer where
+	// it lists many (slots of getBlocks, transactions of getBlock, logs of eth_getLogs,
+	// accounts of getProgramAccounts, signatures of getSignaturesForAddress, blocks of
+	// eth_feeHistory), so heavy calls take longer as on a real node.
 	PerItem time.Duration
 	// Capacity is how many JSON-RPC calls per second the node serves, one after another;
 	// beyond it answers queue and latency climbs. 0 means unlimited.

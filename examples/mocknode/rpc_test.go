@@ -247,6 +247,13 @@ func FuzzAnswer(f *testing.F) {
 		`{"id":1e400,"method":"eth_getBlockByNumber","params":["0x10",false]}`,
 		`{"id":"\ud800","method":"nope"}`,
 		`[[[]]]`, `{`, `null`, `{"id":-0,"method":"eth_getBalance","params":["` + ethAddr + `"]}`,
+		`{"id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x1312cf0","address":["` + ethAddr + `"],"topics":[null,[]]}]}`,
+		`{"id":1,"method":"eth_call","params":[{"to":` + string(appendEthAddress(nil, dEthToken, 0)) + `,"data":"0x70a08231"},"0x1"]}`,
+		`{"id":1,"method":"eth_getTransactionReceipt","params":[` + string(appendHash32(nil, dEthTx, ethFirstBlock<<8)) + `]}`,
+		`{"id":1,"method":"eth_feeHistory","params":["0x2","latest",[10,90]]}`,
+		`{"id":1,"method":"getBlock","params":[299999999,{"transactionDetails":"signatures"}]}`,
+		`{"id":1,"method":"getSignaturesForAddress","params":["MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",{"limit":3}]}`,
+		`{"id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",{"filters":[{"dataSize":1}]}]}`,
 	} {
 		f.Add(seed)
 	}
