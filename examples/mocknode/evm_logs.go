@@ -167,7 +167,7 @@ func (n *Node) readLogRange(f *logFilter, obj *fastjson.Value, head uint64) (err
 	switch {
 	case f.from > f.to:
 		return errInvalidParams, msgLogRange
-	case f.to-f.from >= maxLogRange:
+	case f.to-f.from > maxLogRange: // geth compares end − begin, so a range may hold one block more
 		return errInvalidParams, msgLogMaxRange
 	}
 	f.to = min(f.to, head) // from > head leaves an empty range
