@@ -1,5 +1,10 @@
 package mocknode
 
+import (
+	"encoding/binary"
+	"encoding/hex"
+)
+
 // The fake chains store nothing: every hash, address, signature and account key is computed
 // from what it names (a block number, a transaction's place, an account's index), so memory
 // stays flat however long the node runs. To answer a lookup by hash or address without a
@@ -101,13 +106,17 @@ func words(key uint64, w []uint64) {
 const hexDigits = "0123456789abcdef"
 
 // appendHexWords writes the words' 16 hex digits each, without 0x; nibbles cuts the last
-// word short (an address is 40 digits: two words and a half).
+// word short (an address is 40 digits: two words and a half). nibbles is even: ids are bytes.
 func appendHexWords(dst []byte, w []uint64, nibbles int) []byte {
+	var b [8]byte
 	for _, x := range w {
-		for shift := 60; shift >= 0 && nibbles > 0; shift -= 4 {
-			dst = append(dst, hexDigits[(x>>uint(shift))&0xf])
-			nibbles--
+		n := min(nibbles, 16)
+		if n <= 0 {
+			break
 		}
+		binary.BigEndian.PutUint64(b[:], x)
+		dst = hex.AppendEncode(dst, b[:n/2])
+		nibbles -= n
 	}
 	return dst
 }
