@@ -22,6 +22,7 @@ const (
 	mGetAccountInfo
 	mGetLatestBlockhash
 	mGetProgramAccounts
+	mGetSignatureStatuses
 	mEthChainID
 	mEthBlockNumber
 	mEthGetBalance
@@ -65,6 +66,8 @@ func methodName(m method) string {
 		return "getLatestBlockhash"
 	case mGetProgramAccounts:
 		return "getProgramAccounts"
+	case mGetSignatureStatuses:
+		return "getSignatureStatuses"
 	case mEthChainID:
 		return "eth_chainId"
 	case mEthBlockNumber:

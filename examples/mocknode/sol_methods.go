@@ -51,6 +51,8 @@ func (n *Node) solanaResult(dst []byte, m method, r *req) ([]byte, int, errCode,
 		return n.getAccountInfo(dst, r)
 	case mGetProgramAccounts:
 		return n.getProgramAccounts(dst, r)
+	case mGetSignatureStatuses:
+		return n.getSignatureStatuses(dst, r)
 	}
 	return dst, 1, errMethodNotFound, msgMethodNotFound
 }

@@ -16,6 +16,8 @@ const (
 	maxSigLimit    = 1000 // Solana's default and largest limit
 	msgSigsConfig  = `Invalid params: the config must be an object {\"limit\": 1 to 1000, \"before\": signature, \"until\": signature, \"commitment\": …}`
 	msgSigsBefore  = "Invalid params: before and until must be signatures of transactions this node has answered"
+	msgSigStatuses = "Invalid params: params[0] must be a list of 1 to 256 base58 transaction signatures"
+	maxSigStatuses = 256           // Solana's limit
 	sigCursorCount = 2 * solMaxTxs // payer and recipient, per transaction index
 )
 
@@ -188,4 +190,39 @@ func appendSigEntry(dst []byte, tx solTx, found int) []byte {
 	dst = append(dst, `","slot":`...)
 	dst = strconv.AppendUint(dst, tx.slot, 10)
 	return append(dst, '}')
+}
+
+// getSignatureStatuses: params [[signature, …], config?]; a status per signature, null for
+// one the node does not keep (whatever searchTransactionHistory says: the node keeps its
+// whole ledger or none of it).
+func (n *Node) getSignatureStatuses(dst []byte, r *req) ([]byte, int, errCode, string) {
+	list := param(r.params, 0)
+	if c := paramCount(r.params); c < 1 || c > 2 || list == nil || list.Type() != fastjson.TypeArray {
+		return dst, 1, errInvalidParams, msgSigStatuses
+	}
+	sigs := list.GetArray()
+	if len(sigs) < 1 || len(sigs) > maxSigStatuses {
+		return dst, 1, errInvalidParams, msgSigStatuses
+	}
+	for _, v := range sigs {
+		if !isBase58Signature(stringParam(v)) {
+			return dst, 1, errInvalidParams, msgSigStatuses
+		}
+	}
+	dst = appendContext(dst, n.slot(r.now))
+	dst = append(dst, '[')
+	for i, v := range sigs {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		tx, ok := n.findSolTx(stringParam(v), r)
+		if !ok {
+			dst = append(dst, "null"...)
+			continue
+		}
+		dst = append(dst, `{"confirmationStatus":"finalized","confirmations":null,"err":null,"slot":`...)
+		dst = strconv.AppendUint(dst, tx.slot, 10)
+		dst = append(dst, `,"status":{"Ok":null}}`...)
+	}
+	return append(dst, "]}"...), len(sigs), errNone, ""
 }

@@ -127,3 +127,32 @@ func TestSignaturesPruned(t *testing.T) {
 		{"address", "getSignaturesForAddress", `["0x12"]`, -32602, msgBalanceParams},
 	})
 }
+
+// TestSignatureStatuses: a status per signature, in order, null for signatures of nothing the
+// node keeps.
+func TestSignatureStatuses(t *testing.T) {
+	n := mustNode(t, Config{Retain: 100})
+	now := n.epoch
+	head := n.slot(now)
+	kept := blockAtOrBefore(head)
+	sig := func(slot, i uint64) string {
+		return `"` + string(appendBase58ID(nil, dSolSig.key(slot<<8|i), sigDigits)) + `"`
+	}
+	var st struct {
+		Value []*struct {
+			Slot               uint64
+			ConfirmationStatus string
+			Err                any
+		}
+	}
+	rpcResult(t, n, now, "getSignatureStatuses", "[["+sig(kept, 0)+","+sig(head-200, 0)+","+sig(head+1, 0)+`],{"searchTransactionHistory":true}]`, &st)
+	if len(st.Value) != 3 || st.Value[0] == nil || st.Value[0].Slot != kept || st.Value[0].ConfirmationStatus != "finalized" || st.Value[1] != nil || st.Value[2] != nil {
+		t.Fatalf("statuses %+v: want slot %d's, then null for a pruned and a future one", st.Value, kept)
+	}
+	checkErrors(t, n, now, []errorCase{
+		// An empty list.
+		{"empty", "getSignatureStatuses", `[[]]`, -32602, msgSigStatuses},
+		// Not a signature.
+		{"not a signature", "getSignatureStatuses", `[["abc"]]`, -32602, msgSigStatuses},
+	})
+}

@@ -125,6 +125,7 @@ func TestEveryMethodCounted(t *testing.T) {
 		"getAccountInfo":            {`["` + solAddr + `"]`, 1},
 		"getLatestBlockhash":        {`[]`, 1},
 		"getProgramAccounts":        {`["` + solProgramID(progToken) + `"]`, solWallets},
+		"getSignatureStatuses":      {`[["` + string(appendBase58ID(nil, dSolSig.key(blockWithTxs<<8), sigDigits)) + `","` + string(appendBase58ID(nil, dSolSig.key(1), sigDigits)) + `"]]`, 2},
 		"eth_chainId":               {`[]`, 1},
 		"eth_blockNumber":           {`[]`, 1},
 		"eth_getBalance":            {`["` + ethAddr + `","latest"]`, 1},
