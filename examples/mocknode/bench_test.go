@@ -22,6 +22,14 @@ func BenchmarkHandler(b *testing.B) {
 		{"eth_getBlockByNumber", Config{}, `{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",false]}`},
 		{"batch10", Config{}, batch},
 		{"getBlocks100", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getBlocks","params":[1000,1099]}`},
+		{"eth_getBlockByNumber_full", Config{}, `{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["latest",true]}`},
+		{"eth_getTransactionReceipt", Config{}, `{"jsonrpc":"2.0","id":1,"method":"eth_getTransactionReceipt","params":[` + string(appendHash32(nil, dEthTx, ethFirstBlock<<8)) + `]}`},
+		{"eth_call_balanceOf", Config{}, `{"jsonrpc":"2.0","id":1,"method":"eth_call","params":[{"to":` + string(appendEthAddress(nil, dEthToken, 0)) + `,"data":"0x70a08231` + zeroHex64[:24] + string(appendEthAddressHex(nil, dEthWallet, 1)) + `"},"latest"]}`},
+		{"eth_getLogs10", Config{}, `{"jsonrpc":"2.0","id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x1312cf7","toBlock":"0x1312d00"}]}`},
+		{"getBlock", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getBlock","params":[299999999,{"maxSupportedTransactionVersion":0}]}`},
+		{"getTransaction", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getTransaction","params":["` + string(appendBase58ID(nil, dSolSig.key(299999999<<8), sigDigits)) + `"]}`},
+		{"getSignaturesForAddress", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getSignaturesForAddress","params":["` + string(appendBase58ID(nil, dSolWallet.key(1), keyDigits)) + `",{"limit":10}]}`},
+		{"getProgramAccounts", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"]}`},
 		{"parse_error", Config{}, `{"jsonrpc":`},
 		{"limited_429", Config{Rate: 1, NoDelay: true}, getSlot},
 		{"limiter_pass", Config{Rate: 1e7, Burst: 1e9, NoDelay: true}, getSlot},
@@ -64,4 +72,34 @@ func BenchmarkHandlerParallel(b *testing.B) {
 			n.handle(&ctx)
 		}
 	})
+}
+
+// TestAnswersDoNotAllocate: once a scratch is warm, answering any method allocates nothing,
+// errors with a variable message included (the handler's fasthttp buffers aside).
+func TestAnswersDoNotAllocate(t *testing.T) {
+	n := mustNode(t, Config{Retain: 10})
+	bodies := []string{
+		`{"id":1,"method":"eth_getBlockByNumber","params":["latest",true]}`,
+		`{"id":1,"method":"eth_getBlockByHash","params":[` + string(appendHash32(nil, dEthBlock, ethFirstBlock)) + `,true]}`,
+		`{"id":1,"method":"eth_getTransactionReceipt","params":[` + string(appendHash32(nil, dEthTx, ethFirstBlock<<8)) + `]}`,
+		`{"id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x1312cf7","topics":["` + transferTopic + `",null,["0x` + zeroHex64 + `"]]}]}`,
+		`{"id":1,"method":"eth_call","params":[{"to":` + string(appendEthAddress(nil, dEthToken, 0)) + `,"data":"0x313ce567"},"latest"]}`,
+		`{"id":1,"method":"eth_getBalance","params":["` + ethAddr + `","0x1"]}`, // missing trie node
+		`{"id":1,"method":"eth_feeHistory","params":[4,"latest",[10,90]]}`,
+		`{"id":1,"method":"getBlock","params":[299999999,{"maxSupportedTransactionVersion":0}]}`,
+		`{"id":1,"method":"getBlock","params":[5]}`, // cleaned up
+		`{"id":1,"method":"getTransaction","params":["` + string(appendBase58ID(nil, dSolSig.key(299999999<<8), sigDigits)) + `"]}`,
+		`{"id":1,"method":"getSignaturesForAddress","params":["MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",{"limit":5}]}`,
+		`{"id":1,"method":"getAccountInfo","params":["` + string(appendBase58ID(nil, dSolTokenAcct.key(1), keyDigits)) + `"]}`,
+		`{"id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",{"filters":[{"dataSize":165}]}]}`,
+		`{"id":1,"method":"getLatestBlockhash"}`,
+	}
+	s := new(scratch)
+	for _, text := range bodies {
+		body := []byte(text)
+		n.answer(s, body, n.epoch) // warm the buffers
+		if a := testing.AllocsPerRun(20, func() { n.answer(s, body, n.epoch) }); a != 0 {
+			t.Errorf("%.60s…: %.1f allocations", text, a)
+		}
+	}
 }

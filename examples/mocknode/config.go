@@ -35,7 +35,10 @@ type Config struct {
 	Latency time.Duration
 	// Jitter adds a uniform random [0, Jitter) on top of Latency.
 	Jitter time.Duration
-	// PerItem is added per item: per call of a batch and per slot of a getBlocks range.
+	// PerItem is added per item: per call of a batch, and per element of a call's answer where
+	// it lists many (slots of getBlocks, transactions of getBlock, logs of eth_getLogs,
+	// accounts of getProgramAccounts, signatures of getSignaturesForAddress, blocks of
+	// eth_feeHistory), so heavy calls take longer as on a real node.
 	PerItem time.Duration
 	// Capacity is how many JSON-RPC calls per second the node serves, one after another;
 	// beyond it answers queue and latency climbs. 0 means unlimited.
@@ -43,6 +46,11 @@ type Config struct {
 	// StallEvery and StallFor freeze the node for StallFor once every StallEvery (the first
 	// stall starts StallEvery after the node starts); both zero means never.
 	StallEvery, StallFor time.Duration
+	// Retain is how many blocks behind the head the node keeps, as a pruned node does: EVM
+	// state (eth_getBalance, eth_call, eth_getTransactionCount, eth_getCode) at an older block
+	// answers geth's "missing trie node" error, and Solana's ledger starts that many slots
+	// behind its head (getFirstAvailableBlock). 0 is an archive node that keeps everything.
+	Retain int
 }
 
 // normalized checks c and returns it with defaults filled in. Every error says which knob is
@@ -78,6 +86,9 @@ func (c Config) normalized() (Config, error) {
 		}
 	}
 	errs = append(errs, rateProblem("capacity", c.Capacity, "for unlimited", "the minimum of 0.001/s"))
+	if c.Retain < 0 {
+		errs = append(errs, fmt.Errorf("retain %d is negative: use 0 for an archive node that keeps every block", c.Retain))
+	}
 	switch {
 	case c.StallEvery == 0 && c.StallFor == 0:
 	case c.StallEvery <= 0 || c.StallFor <= 0:
@@ -147,6 +158,11 @@ func (c Config) String() string {
 		b.WriteString(c.StallFor.String())
 		b.WriteString(" every ")
 		b.WriteString(c.StallEvery.String())
+	}
+	if c.Retain > 0 {
+		b.WriteString("; keeps the last ")
+		b.WriteString(strconv.Itoa(c.Retain))
+		b.WriteString(" blocks")
 	}
 	return b.String()
 }

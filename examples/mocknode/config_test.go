@@ -15,7 +15,7 @@ func TestConfigValidation(t *testing.T) {
 		// The zero value is a plain node.
 		{"zero", Config{}, ""},
 		// A full, sensible configuration.
-		{"everything", Config{Rate: 100, Burst: 10, NoDelay: true, LimitStatus: 503, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 1000, StallEvery: time.Second, StallFor: 100 * time.Millisecond}, ""},
+		{"everything", Config{Rate: 100, Burst: 10, NoDelay: true, LimitStatus: 503, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 1000, StallEvery: time.Second, StallFor: 100 * time.Millisecond, Retain: 128}, ""},
 		// Negative rate.
 		{"negative rate", Config{Rate: -1}, "rate -1/s is negative"},
 		// Below nginx's 0.001 r/s resolution.
@@ -28,6 +28,8 @@ func TestConfigValidation(t *testing.T) {
 		{"huge latency", Config{Latency: 2 * time.Hour}, "above the maximum"},
 		// Tiny capacity would overflow the service time.
 		{"tiny capacity", Config{Capacity: 1e-9}, "below the minimum"},
+		// A negative retention window.
+		{"negative retain", Config{Retain: -1}, "retain -1 is negative: use 0 for an archive node"},
 		// All problems are reported at once.
 		{"several", Config{Burst: -1, Latency: -1}, "burst -1 is negative: use 0 for no burst\nlatency -1ns is negative"},
 	}
@@ -52,8 +54,8 @@ func TestConfigString(t *testing.T) {
 		// Defaults.
 		{Config{}, "no limit; latency 0s; capacity unlimited"},
 		// Every knob.
-		{Config{Rate: 4, Burst: 3, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 500, StallEvery: time.Second, StallFor: 100 * time.Millisecond},
-			"limit 4/s burst 3 delaying, rejects with 429; latency 1ms + jitter 1ms + 1µs/item; capacity 500/s; stalls 100ms every 1s"},
+		{Config{Rate: 4, Burst: 3, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 500, StallEvery: time.Second, StallFor: 100 * time.Millisecond, Retain: 128},
+			"limit 4/s burst 3 delaying, rejects with 429; latency 1ms + jitter 1ms + 1µs/item; capacity 500/s; stalls 100ms every 1s; keeps the last 128 blocks"},
 	}
 	for _, tt := range tests {
 		if got := tt.cfg.String(); got != tt.want {

@@ -1,6 +1,14 @@
 // Package mocknode is the embedded JSON-RPC node behind `rpcstress --demo`, the end-to-end tests
-// and the benchmarks: a cheap fasthttp server that answers a handful of Solana- and Ethereum-like
-// methods, with the knobs a load tester needs to see real-world behaviour on loopback.
+// and the benchmarks: a cheap fasthttp server that follows a fake Solana ledger and a fake EVM
+// chain, with the knobs a load tester needs to see real-world behaviour on loopback.
+//
+// The chains are deterministic and stored nowhere: a block is a function of its number
+// (chain_evm.go, chain_solana.go), and hashes, addresses and signatures are an invertible mix
+// of what they name (ids.go, base58.go), so lookups by hash need no table and memory stays flat
+// however long the node runs. Heights grow with the node's clock. EVM blocks hold transactions,
+// a third of them ERC-20 transfers with their Transfer logs (evm_*.go); Solana slots, one in
+// 20 skipped, hold transactions between a thousand wallets (sol_*.go). Config.Retain makes a
+// pruned node, whose old state answers the errors a real one does.
 //
 // One HTTP request travels through three stages, in the order a real deployment has them:
 //

@@ -28,10 +28,11 @@ func Flags(cfg *Config, listen *string) *flag.FlagSet {
 	fs.IntVar(&cfg.LimitStatus, "status", defaultLimitStatus, "HTTP `status` of rejected requests (nginx's limit_req_status; nginx defaults to 503)")
 	fs.DurationVar(&cfg.Latency, "latency", 0, "base latency of every answer")
 	fs.DurationVar(&cfg.Jitter, "jitter", 0, "uniform random latency added on top, [0, jitter)")
-	fs.DurationVar(&cfg.PerItem, "per-item", 0, "latency per item: per call of a batch, per slot of a getBlocks range")
+	fs.DurationVar(&cfg.PerItem, "per-item", 0, "latency per item: per call of a batch, and per element of a listing answer (a slot of getBlocks, a log of eth_getLogs, an account of getProgramAccounts, …)")
 	fs.Var(rateValue{&cfg.Capacity}, "capacity", "JSON-RPC calls per second the node serves one after another; beyond it answers queue (default unlimited)")
 	fs.DurationVar(&cfg.StallEvery, "stall-every", 0, "freeze the node once every interval (needs --stall-for)")
 	fs.DurationVar(&cfg.StallFor, "stall-for", 0, "how long each freeze holds answers")
+	fs.IntVar(&cfg.Retain, "retain", 0, "keep only the last N blocks, as a pruned node: older EVM state answers geth's \"missing trie node\" error, Solana's ledger starts N slots back (default 0: an archive node)")
 	return fs
 }
 

@@ -39,7 +39,7 @@ func newLatencyModel(cfg Config, epoch time.Time) *latencyModel {
 
 // due is when the answer to a request reaching the node at arrive is ready. calls is the
 // number of JSON-RPC calls in it (each takes one service slot), items its per-item cost units
-// (a call is one item, a getBlocks call one item per slot returned).
+// (a call is one item, a listing call one per element returned: see Config.PerItem).
 //
 // The order mirrors a real node: wait for the server (FIFO, so past capacity the queue and the
 // latency grow without bound, like a saturated node), then the processing latency, then — if

@@ -62,6 +62,9 @@ func Main(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 }
 
 // About says what the mock node is, for its help.
-const About = "A mock JSON-RPC node (getBalance, getSlot, getBlocks, eth_blockNumber, " +
-	"eth_getBalance, eth_getBlockByNumber) with an nginx limit_req limiter, latency, capacity " +
-	"and stalls. GET /stats shows its counts, POST /stats/reset zeroes them."
+const About = "A mock JSON-RPC node following a fake Solana ledger (getSlot, getBlock, " +
+	"getTransaction, getSignaturesForAddress, getBalance, getAccountInfo, getProgramAccounts, …) " +
+	"and a fake EVM chain with ERC-20 tokens (eth_getBlockByNumber, eth_getTransactionReceipt, " +
+	"eth_getLogs, eth_call balanceOf, eth_getBalance, …), the same for the same block every time, " +
+	"with an nginx limit_req limiter, latency, capacity, stalls and pruning. GET /stats shows its " +
+	"counts, POST /stats/reset zeroes them."

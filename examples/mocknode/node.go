@@ -29,10 +29,13 @@ type Node struct {
 	limiter  *Limiter         // nil when Config.Rate is 0
 	latency  *latencyModel
 	counters counters
-	scratch  sync.Pool // *scratch
-	timers   sync.Pool // *time.Timer
+	scratch  sync.Pool         // *scratch
+	timers   sync.Pool         // *time.Timer
+	methods  map[string]method // every known method by name
 	// maxAnswer is maxAnswerBytes; a field so tests can reach it without building 64 MB.
 	maxAnswer int
+	// maxLogs is maxLogResults; a field so tests can reach it with a few blocks.
+	maxLogs int
 
 	closeOnce sync.Once
 	closing   chan struct{} // closed by Close: Serve stops, sleeping handlers answer
@@ -54,7 +57,9 @@ func New(cfg Config) (*Node, error) {
 		epoch:     epoch,
 		now:       time.Now,
 		latency:   newLatencyModel(cfg, epoch),
+		methods:   methodTable(),
 		maxAnswer: maxAnswerBytes,
+		maxLogs:   maxLogResults,
 		closing:   make(chan struct{}),
 		served:    make(chan struct{}),
 	}

@@ -14,33 +14,34 @@ const (
 	mGetBalance method = iota
 	mGetSlot
 	mGetBlocks
+	mGetGenesisHash
+	mGetFirstAvailableBlock
+	mGetBlock
+	mGetTransaction
+	mGetSignaturesForAddress
+	mGetAccountInfo
+	mGetLatestBlockhash
+	mGetProgramAccounts
+	mGetSignatureStatuses
+	mEthChainID
 	mEthBlockNumber
 	mEthGetBalance
 	mEthGetBlockByNumber
+	mEthGetBlockByHash
+	mEthGetTransactionByHash
+	mEthGetTransactionReceipt
+	mEthGetLogs
+	mEthCall
+	mEthGetCode
+	mEthGetTransactionCount
+	mEthGasPrice
+	mEthFeeHistory
 	mOther // any method the node does not know: one bucket, so hostile names cannot grow memory
 	numMethods
 )
 
-// lookupMethod maps a method name to its index; the switch on string(name) does not allocate.
-func lookupMethod(name []byte) method {
-	switch string(name) {
-	case "getBalance":
-		return mGetBalance
-	case "getSlot":
-		return mGetSlot
-	case "getBlocks":
-		return mGetBlocks
-	case "eth_blockNumber":
-		return mEthBlockNumber
-	case "eth_getBalance":
-		return mEthGetBalance
-	case "eth_getBlockByNumber":
-		return mEthGetBlockByNumber
-	}
-	return mOther
-}
-
-// methodName is the name /stats reports for m.
+// methodName is the name of m, as requests call it and /stats reports it. It is the one list
+// of names: the node's lookup table is built from it.
 func methodName(m method) string {
 	switch m {
 	case mGetBalance:
@@ -49,14 +50,70 @@ func methodName(m method) string {
 		return "getSlot"
 	case mGetBlocks:
 		return "getBlocks"
+	case mGetGenesisHash:
+		return "getGenesisHash"
+	case mGetFirstAvailableBlock:
+		return "getFirstAvailableBlock"
+	case mGetBlock:
+		return "getBlock"
+	case mGetTransaction:
+		return "getTransaction"
+	case mGetSignaturesForAddress:
+		return "getSignaturesForAddress"
+	case mGetAccountInfo:
+		return "getAccountInfo"
+	case mGetLatestBlockhash:
+		return "getLatestBlockhash"
+	case mGetProgramAccounts:
+		return "getProgramAccounts"
+	case mGetSignatureStatuses:
+		return "getSignatureStatuses"
+	case mEthChainID:
+		return "eth_chainId"
 	case mEthBlockNumber:
 		return "eth_blockNumber"
 	case mEthGetBalance:
 		return "eth_getBalance"
 	case mEthGetBlockByNumber:
 		return "eth_getBlockByNumber"
+	case mEthGetBlockByHash:
+		return "eth_getBlockByHash"
+	case mEthGetTransactionByHash:
+		return "eth_getTransactionByHash"
+	case mEthGetTransactionReceipt:
+		return "eth_getTransactionReceipt"
+	case mEthGetLogs:
+		return "eth_getLogs"
+	case mEthCall:
+		return "eth_call"
+	case mEthGetCode:
+		return "eth_getCode"
+	case mEthGetTransactionCount:
+		return "eth_getTransactionCount"
+	case mEthGasPrice:
+		return "eth_gasPrice"
+	case mEthFeeHistory:
+		return "eth_feeHistory"
 	}
 	return "other"
+}
+
+// methodTable maps every known method's name to its index.
+func methodTable() map[string]method {
+	t := make(map[string]method, numMethods)
+	for m := range mOther {
+		t[methodName(m)] = m
+	}
+	return t
+}
+
+// lookupMethod maps a method name to its index; indexing a map with string(name) does not
+// allocate.
+func (n *Node) lookupMethod(name []byte) method {
+	if m, ok := n.methods[string(name)]; ok {
+		return m
+	}
+	return mOther
 }
 
 // errCode is a JSON-RPC error the node answers; the index of its counter.
@@ -72,25 +129,15 @@ const (
 	errMethodNotFound
 	errInvalidParams
 	errInternal
+	errServer            // -32000: geth's code for a request it cannot serve (missing state, unknown block)
+	errLimitExceeded     // -32005: a result over the node's limit (eth_getLogs)
+	errBlockCleanedUp    // -32001: Solana: a slot older than the ledger the node keeps
+	errBlockNotAvailable // -32004: Solana: a slot beyond the head
+	errSlotSkipped       // -32007: Solana: a slot without a block
 	numCodes
 )
 
-// codeValue is the JSON-RPC 2.0 code of e.
-func codeValue(e errCode) int {
-	switch e {
-	case errParse:
-		return -32700
-	case errInvalidRequest:
-		return -32600
-	case errMethodNotFound:
-		return -32601
-	case errInvalidParams:
-		return -32602
-	}
-	return -32603 // errInternal
-}
-
-// codeText is the code as written in an answer, ready to append.
+// codeText is the code of e as written in an answer, ready to append; the one list of codes.
 func codeText(e errCode) string {
 	switch e {
 	case errParse:
@@ -101,6 +148,16 @@ func codeText(e errCode) string {
 		return "-32601"
 	case errInvalidParams:
 		return "-32602"
+	case errServer:
+		return "-32000"
+	case errLimitExceeded:
+		return "-32005"
+	case errBlockCleanedUp:
+		return "-32001"
+	case errBlockNotAvailable:
+		return "-32004"
+	case errSlotSkipped:
+		return "-32007"
 	}
 	return "-32603" // errInternal
 }
@@ -126,7 +183,19 @@ type scratch struct {
 	parser fastjson.Parser
 	out    []byte // the answer body
 	id     []byte // the current call's id, as written in the request
+	req    req    // the current call as its method sees it
 	tally  tally
+}
+
+// req is one call as a method sees it: its params, the time it reached the node, and room
+// for what the method needs besides the answer.
+type req struct {
+	params *fastjson.Value
+	now    time.Time
+	// detail is the variable part of an error message (a slot, a hash), written after the
+	// method's constant message, so errors cost no allocation either.
+	detail []byte
+	logs   logFilter // eth_getLogs's filter, kept to reuse its lists
 }
 
 // maxAnswerBytes bounds one HTTP answer: a batch of large getBlocks ranges could otherwise ask
@@ -141,6 +210,7 @@ const maxPooledBuffer = 1 << 20
 // answer parses body and writes the JSON-RPC answer to s.out, tallying the calls.
 func (n *Node) answer(s *scratch, body []byte, now time.Time) {
 	s.out = s.out[:0]
+	s.req.detail = s.req.detail[:0]
 	v, err := s.parser.ParseBytes(body)
 	if err != nil {
 		s.out = s.errorAnswer(s.out, nil, errParse, msgParse)
@@ -185,7 +255,7 @@ func (n *Node) call(s *scratch, dst []byte, v *fastjson.Value, now time.Time) []
 		return s.errorAnswer(dst, id, errInvalidRequest, msgNoMethod)
 	}
 	name, _ := mv.StringBytes() // cannot fail: the type is string
-	m := lookupMethod(name)
+	m := n.lookupMethod(name)
 	s.tally.methods[m]++
 	if m == mOther {
 		return s.errorAnswer(dst, id, errMethodNotFound, msgMethodNotFound)
@@ -196,7 +266,8 @@ func (n *Node) call(s *scratch, dst []byte, v *fastjson.Value, now time.Time) []
 	}
 	mark := len(dst)
 	dst = append(dst, resultHead...)
-	dst, items, code, msg := n.result(dst, m, v.Get("params"), now)
+	s.req.params, s.req.now, s.req.detail = v.Get("params"), now, s.req.detail[:0]
+	dst, items, code, msg := n.result(dst, m, &s.req)
 	if code != errNone {
 		return s.errorAnswer(dst[:mark], id, code, msg)
 	}
@@ -217,6 +288,8 @@ func (s *scratch) errorAnswer(dst, id []byte, code errCode, msg string) []byte {
 	dst = append(dst, codeText(code)...)
 	dst = append(dst, errorMessageHead...)
 	dst = append(dst, msg...)
+	dst = append(dst, s.req.detail...)
+	s.req.detail = s.req.detail[:0] // a later error of the batch has its own
 	dst = append(dst, idHeadAfterMessage...)
 	if id == nil {
 		return append(dst, "null}"...)

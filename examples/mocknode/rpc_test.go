@@ -69,8 +69,10 @@ func TestAnswers(t *testing.T) {
 		{name: "getBlocks start and config", body: `{"id":4,"method":"getBlocks","params":[300000000,{"commitment":"confirmed"}]}`, want: `{"jsonrpc":"2.0","result":[300000000],"id":4}`},
 		// An inverted range is empty, not an error.
 		{name: "getBlocks inverted", body: `{"id":4,"method":"getBlocks","params":[9,5]}`, want: `{"jsonrpc":"2.0","result":[],"id":4}`},
-		// The largest possible range does not overflow.
-		{name: "getBlocks max uint64", body: `{"id":4,"method":"getBlocks","params":[18446744073709551615,18446744073709551615]}`, want: `{"jsonrpc":"2.0","result":[18446744073709551615],"id":4}`},
+		// A range past the head ends at the head, and the largest end does not overflow.
+		{name: "getBlocks max uint64", body: `{"id":4,"method":"getBlocks","params":[299999999,18446744073709551615]}`, want: `{"jsonrpc":"2.0","result":[299999999,300000000],"id":4}`},
+		// A range wholly beyond the head is empty.
+		{name: "getBlocks beyond head", body: `{"id":4,"method":"getBlocks","params":[18446744073709551615,18446744073709551615]}`, want: `{"jsonrpc":"2.0","result":[],"id":4}`},
 		// Negative slots are invalid.
 		{name: "getBlocks negative", body: `{"id":4,"method":"getBlocks","params":[-1,5]}`, want: rpcErr(-32602, msgBlocksParams, "4"), errors: 1},
 		// Fractions are invalid.
@@ -103,8 +105,8 @@ func TestAnswers(t *testing.T) {
 		{name: "eth_getBlockByNumber decimal", body: `{"id":7,"method":"eth_getBlockByNumber","params":[12,false]}`, want: rpcErr(-32602, msgEthBlockParam, "7"), errors: 1},
 		// The second param must be a boolean.
 		{name: "eth_getBlockByNumber fullTx string", body: `{"id":7,"method":"eth_getBlockByNumber","params":["latest","yes"]}`, want: rpcErr(-32602, msgEthFullTx, "7"), errors: 1},
-		// Unknown methods are -32601.
-		{name: "unknown method", body: `{"id":8,"method":"eth_call","params":[]}`, want: rpcErr(-32601, "Method not found", "8"), errors: 1},
+		// Unknown methods are -32601 (the node takes no transactions).
+		{name: "unknown method", body: `{"id":8,"method":"eth_sendRawTransaction","params":["0x00"]}`, want: rpcErr(-32601, "Method not found", "8"), errors: 1},
 		// Unparsable JSON is -32700 with id null.
 		{name: "parse error", body: `{"id":9,"method":`, want: rpcErr(-32700, "Parse error", "null"), errors: 1},
 		// An empty body is unparsable too.
@@ -177,7 +179,13 @@ func TestBatchTally(t *testing.T) {
 	body := `[{"id":1,"method":"getSlot"},{"id":2,"method":"getSlot"},{"id":3,"method":"getBalance","params":["bad"]},` +
 		`{"id":4,"method":"getBlocks","params":[1,10]},{"id":5,"method":"nope"},{"id":6},"x"]`
 	_, tl := answerFor(t, n, body)
-	want := tally{calls: 7, items: 1 + 1 + 1 + 10 + 1 + 1 + 1}
+	blocks := 0 // getBlocks's items: the slots of 1…10 that have a block
+	for s := uint64(1); s <= 10; s++ {
+		if !skipped(s) {
+			blocks++
+		}
+	}
+	want := tally{calls: 7, items: 1 + 1 + 1 + blocks + 1 + 1 + 1}
 	want.methods[mGetSlot] = 2
 	want.methods[mGetBalance] = 1
 	want.methods[mGetBlocks] = 1
@@ -207,11 +215,15 @@ func TestGetBlocksCap(t *testing.T) {
 	if err := json.Unmarshal([]byte(got), &resp); err != nil {
 		t.Fatal(err)
 	}
-	if len(resp.Result) != maxBlocksPerCall || resp.Result[0] != 0 || resp.Result[maxBlocksPerCall-1] != maxBlocksPerCall-1 {
-		t.Fatalf("got %d slots, want the first %d", len(resp.Result), maxBlocksPerCall)
+	// The range is cut to its first maxBlocksPerCall slots, of which one in solSkipWindow has
+	// no block.
+	want := maxBlocksPerCall - maxBlocksPerCall/solSkipWindow
+	last := resp.Result[len(resp.Result)-1]
+	if len(resp.Result) != want || resp.Result[0] != blockAtOrAfter(0) || last != blockAtOrBefore(maxBlocksPerCall-1) {
+		t.Fatalf("got %d slots %d…%d, want %d slots with a block in 0…%d", len(resp.Result), resp.Result[0], last, want, maxBlocksPerCall-1)
 	}
-	if tl.items != maxBlocksPerCall {
-		t.Fatalf("latency items %d, want %d (one per slot)", tl.items, maxBlocksPerCall)
+	if tl.items != want {
+		t.Fatalf("latency items %d, want %d (one per slot)", tl.items, want)
 	}
 }
 
@@ -235,6 +247,13 @@ func FuzzAnswer(f *testing.F) {
 		`{"id":1e400,"method":"eth_getBlockByNumber","params":["0x10",false]}`,
 		`{"id":"\ud800","method":"nope"}`,
 		`[[[]]]`, `{`, `null`, `{"id":-0,"method":"eth_getBalance","params":["` + ethAddr + `"]}`,
+		`{"id":1,"method":"eth_getLogs","params":[{"fromBlock":"0x1312cf0","address":["` + ethAddr + `"],"topics":[null,[]]}]}`,
+		`{"id":1,"method":"eth_call","params":[{"to":` + string(appendEthAddress(nil, dEthToken, 0)) + `,"data":"0x70a08231"},"0x1"]}`,
+		`{"id":1,"method":"eth_getTransactionReceipt","params":[` + string(appendHash32(nil, dEthTx, ethFirstBlock<<8)) + `]}`,
+		`{"id":1,"method":"eth_feeHistory","params":["0x2","latest",[10,90]]}`,
+		`{"id":1,"method":"getBlock","params":[299999999,{"transactionDetails":"signatures"}]}`,
+		`{"id":1,"method":"getSignaturesForAddress","params":["MemoSq4gqABAXKb96qnH8TysNcWxMyWCqXgDLGmfcHr",{"limit":3}]}`,
+		`{"id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",{"filters":[{"dataSize":1}]}]}`,
 	} {
 		f.Add(seed)
 	}

@@ -90,7 +90,7 @@ func (c *counters) snapshot(zero bool) Stats {
 	}
 	for i := range c.rpcErrors {
 		if n := read(&c.rpcErrors[i]); n != 0 {
-			s.RPCErrors[strconv.Itoa(codeValue(errCode(i)))] = n
+			s.RPCErrors[codeText(errCode(i))] = n
 		}
 	}
 	s.Requests = read(&c.requests)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -97,4 +98,76 @@ func decodeStats(t *testing.T, body string) Stats {
 		t.Fatalf("stats %q: %v", body, err)
 	}
 	return st
+}
+
+// TestEveryMethodCounted: each method the node knows is counted in /stats under its own
+// name, its errors by code, and charged its items in the latency model.
+func TestEveryMethodCounted(t *testing.T) {
+	n, c := testNode(t, Config{})
+	now := n.now()
+	head, slot := n.ethBlock(now), n.slot(now)
+	blockWithTxs := slot
+	for skipped(blockWithTxs) {
+		blockWithTxs--
+	}
+	params := map[string]struct {
+		params string
+		items  int // 0: one per element of the result
+	}{
+		"getBalance":                {`["` + solAddr + `"]`, 1},
+		"getSlot":                   {`[]`, 1},
+		"getBlocks":                 {`[0,0]`, 1},
+		"getGenesisHash":            {`[]`, 1},
+		"getFirstAvailableBlock":    {`[]`, 1},
+		"getBlock":                  {fmt.Sprintf(`[%d]`, blockWithTxs), int(solTxCount(blockWithTxs))},
+		"getTransaction":            {`["` + string(appendBase58ID(nil, dSolSig.key(blockWithTxs<<8), sigDigits)) + `"]`, 1},
+		"getSignaturesForAddress":   {`["` + string(appendBase58ID(nil, dSolWallet.key(1), keyDigits)) + `",{"limit":7}]`, 7},
+		"getAccountInfo":            {`["` + solAddr + `"]`, 1},
+		"getLatestBlockhash":        {`[]`, 1},
+		"getProgramAccounts":        {`["` + solProgramID(progToken) + `"]`, solWallets},
+		"getSignatureStatuses":      {`[["` + string(appendBase58ID(nil, dSolSig.key(blockWithTxs<<8), sigDigits)) + `","` + string(appendBase58ID(nil, dSolSig.key(1), sigDigits)) + `"]]`, 2},
+		"eth_chainId":               {`[]`, 1},
+		"eth_blockNumber":           {`[]`, 1},
+		"eth_getBalance":            {`["` + ethAddr + `","latest"]`, 1},
+		"eth_getBlockByNumber":      {`["latest",false]`, 1},
+		"eth_getBlockByHash":        {`[` + string(appendHash32(nil, dEthBlock, head)) + `,false]`, 1},
+		"eth_getTransactionByHash":  {`[` + string(appendHash32(nil, dEthTx, head<<8)) + `]`, 1},
+		"eth_getTransactionReceipt": {`[` + string(appendHash32(nil, dEthTx, head<<8)) + `]`, 1},
+		"eth_getLogs":               {`[{"fromBlock":"latest"}]`, 0}, // one per log
+		"eth_call":                  {`[{"to":"` + ethAddr + `"}]`, 1},
+		"eth_getCode":               {`["` + ethAddr + `"]`, 1},
+		"eth_getTransactionCount":   {`["` + ethAddr + `"]`, 1},
+		"eth_gasPrice":              {`[]`, 1},
+		"eth_feeHistory":            {`[3,"latest"]`, 3},
+	}
+	if len(params) != int(mOther) {
+		t.Fatalf("%d methods tested, the node knows %d", len(params), mOther)
+	}
+	for m := range mOther {
+		name := methodName(m)
+		p, ok := params[name]
+		if !ok || n.lookupMethod([]byte(name)) != m {
+			t.Fatalf("method %d %q: untested, or its name does not find it", m, name)
+		}
+		s := new(scratch)
+		n.answer(s, []byte(`{"id":1,"method":"`+name+`","params":`+p.params+`}`), now)
+		if p.items == 0 {
+			var a struct{ Result []json.RawMessage }
+			_ = json.Unmarshal(s.out, &a)
+			p.items = max(len(a.Result), 1) // an empty answer costs one
+		}
+		if s.tally.items != p.items || s.tally.methods[m] != 1 || strings.Contains(string(s.out), `"error"`) {
+			t.Errorf("%s: %d items, want %d; answer %.200s", name, s.tally.items, p.items, s.out)
+		}
+		do(t, c, "POST", "/", `[{"id":1,"method":"`+name+`","params":`+p.params+`},{"id":2,"method":"`+name+`","params":{}}]`)
+	}
+	st := getStats(t, c, "/stats")
+	for name := range params {
+		if st.Methods[name] != 2 {
+			t.Errorf("/stats counted %d %s, want 2", st.Methods[name], name)
+		}
+	}
+	if st.RPCErrors["-32602"] == 0 || st.Calls != 2*int64(mOther) {
+		t.Errorf("stats %+v: want every call and the invalid ones counted", st)
+	}
 }
