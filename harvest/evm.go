@@ -32,6 +32,7 @@ type evm struct {
 	c                                 *client
 	blocks, hashes, txs, addrs, contr *set
 	tokens, calls, ranges             *set
+	from                              int64 // the first block read: log ranges start no lower
 }
 
 func (e *evm) declare(k *sink) {
@@ -138,6 +139,7 @@ type evmLog struct {
 }
 
 func (e *evm) read(ctx context.Context, from, to int64, done func(int)) (int, []string, error) {
+	e.from = from
 	read := 0
 	var skipped []string
 	for n := from; n <= to; {
@@ -215,7 +217,7 @@ func (e *evm) fileLogs(ls []evmLog) {
 		addr := strings.ToLower(l.Address)
 		e.contr.add(addr)
 		if bn, err := parseHex(l.BlockNumber); err == nil {
-			lo := bn - bn%logSpan
+			lo := max(bn-bn%logSpan, e.from) // never below the window: the node may not serve it
 			e.ranges.add(fmt.Sprintf(`{"fromBlock":"%s","toBlock":"%s"}`, hexNum(lo), hexNum(lo+logSpan-1)))
 		}
 		if len(l.Topics) != 3 || !strings.EqualFold(l.Topics[0], transferTopic) {

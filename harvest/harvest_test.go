@@ -44,6 +44,7 @@ func TestEVMHarvest(t *testing.T) {
 		{"archive node: the last 40 of 100 blocks", 100, 0, 40, false, 61},
 		{"pruned below 70: only 70…100 though 40 were asked", 100, 70, 40, false, 70},
 		{"pruned, one block only", 100, 70, 1, false, 100},
+		{"pruned below 72: the log range of block 75 starts at 72, not 70", 100, 72, 40, false, 72},
 		{"a node that refuses batches is asked one call at a time", 100, 0, 40, true, 61},
 	}
 	for _, tt := range tests {
@@ -84,6 +85,15 @@ func TestEVMHarvest(t *testing.T) {
 				var obj map[string]string
 				if err := json.Unmarshal([]byte(c), &obj); err != nil || len(obj["data"]) != 2+8+64 {
 					t.Errorf("erc20 call %q is not a balanceOf call object", c)
+				}
+			}
+			for _, r := range lines(t, dir, "log_ranges.txt") {
+				var flt map[string]string
+				if err := json.Unmarshal([]byte(r), &flt); err != nil {
+					t.Fatalf("log range %q: %v", r, err)
+				}
+				if lo, _ := parseHex(flt["fromBlock"]); lo < tt.wantFrom {
+					t.Errorf("log range %s starts below the first block read, %d", r, tt.wantFrom)
 				}
 			}
 			if got := readManifest(t, dir); !got.Complete || got.Head != tt.head || len(got.Files) != 8 {

@@ -104,22 +104,23 @@ func (n *Node) History(tb testing.TB, transfers, logCalls int) int64 {
 	}
 	rcpt := n.receipt(tb, created)
 	n.Emitter = rcpt.ContractAddress
+	// Each transaction waits for its receipt: sent back to back while geth --dev seals a block,
+	// two would take the same nonce ("replacement transaction underpriced").
 	for i := 0; i < transfers; i++ {
 		to := fmt.Sprintf("0x%040x", 0x1000+i)
 		var h string
 		if err := n.call(&h, "eth_sendTransaction", map[string]string{"from": n.Dev, "to": to, "value": "0x1"}); err != nil {
 			tb.Fatalf("transfer %d: %v", i, err)
 		}
+		n.receipt(tb, h)
 	}
-	var last string
 	for i := 0; i < logCalls; i++ {
 		data := fmt.Sprintf("0x%064x", 0x2000+i)
-		if err := n.call(&last, "eth_sendTransaction", map[string]string{"from": n.Dev, "to": n.Emitter, "data": data, "gas": "0x10000"}); err != nil {
+		var h string
+		if err := n.call(&h, "eth_sendTransaction", map[string]string{"from": n.Dev, "to": n.Emitter, "data": data, "gas": "0x10000"}); err != nil {
 			tb.Fatalf("log call %d: %v", i, err)
 		}
-	}
-	if last != "" {
-		n.receipt(tb, last)
+		n.receipt(tb, h)
 	}
 	var head string
 	if err := n.call(&head, "eth_blockNumber"); err != nil {
