@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -287,4 +288,28 @@ func jsonText(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return strings.Trim(string(b), `"`)
+}
+
+// TestFindLimitSignal: a signal stops a headless search within its probe, not after it; the
+// search so far is saved with the signal as the end reason, and rpcstress exits 128+N.
+func TestFindLimitSignal(t *testing.T) {
+	t.Parallel()
+	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
+	p := writeProfile(t, url, 16, getBalance+"[search]\nprobe = \"20s\"\nsettle = \"0s\"\nstart = \"50/s\"\n")
+	sig := make(chan os.Signal, 1)
+	go func() {
+		time.Sleep(1500 * time.Millisecond)
+		sig <- syscall.SIGTERM
+	}()
+	start := time.Now()
+	r := runCLI(t, sig, "find-limit", p)
+	if r.code != exitSignalsBase+int(syscall.SIGTERM) || r.snap == nil || r.snap.Search == nil {
+		t.Fatalf("exit %d, snapshot %v; want 143 and the search saved\nstderr: %s\nstdout: %s", r.code, r.snap != nil, r.stderr, r.stdout)
+	}
+	if r.snap.EndReason != "signal:SIGTERM" || r.snap.Search.EndReason != "stopped" {
+		t.Errorf("end reason %q, search %q; want signal:SIGTERM and stopped", r.snap.EndReason, r.snap.Search.EndReason)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %s to stop a 20 s probe", took)
+	}
 }

@@ -77,80 +77,70 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-
-	var mu sync.Mutex
-	var caught caughtSignal
-	var endUI func(syscall.Signal) // set while the dashboard runs
-	stopSignals := c.watchSignals(func(sig syscall.Signal) {
-		s.Stop() // a second one also leaves the cut probe's drain
-		mu.Lock()
-		end := endUI
-		mu.Unlock()
-		if end != nil {
-			end(sig) // nobody will press a key: the dashboard must not wait for one
-		}
-	}, &caught, nil)
-	defer stopSignals()
-
-	var outcome *search.Outcome
-	var userStopped bool
+	var res searchResult
 	if !f.headless && c.onTerminal() {
-		setEndUI := func(end func(syscall.Signal)) {
-			mu.Lock()
-			endUI = end
-			mu.Unlock()
-		}
-		outcome, userStopped, err = c.searchDashboard(ctx, s, p, f, out.target.Path, setEndUI)
+		res = c.searchDashboard(ctx, s, p, f, out.target.Path)
 	} else {
-		outcome, err = c.searchHeadless(ctx, s, p)
+		res = c.searchHeadless(ctx, s, p)
 	}
-	sig := caught.get()
-	if outcome == nil {
-		return c.fail(exitRunFailed, err)
+	if res.outcome == nil {
+		return c.fail(exitRunFailed, res.err)
 	}
-	if err != nil {
-		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(err.Error()))
+	if res.err != nil {
+		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(res.err.Error()))
 	}
 	reason := engine.EndCompleted
 	switch {
-	case sig != 0:
-		reason = stopReason(sig)
-	case userStopped:
+	case res.sig != 0:
+		reason = stopReason(res.sig)
+	case res.userStopped:
 		reason = "quit"
 	}
-	snap, serr := outcome.Snapshot(meta, p.Config.DisplayURL, reason)
-	if serr == nil {
-		serr = out.final(ctx, snap)
+	snap, err := res.outcome.Snapshot(meta, p.Config.DisplayURL, reason)
+	if err == nil {
+		err = out.final(ctx, snap)
 	}
-	if serr != nil {
-		return c.fail(exitRunFailed, fmt.Errorf("saving the search: %w", serr))
+	if err != nil {
+		return c.fail(exitRunFailed, fmt.Errorf("saving the search: %w", err))
 	}
 	fmt.Fprintf(c.stdout, "snapshot: %s\n", safetext.Line(out.target.Path))
 	switch {
-	case sig != 0:
-		return exitSignalsBase + int(sig)
-	case err != nil:
+	case res.sig != 0:
+		return exitSignalsBase + int(res.sig)
+	case res.err != nil:
 		return exitRunFailed
 	}
 	return exitOK
 }
 
-// searchHeadless prints one line per probe and the answer block.
-func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profiles.Profile) (*search.Outcome, error) {
+// searchResult is how a search ended: its outcome (nil if it failed before one), the signal
+// that stopped it (0: none), whether q stopped it, and its error.
+type searchResult struct {
+	outcome     *search.Outcome
+	sig         syscall.Signal
+	userStopped bool
+	err         error
+}
+
+// searchHeadless prints one line per probe and the answer block. A signal stops the search; a
+// second one also leaves the cut probe's drain.
+func (c *cli) searchHeadless(ctx context.Context, s *search.Searcher, p *profiles.Profile) searchResult {
 	lines := tui.NewSearchLinePrinter(c.stdout, c.textWidth())
 	lines.Header(p.Name, p.Config.DisplayURL, s.Progress())
+	var caught caughtSignal
+	stopSignals := c.watchSignals(func(syscall.Signal) { s.Stop() }, &caught, nil)
+	defer stopSignals()
 	stop := every(200*time.Millisecond, func() { lines.Update(s.Progress()) })
 	outcome, err := s.Run(ctx)
 	stop()
 	if outcome != nil {
 		lines.Final(&outcome.Result)
 	}
-	return outcome, err
+	return searchResult{outcome: outcome, sig: caught.get(), err: err}
 }
 
-// searchDashboard shows the search live; q stops it and keeps the best answer so far. It
-// reports whether the user stopped it.
-func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profiles.Profile, f *findLimitFlags, out string, setEndUI func(func(syscall.Signal))) (*search.Outcome, bool, error) {
+// searchDashboard shows the search live; q stops it and keeps the best answer so far.
+func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profiles.Profile, f *findLimitFlags, out string) searchResult {
 	var stopped sync.Once
 	userStopped := false
 	model := tui.NewSearchDashboard(tui.SearchDashboardOptions{
@@ -161,16 +151,19 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 	})
 	searchDone := make(chan struct{})
 	prog := tea.NewProgram(model, tea.WithoutSignalHandler(), tea.WithOutput(c.stdout))
-	// A signal stops the search (watchSearchSignals) and ends the dashboard: at once on SIGHUP
-	// (the terminal is gone, nothing to restore), after the search otherwise.
-	setEndUI(func(sig syscall.Signal) {
+	// A signal stops the search (a second one also leaves the cut probe's drain) and ends the
+	// dashboard, as nobody will press a key: at once on SIGHUP (the terminal is gone, nothing
+	// to restore), after the search otherwise.
+	var caught caughtSignal
+	stopSignals := c.watchSignals(func(sig syscall.Signal) {
+		s.Stop()
 		if sig == syscall.SIGHUP {
 			prog.Kill()
 			return
 		}
 		go func() { <-searchDone; prog.Quit() }()
-	})
-	defer setEndUI(nil)
+	}, &caught, nil)
+	defer stopSignals()
 	type result struct {
 		o   *search.Outcome
 		err error
@@ -199,7 +192,10 @@ func (c *cli) searchDashboard(ctx context.Context, s *search.Searcher, p *profil
 			fmt.Fprintf(c.stderr, "rpcstress: writing the answer: %s\n", safetext.Line(err.Error()))
 		}
 	}
-	return res.o, userStopped && res.o != nil && res.o.Result.EndReason == search.EndStopped, res.err
+	return searchResult{
+		outcome: res.o, sig: caught.get(), err: res.err,
+		userStopped: userStopped && res.o != nil && res.o.Result.EndReason == search.EndStopped,
+	}
 }
 
 // findLimitPath is runs/<profile>-findlimit-<UTC time>.json.

@@ -229,7 +229,8 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 	})
 }
 
-// waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any request.
+// waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any
+// request (whileWatching: the one place besides the run's watcher that listens to them).
 func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 	d := time.Until(at)
 	if d <= 0 {
@@ -237,20 +238,26 @@ func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 		return 0, true
 	}
 	fmt.Fprintf(c.stdout, "waiting %s until %s to start\n", d.Round(time.Second), at.Format(time.RFC3339))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return 0, true
-	case <-ctx.Done():
-		return exitRunFailed, false
-	case s := <-c.signals:
-		if sys, ok := s.(syscall.Signal); ok {
-			fmt.Fprintf(c.stderr, "rpcstress: %s while waiting to start: nothing was sent\n", signalName(sys))
-			return exitSignalsBase + int(sys), false
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a signal leaves the sleep to its goroutine: this ends it
+	_, err := whileWatching(c, "waiting to start: nothing was sent", func() (struct{}, error) {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return struct{}{}, nil
+		case <-ctx.Done():
+			return struct{}{}, ctx.Err()
 		}
+	})
+	var in *interrupted
+	switch {
+	case errors.As(err, &in):
+		return c.failInput(err), false
+	case err != nil:
 		return exitRunFailed, false
 	}
+	return 0, true
 }
 
 // defaultSnapshotPath is runs/<profile>-<UTC time>.json; the name keeps only characters that are
