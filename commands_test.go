@@ -1,7 +1,6 @@
 package main
 
 import (
-	"context"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,16 +11,6 @@ import (
 
 	"github.com/rpcstress/rpcstress/internal/cliflag"
 )
-
-// runQuick runs rpcstress in-process with args only (no --headless or --out added), for verbs
-// and usage errors that send nothing.
-func runQuick(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: make(chan os.Signal)}
-	code := c.main(context.Background(), args)
-	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-}
 
 // checkWidth fails for every line wider than 80 terminal cells.
 func checkWidth(t *testing.T, what, text string) {
@@ -62,7 +51,7 @@ func TestMistakesSayWhatWasMeant(t *testing.T) {
 		{[]string{"completion", "tcsh"}, "rpcstress: completion tcsh: use bash, zsh or fish\n"},
 	}
 	for _, tt := range tests {
-		r := runQuick(t, tt.args...)
+		r := runVerb(t, tt.args...)
 		if r.code != exitUsage || r.stderr != tt.want {
 			t.Errorf("%q: exit %d, stderr\n%s\nwant exit 2 and\n%s", tt.args, r.code, r.stderr, tt.want)
 		}
@@ -79,7 +68,7 @@ func TestHelpEverywhere(t *testing.T) {
 			if cmd.name != "" {
 				args = []string{cmd.name, h}
 			}
-			r := runQuick(t, args...)
+			r := runVerb(t, args...)
 			if r.code != exitOK || r.stderr != "" {
 				t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
 				continue
@@ -96,13 +85,13 @@ func TestHelpEverywhere(t *testing.T) {
 			checkWidth(t, strings.Join(args, " "), r.stdout)
 		}
 	}
-	top := runQuick(t, "--help").stdout
+	top := runVerb(t, "--help").stdout
 	for _, want := range []string{"examples:\n", "On a terminal the live\ndashboard is the default", "rpcstress --demo", "--targets -", "rpcstress completion"} {
 		if !strings.Contains(top, want) {
 			t.Errorf("rpcstress --help lacks %q:\n%s", want, top)
 		}
 	}
-	if r := runQuick(t, "help", "find-limit"); r.code != exitOK || !strings.Contains(r.stdout, "--p99 DURATION") {
+	if r := runVerb(t, "help", "find-limit"); r.code != exitOK || !strings.Contains(r.stdout, "--p99 DURATION") {
 		t.Errorf("help find-limit: exit %d\n%s", r.code, r.stdout)
 	}
 }
@@ -110,7 +99,7 @@ func TestHelpEverywhere(t *testing.T) {
 // completionScript writes `rpcstress completion SHELL` to a file.
 func completionScript(t *testing.T, shell string) string {
 	t.Helper()
-	r := runQuick(t, "completion", shell)
+	r := runVerb(t, "completion", shell)
 	if r.code != exitOK {
 		t.Fatalf("completion %s: exit %d: %s", shell, r.code, r.stderr)
 	}

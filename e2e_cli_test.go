@@ -2,7 +2,6 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
@@ -22,14 +21,7 @@ import (
 // was overflowed by 23 requests), and still leaves 700 of the 1,600 at 800/s rejected.
 func TestE2ELimiterCountsMatchNode(t *testing.T) {
 	node, url := startNode(t, mocknode.Config{Rate: 400, Burst: 100, NoDelay: true})
-	p := writeProfile(t, url, 64, getBalance+`
-[[stage]]
-rate = "200/s"
-duration = "2s"
-[[stage]]
-rate = "800/s"
-duration = "2s"
-`)
+	p := writeProfile(t, url, 64, getBalance+stage("200/s", "2s")+stage("800/s", "2s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	st := node.Stats()
@@ -52,7 +44,7 @@ func TestE2ERateAccuracy(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{})
 	for _, rate := range []int{200, 2000} {
 		t.Run(fmt.Sprint(rate), func(t *testing.T) {
-			p := writeProfile(t, url, 64, getBalance+fmt.Sprintf("[[stage]]\nrate = \"%d/s\"\nduration = \"3s\"\n", rate))
+			p := writeProfile(t, url, 64, getBalance+stage(fmt.Sprintf("%d/s", rate), "3s"))
 			r := runCLI(t, nil, p)
 			mustRun(t, r, exitOK)
 			got := r.snap.Stages[0].Summary.RPS
@@ -70,14 +62,7 @@ func TestE2ERateAccuracy(t *testing.T) {
 func TestE2ERPCErrorInHTTP200(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 8, `
-[[request]]
-method = "getBalance"
-params = ["not-an-address"]
-[[stage]]
-rate = "100/s"
-duration = "1s"
-`)
+	p := writeProfile(t, url, 8, "[[request]]\nmethod = \"getBalance\"\nparams = [\"not-an-address\"]\n"+stage("100/s", "1s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	tot := r.snap.Totals
@@ -97,7 +82,7 @@ duration = "1s"
 // it (coordinated omission corrected), service time from the actual send does not.
 func TestE2EStallShowsInLatencyNotService(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{StallEvery: time.Second, StallFor: 300 * time.Millisecond})
-	p := writeProfile(t, url, 1, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, 1, getBalance+stage("200/s", "3s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	lat, svc := r.snap.Totals.Latency, r.snap.Totals.Service
@@ -116,7 +101,7 @@ func TestE2EStallShowsInLatencyNotService(t *testing.T) {
 func TestE2ENodeKilledMidRun(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, 16, getBalance+stage("200/s", "3s"))
 	ran, killed := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(killed)
@@ -143,33 +128,6 @@ func TestE2ENodeKilledMidRun(t *testing.T) {
 	}
 }
 
-// TestE2ESignals: SIGINT, SIGTERM and SIGHUP drain, write the snapshot with the signal as end
-// reason, and exit with 128 + the signal number.
-func TestE2ESignals(t *testing.T) {
-	t.Parallel()
-	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
-	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"60s\"\n")
-	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(signalName(s), func(t *testing.T) {
-			t.Parallel()
-			sig := make(chan os.Signal, 1)
-			go func() {
-				time.Sleep(700 * time.Millisecond)
-				sig <- s
-			}()
-			start := time.Now()
-			r := runCLI(t, sig, p)
-			mustRun(t, r, exitSignalsBase+int(s))
-			if r.snap.EndReason != "signal:"+signalName(s) || r.snap.Totals.Completed < 50 || r.snap.Totals.Inflight != 0 {
-				t.Errorf("end %q completed %d inflight %d", r.snap.EndReason, r.snap.Totals.Completed, r.snap.Totals.Inflight)
-			}
-			if time.Since(start) > 20*time.Second {
-				t.Errorf("took %s to stop", time.Since(start))
-			}
-		})
-	}
-}
-
 // TestE2EClosedLoopCount: closed mode with a request count, like bombardier -n.
 func TestE2EClosedLoopCount(t *testing.T) {
 	t.Parallel()
@@ -186,8 +144,7 @@ func TestE2EClosedLoopCount(t *testing.T) {
 func TestE2EBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[[stage]]\nrate = \"300/x\"\nduration = \"1s\"\n"), 0o644)
+	bad := writeFile(t, dir, "bad.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n"+stage("300/x", "1s"))
 	tests := []struct {
 		args []string
 		want string
@@ -212,6 +169,43 @@ func TestE2EBadInput(t *testing.T) {
 		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%v: exit %d stderr %q; want exit 2 mentioning %q", tt.args, r.code, r.stderr, tt.want)
 		}
+	}
+}
+
+// TestE2ENotRegularFileRefused: a FIFO where a file is expected (a body_file, a --targets
+// file, the profile itself) is refused at once with exit 2 and a message naming it, by
+// validate and by a run. Before, they blocked on the FIFO forever, deaf to signals.
+func TestE2ENotRegularFileRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	p := writeFile(t, dir, "p.toml", "url = \"http://127.0.0.1:1/\"\n[[request]]\nbody_file = \"pipe.json\"\n"+stage("1/s", "1s"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"validate body_file", []string{"validate", p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		{"run body_file", []string{p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		// As --targets /dev/stdin is on a pipe.
+		{"run --targets", []string{"--targets", fifo, "--rate", "1/s", "--duration", "1s"}, "target file " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"validate the profile", []string{"validate", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"find-limit the profile", []string{"find-limit", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := startCLI(t, nil, tt.args...).wait(t, 10*time.Second)
+			fix := "save the content to a regular file"
+			if strings.HasPrefix(tt.name, "run --targets") {
+				fix = "to stream targets, pipe them into --targets -" // the way to read a pipe
+			}
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, fix) {
+				t.Errorf("exit %d, stderr %q; want exit 2 saying %q and how to fix it", r.code, r.stderr, tt.want)
+			}
+		})
 	}
 }
 

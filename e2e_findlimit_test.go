@@ -3,10 +3,7 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -211,10 +208,8 @@ func TestFindLimitNginxSeed002(t *testing.T) {
 func TestFindLimitBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n"), 0o644)
-	good := filepath.Join(dir, "good.toml")
-	_ = os.WriteFile(good, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\n"), 0o644)
+	bad := writeFile(t, dir, "bad.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n")
+	good := writeFile(t, dir, "good.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\n")
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -253,30 +248,24 @@ func TestFindLimitBudgetAndReport(t *testing.T) {
 	if !strings.Contains(s.Answer.Text, "budget ran out") {
 		t.Errorf("the answer does not say the budget ended it: %s", s.Answer.Text)
 	}
-	out := filepath.Join(t.TempDir(), "fl.json")
-	if err := engine.WriteSnapshot(out, r.snap); err != nil {
-		t.Fatal(err)
+	rep := runVerb(t, "report", r.out)
+	if rep.code != exitOK {
+		t.Fatalf("report exit %d: %s", rep.code, rep.stderr)
 	}
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }}
-	if code := c.report(t.Context(), []string{out}); code != exitOK {
-		t.Fatalf("report exit %d: %s", code, stderr.String())
-	}
-	rep := stdout.String()
 	for _, want := range []string{"Find the limit", "Answer: ", "probe 1", "Invariant ✓"} {
-		if !strings.Contains(rep, want) {
-			t.Errorf("report lacks %q:\n%s", want, rep)
+		if !strings.Contains(rep.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep.stdout)
 		}
 	}
 	// The JSON summary and the HTML page carry the answer too.
-	code, sum, errOut := runVerb(t, "report", out, "--format", "json")
-	checkSchema(t, schema.Summary, []byte(sum), "a find-limit run's summary")
-	if code != exitOK || !strings.Contains(sum, `"answer": {`) || !strings.Contains(sum, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
-		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", code, errOut, sum)
+	sum := runVerb(t, "report", r.out, "--format", "json")
+	checkSchema(t, schema.Summary, []byte(sum.stdout), "a find-limit run's summary")
+	if sum.code != exitOK || !strings.Contains(sum.stdout, `"answer": {`) || !strings.Contains(sum.stdout, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
+		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", sum.code, sum.stderr, sum.stdout)
 	}
-	code, page, errOut := runVerb(t, "report", out, "--format", "html")
-	if code != exitOK || !strings.Contains(page, "Answer: ") || !strings.Contains(page, `id="chart_probes"`) {
-		t.Errorf("report --format html: exit %d %s; lacks the answer or the probe chart", code, errOut)
+	page := runVerb(t, "report", r.out, "--format", "html")
+	if page.code != exitOK || !strings.Contains(page.stdout, "Answer: ") || !strings.Contains(page.stdout, `id="chart_probes"`) {
+		t.Errorf("report --format html: exit %d %s; lacks the answer or the probe chart", page.code, page.stderr)
 	}
 }
 
@@ -288,28 +277,4 @@ func jsonText(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return strings.Trim(string(b), `"`)
-}
-
-// TestFindLimitSignal: a signal stops a headless search within its probe, not after it; the
-// search so far is saved with the signal as the end reason, and rpcstress exits 128+N.
-func TestFindLimitSignal(t *testing.T) {
-	t.Parallel()
-	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
-	p := writeProfile(t, url, 16, getBalance+"[search]\nprobe = \"20s\"\nsettle = \"0s\"\nstart = \"50/s\"\n")
-	sig := make(chan os.Signal, 1)
-	go func() {
-		time.Sleep(1500 * time.Millisecond)
-		sig <- syscall.SIGTERM
-	}()
-	start := time.Now()
-	r := runCLI(t, sig, "find-limit", p)
-	if r.code != exitSignalsBase+int(syscall.SIGTERM) || r.snap == nil || r.snap.Search == nil {
-		t.Fatalf("exit %d, snapshot %v; want 143 and the search saved\nstderr: %s\nstdout: %s", r.code, r.snap != nil, r.stderr, r.stdout)
-	}
-	if r.snap.EndReason != "signal:SIGTERM" || r.snap.Search.EndReason != "stopped" {
-		t.Errorf("end reason %q, search %q; want signal:SIGTERM and stopped", r.snap.EndReason, r.snap.Search.EndReason)
-	}
-	if took := time.Since(start); took > 10*time.Second {
-		t.Errorf("took %s to stop a 20 s probe", took)
-	}
 }

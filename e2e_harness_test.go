@@ -5,6 +5,7 @@ import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"net"
 	"os"
 	"os/exec"
@@ -12,6 +13,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 	"testing"
 	"time"
 
@@ -66,35 +68,133 @@ func (s *syncBuffer) String() string {
 }
 
 // cliRun is what one in-process run of rpcstress left: its exit status, its output and the
-// snapshot it wrote (nil if none).
+// snapshot it wrote (nil if none) at out.
 type cliRun struct {
 	code           int
 	stdout, stderr string
 	snap           *engine.Snapshot
+	out            string
 }
 
-// runCLI runs rpcstress with args plus --out into a temp dir; sig, if not nil, feeds signals.
-func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "run.json")
-	var stdout, stderr syncBuffer
+// cliSetup is what an in-process rpcstress reads besides its arguments. The zero value reads
+// nothing: no standard input, an empty environment, and no signal ever comes.
+type cliSetup struct {
+	stdin io.Reader
+	env   map[string]string
+	sig   chan os.Signal
+}
+
+// newCLI is rpcstress in process as set up, writing into the returned buffers.
+func (s cliSetup) newCLI() (c *cli, stdout, stderr *syncBuffer) {
+	stdout, stderr = &syncBuffer{}, &syncBuffer{}
+	sig := s.sig
 	if sig == nil {
 		sig = make(chan os.Signal)
 	}
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
+	getenv := func(k string) (string, bool) { v, ok := s.env[k]; return v, ok }
+	return &cli{stdin: s.stdin, stdout: stdout, stderr: stderr, getenv: getenv, signals: sig}, stdout, stderr
+}
+
+// start runs rpcstress with args in the background; a run (anything but validate) also gets
+// --headless and --out, a file in a temporary folder of the test's.
+func (s cliSetup) start(t *testing.T, args ...string) *asyncRun {
+	t.Helper()
+	c, stdout, stderr := s.newCLI()
+	r := &asyncRun{code: make(chan int, 1), out: filepath.Join(t.TempDir(), "run.json"), stdout: stdout, stderr: stderr}
 	if len(args) == 0 || args[0] != "validate" {
-		args = append(args, "--headless", "--out", out)
+		args = append(args, "--headless", "--out", r.out)
 	}
-	code := c.main(context.Background(), args)
-	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-	if _, err := os.Stat(out); err == nil {
-		s, err := readSnapshot(t, out)
+	go func() { r.code <- c.main(context.Background(), args) }()
+	return r
+}
+
+// run is start, then the end of the run, however long it takes.
+func (s cliSetup) run(t *testing.T, args ...string) cliRun {
+	t.Helper()
+	return s.start(t, args...).wait(t, 0)
+}
+
+// runCLI runs rpcstress with args plus --headless and --out into a temp dir; sig, if not nil,
+// feeds signals.
+func runCLI(t *testing.T, sig chan os.Signal, args ...string) cliRun {
+	t.Helper()
+	return cliSetup{sig: sig}.run(t, args...)
+}
+
+// startCLI runs rpcstress headless like runCLI, in the background, so the test can send
+// signals meanwhile.
+func startCLI(t *testing.T, sig chan os.Signal, args ...string) *asyncRun {
+	t.Helper()
+	return cliSetup{sig: sig}.start(t, args...)
+}
+
+// runVerb runs rpcstress in process with exactly args (no --headless or --out added): the
+// verbs, usage errors, and runs that name their own output.
+func runVerb(t *testing.T, args ...string) cliRun {
+	t.Helper()
+	c, stdout, stderr := cliSetup{}.newCLI()
+	code := c.main(t.Context(), args)
+	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+}
+
+// asyncRun is rpcstress running in the background (see cliSetup.start).
+type asyncRun struct {
+	code           chan int
+	out            string
+	stdout, stderr *syncBuffer
+}
+
+// wait waits up to limit (0: however long it takes) for the run to exit and reads its
+// snapshot, if any.
+func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
+	t.Helper()
+	var timeout <-chan time.Time // nil: never
+	if limit > 0 {
+		timeout = time.After(limit)
+	}
+	r := cliRun{out: a.out}
+	select {
+	case r.code = <-a.code:
+	case <-timeout:
+		t.Fatalf("rpcstress still runs after %s\nstdout: %s\nstderr: %s", limit, a.stdout.String(), a.stderr.String())
+	}
+	r.stdout, r.stderr = a.stdout.String(), a.stderr.String()
+	if _, err := os.Stat(a.out); err == nil {
+		s, err := readSnapshot(t, a.out)
 		if err != nil {
 			t.Fatalf("snapshot: %v", err)
 		}
 		r.snap = s
 	}
 	return r
+}
+
+// signalAfter is a signal channel for cliSetup that gets sig once at each offset from now, as
+// from a person or a supervisor; it never blocks the sender.
+func signalAfter(sig syscall.Signal, after ...time.Duration) chan os.Signal {
+	ch := make(chan os.Signal, len(after))
+	start := time.Now()
+	go func() {
+		for _, d := range after {
+			time.Sleep(time.Until(start.Add(d)))
+			ch <- sig
+		}
+	}()
+	return ch
+}
+
+// writeFile writes text to a file name (a path relative to dir, its folders made) in dir and
+// returns its path.
+func writeFile(t *testing.T, dir, name, text string) string {
+	t.Helper()
+	p := filepath.Join(dir, name)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 // startNode starts the mock node on a free loopback port for the test and returns it with its URL.
@@ -105,12 +205,12 @@ func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
 // writeProfile writes a profile with the given stages and request section against url.
 func writeProfile(t *testing.T, url string, connections int, body string) string {
 	t.Helper()
-	p := filepath.Join(t.TempDir(), "p.toml")
-	text := fmt.Sprintf("name = \"e2e\"\nurl = %q\ntimeout = \"2s\"\nconnections = %d\n%s\n", url, connections, body)
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeFile(t, t.TempDir(), "p.toml", fmt.Sprintf("name = \"e2e\"\nurl = %q\ntimeout = \"2s\"\nconnections = %d\n%s\n", url, connections, body))
+}
+
+// stage is the TOML of one [[stage]] of a plan.
+func stage(rate, duration string) string {
+	return fmt.Sprintf("[[stage]]\nrate = %q\nduration = %q\n", rate, duration)
 }
 
 // getBalance is the request section most tests send: one Solana getBalance call.
@@ -150,56 +250,6 @@ func setTimeout(t *testing.T, path, timeout string) string {
 		t.Fatal(err)
 	}
 	return path
-}
-
-// asyncRun is rpcstress running in the background (see startCLI).
-type asyncRun struct {
-	code           chan int
-	out            string
-	stdout, stderr *syncBuffer
-}
-
-// startCLI runs rpcstress headless like runCLI, in the background, so the test can send
-// signals meanwhile.
-func startCLI(t *testing.T, sig chan os.Signal, args ...string) *asyncRun {
-	t.Helper()
-	r := &asyncRun{code: make(chan int, 1), out: filepath.Join(t.TempDir(), "run.json"), stdout: &syncBuffer{}, stderr: &syncBuffer{}}
-	c := &cli{stdout: r.stdout, stderr: r.stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
-	if len(args) == 0 || args[0] != "validate" {
-		args = append(args, "--headless", "--out", r.out)
-	}
-	go func() { r.code <- c.main(context.Background(), args) }()
-	return r
-}
-
-// wait waits up to limit for the run to exit and reads its snapshot, if any.
-func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
-	t.Helper()
-	var r cliRun
-	select {
-	case r.code = <-a.code:
-	case <-time.After(limit):
-		t.Fatalf("rpcstress still runs after %s\nstdout: %s\nstderr: %s", limit, a.stdout.String(), a.stderr.String())
-	}
-	r.stdout, r.stderr = a.stdout.String(), a.stderr.String()
-	if _, err := os.Stat(a.out); err == nil {
-		s, err := readSnapshot(t, a.out)
-		if err != nil {
-			t.Fatalf("snapshot: %v", err)
-		}
-		r.snap = s
-	}
-	return r
-}
-
-// runVerb runs one rpcstress verb in process and returns its exit code and output.
-func runVerb(t *testing.T, args ...string) (code int, stdout, stderr string) {
-	t.Helper()
-	var out, errOut syncBuffer
-	c := &cli{stdout: &out, stderr: &errOut, signals: make(chan os.Signal),
-		getenv: func(string) (string, bool) { return "", false }}
-	code = c.main(t.Context(), args)
-	return code, out.String(), errOut.String()
 }
 
 // closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).

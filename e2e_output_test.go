@@ -18,15 +18,6 @@ import (
 	"github.com/rpcstress/rpcstress/internal/outfile/outfiletest"
 )
 
-// cliArgs runs rpcstress with exactly args (no --out added, unlike runCLI).
-func cliArgs(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: make(chan os.Signal)}
-	code := c.main(t.Context(), args)
-	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-}
-
 // TestE2EOutDeviceSurvives: --out naming a copy of /dev/null takes the snapshot and stays a
 // character device (before: it became a regular file, as /dev/null itself would have as root).
 func TestE2EOutDeviceSurvives(t *testing.T) {
@@ -35,7 +26,7 @@ func TestE2EOutDeviceSurvives(t *testing.T) {
 	dev := filepath.Join(t.TempDir(), "mynull")
 	outfiletest.Mknod(t, dev, unix.S_IFCHR, 1, 3)
 	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n")
-	r := cliArgs(t, p, "--headless", "--save-every", "100ms", "--out", dev)
+	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", dev)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -79,7 +70,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 		{[]string{"report", "--format", "csv", "-o", readonly, snap}, "-o " + readonly + ": is read-only"},                                               // report -o
 	}
 	for _, tt := range tests {
-		r := cliArgs(t, tt.args...)
+		r := runVerb(t, tt.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, "rpcstress: "+tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", tt.args, r.code, r.stderr, tt.want)
 		}
@@ -114,7 +105,7 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 			}
 		}
 	}()
-	r := cliArgs(t, p, "--headless", "--save-every", "300ms", "--out", out)
+	r := runVerb(t, p, "--headless", "--save-every", "300ms", "--out", out)
 	<-filled
 	if r.code != exitRunFailed {
 		t.Fatalf("exit %d, want %d\nstderr: %s", r.code, exitRunFailed, r.stderr)
@@ -155,7 +146,7 @@ func TestE2EFIFOGetsOneSnapshot(t *testing.T) {
 		got <- b
 	}()
 	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n[thresholds]\nfailed = \"== 0\"\n")
-	r := cliArgs(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
+	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
