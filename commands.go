@@ -51,8 +51,7 @@ func validateCommand() command {
 		examples: [][2]string{
 			{"rpcstress validate profiles/getBalance.toml", "check a bundled profile"},
 		},
-		flags: newNoFlags("validate"), argFiles: "toml",
-		run: func(c *cli, _ context.Context, args []string) int { return c.validate(args) },
+		argFiles: "toml", run: withoutFlags("validate", (*cli).validate),
 	}
 }
 
@@ -79,8 +78,7 @@ func compareCommand() command {
 		examples: [][2]string{
 			{"rpcstress compare before.json after.json", "did the change help?"},
 		},
-		flags: newNoFlags("compare"), argFiles: "json",
-		run: func(c *cli, _ context.Context, args []string) int { return c.compare(args) },
+		argFiles: "json", run: withoutFlags("compare", (*cli).compare),
 	}
 }
 
@@ -135,15 +133,13 @@ func completionCommand() command {
 			{"rpcstress completion zsh > \"${fpath[1]}/_rpcstress\"", "zsh, new shells"},
 			{"rpcstress completion fish > ~/.config/fish/completions/rpcstress.fish", "fish"},
 		},
-		argWords: "bash zsh fish",
-		run:      func(c *cli, _ context.Context, args []string) int { return c.completion(args) },
+		argWords: "bash zsh fish", run: withoutFlags("completion", (*cli).completion),
 	}
 }
 
 func versionCommand() command {
 	return command{
-		name: "version", summary: "print the version",
-		run: func(c *cli, _ context.Context, args []string) int { return c.version(args) },
+		name: "version", summary: "print the version", run: withoutFlags("version", (*cli).version),
 	}
 }
 
@@ -151,7 +147,7 @@ func helpCommand() command {
 	return command{
 		name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
 		argWords: "validate report compare merge find-limit mocknode completion version",
-		run:      func(c *cli, _ context.Context, args []string) int { return c.help(args) },
+		run:      withoutFlags("help", (*cli).help),
 	}
 }
 
@@ -212,8 +208,15 @@ func (c *cli) parseFlags(name string, fs *flag.FlagSet, args []string) (pos []st
 	return pos, 0, false
 }
 
-// newNoFlags makes the flag set of a verb that has no flags: it still reads -h and --help,
-// and says that other flags are unknown instead of taking them for file names.
-func newNoFlags(verb string) func() *flag.FlagSet {
-	return func() *flag.FlagSet { return flag.NewFlagSet("rpcstress "+verb, flag.ContinueOnError) }
+// withoutFlags is the run of a verb that has no flags, which gets only its arguments: the
+// verb still reads -h and --help, and says that other flags are unknown instead of taking
+// them for file names.
+func withoutFlags(verb string, run func(c *cli, args []string) int) func(*cli, context.Context, []string) int {
+	return func(c *cli, _ context.Context, args []string) int {
+		pos, code, done := c.parseFlags(verb, flag.NewFlagSet("rpcstress "+verb, flag.ContinueOnError), args)
+		if done {
+			return code
+		}
+		return run(c, pos)
+	}
 }

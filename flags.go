@@ -47,6 +47,21 @@ func (f *sessionFlags) noteSet(fs *flag.FlagSet) {
 	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
 }
 
+// parseSession parses the flags of a run or a search (verb) into fs, whose shared flags are f,
+// and returns the profile named, if any. done says the verb is over, with code: the help was
+// shown, or the flags were wrong, or more than one profile was named.
+func (c *cli) parseSession(verb string, fs *flag.FlagSet, f *sessionFlags, args []string) (pos []string, code int, done bool) {
+	pos, code, done = c.parseFlags(verb, fs, args)
+	if done {
+		return nil, code, true
+	}
+	f.noteSet(fs)
+	if len(pos) > 1 {
+		return nil, c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos)), true
+	}
+	return pos, 0, false
+}
+
 // overrides checks the shared flags and turns them into profile overrides; every error
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {

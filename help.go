@@ -118,10 +118,6 @@ func printExamples(w io.Writer, examples [][2]string) {
 
 // help is `rpcstress help [COMMAND]`.
 func (c *cli) help(args []string) int {
-	args, code, done := c.parseFlags("help", newNoFlags("help")(), args)
-	if done {
-		return code
-	}
 	switch {
 	case len(args) == 0:
 		c.usage(c.stdout)
@@ -140,13 +136,8 @@ func (c *cli) help(args []string) int {
 
 // version is `rpcstress version`.
 func (c *cli) version(args []string) int {
-	fs := flag.NewFlagSet("rpcstress version", flag.ContinueOnError)
-	pos, code, done := c.parseFlags("version", fs, args)
-	if done {
-		return code
-	}
-	if len(pos) > 0 {
-		return c.fail(exitUsage, fmt.Errorf("version takes no arguments: got %q", pos))
+	if len(args) > 0 {
+		return c.fail(exitUsage, fmt.Errorf("version takes no arguments: got %q", args))
 	}
 	fmt.Fprintln(c.stdout, "rpcstress", version())
 	return exitOK

@@ -19,10 +19,6 @@ import (
 
 // validate checks a profile and prints the resolved plan.
 func (c *cli) validate(args []string) int {
-	args, code, done := c.parseFlags("validate", newNoFlags("validate")(), args)
-	if done {
-		return code
-	}
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress validate PROFILE.toml"))
 	}
@@ -117,11 +113,7 @@ func (c *cli) report(ctx context.Context, args []string) int {
 }
 
 // compare prints saved runs side by side, stage by stage, with deltas against the first.
-func (c *cli) compare(args []string) int {
-	files, code, done := c.parseFlags("compare", newNoFlags("compare")(), args)
-	if done {
-		return code
-	}
+func (c *cli) compare(files []string) int {
 	if len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
 	}
