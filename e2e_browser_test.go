@@ -19,16 +19,7 @@ import (
 // fails it, since then the HTML report would go unchecked.
 func findChromium(t *testing.T) string {
 	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium: CI checks the HTML report in a real browser (apt-get install chromium)")
-	}
-	t.Skip("no chromium here: the HTML report is not checked in a browser (apt-get install chromium)")
-	return ""
+	return requireProgram(t, "the HTML report is not checked in a browser (apt-get install chromium)", "chromium", "chromium-browser", "google-chrome")
 }
 
 // offlineBrowser is how the tests run Chromium with no network: in a network namespace of its

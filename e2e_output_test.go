@@ -18,6 +18,43 @@ import (
 	"github.com/rpcstress/rpcstress/internal/outfile/outfiletest"
 )
 
+// TestE2ENotRegularFileRefused: a FIFO where a file is expected (a body_file, a --targets
+// file, the profile itself) is refused at once with exit 2 and a message naming it, by
+// validate and by a run. Before, they blocked on the FIFO forever, deaf to signals.
+func TestE2ENotRegularFileRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.json")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	p := writeFile(t, dir, "p.toml", "url = \"http://127.0.0.1:1/\"\n[[request]]\nbody_file = \"pipe.json\"\n"+stage("1/s", "1s"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"validate body_file", []string{"validate", p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		{"run body_file", []string{p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		// As --targets /dev/stdin is on a pipe.
+		{"run --targets", []string{"--targets", fifo, "--rate", "1/s", "--duration", "1s"}, "target file " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"validate the profile", []string{"validate", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"find-limit the profile", []string{"find-limit", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := startCLI(t, nil, tt.args...).wait(t, 10*time.Second)
+			fix := "save the content to a regular file"
+			if strings.HasPrefix(tt.name, "run --targets") {
+				fix = "to stream targets, pipe them into --targets -" // the way to read a pipe
+			}
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, fix) {
+				t.Errorf("exit %d, stderr %q; want exit 2 saying %q and how to fix it", r.code, r.stderr, tt.want)
+			}
+		})
+	}
+}
+
 // TestE2EOutDeviceSurvives: --out naming a copy of /dev/null takes the snapshot and stays a
 // character device (before: it became a regular file, as /dev/null itself would have as root).
 func TestE2EOutDeviceSurvives(t *testing.T) {

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"flag"
 	"fmt"
 	"reflect"
 	"strings"
@@ -104,12 +105,7 @@ func TestRunFlagOverrides(t *testing.T) {
 		{[]string{"--requests", "-1", "--connections", "0"}, profiles.Overrides{}, "--connections 0: must be at least 1"},
 	}
 	for _, tt := range tests {
-		fs, f := newRunFlags()
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatalf("%q: %v", tt.args, err)
-		}
-		f.noteSet(fs)
-		got, err := f.overrides()
+		got, err := parsed(t, newRunFlags, tt.args).overrides()
 		switch {
 		case tt.err == "" && err != nil:
 			t.Errorf("%q: error %v", tt.args, err)
@@ -144,11 +140,7 @@ func TestFindLimitFlags(t *testing.T) {
 		{[]string{"--p99", "-5ms"}, `--p99 "-5ms": write a positive duration, e.g. --p99 50ms`},
 	}
 	for _, tt := range tests {
-		fs, f := newFindLimitFlags()
-		if err := fs.Parse(tt.args); err != nil {
-			t.Fatalf("%q: %v", tt.args, err)
-		}
-		f.noteSet(fs)
+		f := parsed(t, newFindLimitFlags, tt.args)
 		_, err := f.overrides()
 		if err == nil {
 			_, err = f.searchConfig(search.DefaultConfig())
@@ -157,4 +149,15 @@ func TestFindLimitFlags(t *testing.T) {
 			t.Errorf("%q: error %q, want %q", tt.args, got, tt.err)
 		}
 	}
+}
+
+// parsed is a verb's flags as a command line of args sets them.
+func parsed[F interface{ noteSet(*flag.FlagSet) }](t *testing.T, newFlags func() (*flag.FlagSet, F), args []string) F {
+	t.Helper()
+	fs, f := newFlags()
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	f.noteSet(fs)
+	return f
 }
