@@ -1,9 +1,11 @@
 package main
 
 import (
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -199,4 +201,48 @@ func TestCompletionZshFish(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHelpText: help.txt reads without a mistake, names only verbs there are, and gives every
+// verb that shows examples its words and examples; a line it cannot place is an error that
+// names it.
+func TestHelpText(t *testing.T) {
+	texts, err := parseHelp(helpText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range texts {
+		if name != "" && lookup(name) == nil {
+			t.Errorf("help.txt has a section [%s], which is no verb", name)
+		}
+	}
+	for _, cmd := range commands() {
+		if cmd.name == "version" || cmd.name == "help" {
+			continue // their summary says it all
+		}
+		if cmd.about == "" || len(cmd.examples) == 0 {
+			t.Errorf("%q: about %q, %d examples; want both", cmd.name, cmd.about, len(cmd.examples))
+		}
+	}
+	tests := []struct {
+		text string
+		want string // the error
+	}{
+		// Words before any verb: whose are they?
+		{"Sends requests.\n[validate]\n", `help.txt:1: "Sends requests." stands before the first [verb]`},
+		// An indented line that is no example.
+		{"[validate]\nChecks.\n  rpcstress validate p.toml\n", `help.txt:3: "  rpcstress validate p.toml" is neither words, an example nor a [verb]`},
+		// What an example does, with no command line under it.
+		{"[validate]\n  # check it\n", `help.txt:2: "  # check it" is neither words, an example nor a [verb]`},
+	}
+	for _, tt := range tests {
+		if _, err := parseHelp(tt.text); fmt.Sprint(err) != tt.want {
+			t.Errorf("parseHelp(%q): %v, want %s", tt.text, err, tt.want)
+		}
+	}
+	got, err := parseHelp("# a note\n[rpcstress]\nSends\nrequests.\n\n  # try it\n  rpcstress --demo\n")
+	want := map[string]verbHelp{"": {about: "Sends requests.", examples: [][2]string{{"rpcstress --demo", "try it"}}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("parseHelp: %+v, %v; want %+v", got, err, want)
+	}
 }

@@ -20,13 +20,11 @@ import (
 )
 
 // findLimit is `rpcstress find-limit PROFILE.toml`: search the highest rate that meets the SLO.
-func (c *cli) findLimit(ctx context.Context, args []string) int {
-	fs, f := newFindLimitFlags()
-	pos, code, done := c.parseSession("find-limit", fs, &f.sessionFlags, args)
-	if done {
-		return code
-	}
-	if len(pos) == 0 && !f.demo {
+func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) int {
+	switch {
+	case len(pos) > 1:
+		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
+	case len(pos) == 0 && !f.demo:
 		return c.fail(exitUsage, errors.New("no profile given: run `rpcstress find-limit profiles/getBalance.toml`, or try `rpcstress find-limit --demo`"))
 	}
 	o, err := f.overrides()

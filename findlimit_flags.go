@@ -66,7 +66,7 @@ func (f *findLimitFlags) searchConfig(base search.Config) (search.Config, error)
 		dst  *time.Duration
 	}{{"probe", f.probe, &c.Probe}, {"settle", f.settle, &c.Settle}, {"budget", f.budget, &c.Budget}} {
 		switch {
-		case !f.set[d.name]:
+		case !f.given(d.name):
 		case d.v < 0 || (d.v == 0 && d.name != "settle"):
 			errs = append(errs, fmt.Errorf("--%s %s: must be positive", d.name, d.v))
 		default:

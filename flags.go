@@ -19,9 +19,9 @@ type sessionFlags struct {
 	out, url                          string
 	connections, fps                  int
 	timeout                           time.Duration
-	// set holds the flags given on the command line (see noteSet): 0 is the "not given"
-	// value of --connections, --timeout and --duration, so an explicit 0 must be told apart.
-	set map[string]bool
+	// fs is the flag set they are declared in, which knows which flags the command line gave
+	// (see given).
+	fs *flag.FlagSet
 }
 
 // sessionHelp is what the shared flags say in one verb's help: a run and a search show
@@ -30,6 +30,7 @@ type sessionHelp struct{ headless, inline, exitOnEnd, demo, out string }
 
 // declare adds the shared flags to fs, with the verb's own words where they differ.
 func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
+	f.fs = fs
 	fs.BoolVar(&f.headless, "headless", false, h.headless)
 	fs.BoolVar(&f.inline, "inline", false, h.inline)
 	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, h.exitOnEnd)
@@ -41,25 +42,13 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
 }
 
-// noteSet records which flags the command line gave, after parsing.
-func (f *sessionFlags) noteSet(fs *flag.FlagSet) {
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
-}
-
-// parseSession parses the flags of a run or a search (verb) into fs, whose shared flags are f,
-// and returns the profile named, if any. done says the verb is over, with code: the help was
-// shown, or the flags were wrong, or more than one profile was named.
-func (c *cli) parseSession(verb string, fs *flag.FlagSet, f *sessionFlags, args []string) (pos []string, code int, done bool) {
-	pos, code, done = c.parseFlags(verb, fs, args)
-	if done {
-		return nil, code, true
-	}
-	f.noteSet(fs)
-	if len(pos) > 1 {
-		return nil, c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos)), true
-	}
-	return pos, 0, false
+// given reports whether the command line gave the flag name, once parsed: 0 is the "not
+// given" value of --connections, --timeout and --duration, so an explicit 0 must be told
+// apart.
+func (f *sessionFlags) given(name string) bool {
+	found := false
+	f.fs.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	return found
 }
 
 // overrides checks the shared flags and turns them into profile overrides; every error
@@ -67,9 +56,9 @@ func (c *cli) parseSession(verb string, fs *flag.FlagSet, f *sessionFlags, args 
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 	o := profiles.Overrides{URL: f.url, Connections: f.connections, Timeout: f.timeout}
 	switch {
-	case f.connections < 0 || f.set["connections"] && f.connections == 0:
+	case f.connections < 0 || f.given("connections") && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
-	case f.set["timeout"] && profiles.CheckTimeout(f.timeout) != nil:
+	case f.given("timeout") && profiles.CheckTimeout(f.timeout) != nil:
 		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
 	case f.fps < 1 || f.fps > 60:
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
@@ -123,7 +112,7 @@ func (f *runFlags) overrides() (profiles.Overrides, error) {
 		}
 		rate = &r
 	}
-	if f.duration < 0 || f.set["duration"] && f.duration == 0 {
+	if f.duration < 0 || f.given("duration") && f.duration == 0 {
 		return profiles.Overrides{}, fmt.Errorf("--duration %s: must be positive", f.duration)
 	}
 	o, err := f.sessionFlags.overrides()

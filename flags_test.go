@@ -152,12 +152,11 @@ func TestFindLimitFlags(t *testing.T) {
 }
 
 // parsed is a verb's flags as a command line of args sets them.
-func parsed[F interface{ noteSet(*flag.FlagSet) }](t *testing.T, newFlags func() (*flag.FlagSet, F), args []string) F {
+func parsed[F any](t *testing.T, newFlags func() (*flag.FlagSet, F), args []string) F {
 	t.Helper()
 	fs, f := newFlags()
 	if err := fs.Parse(args); err != nil {
 		t.Fatalf("%q: %v", args, err)
 	}
-	f.noteSet(fs)
 	return f
 }

@@ -52,5 +52,5 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
-	return c.run(ctx, args)
+	return runCommand().run(c, ctx, args)
 }

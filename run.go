@@ -25,13 +25,10 @@ import (
 )
 
 // run is the main job: load, run, print, save.
-func (c *cli) run(ctx context.Context, args []string) int {
-	fs, f := newRunFlags()
-	pos, code, done := c.parseSession("", fs, &f.sessionFlags, args)
-	if done {
-		return code
-	}
+func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	switch {
+	case len(pos) > 1:
+		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
 	case len(pos) == 1 && f.targets != "":
 		return c.fail(exitUsage, fmt.Errorf("--targets %s and the profile %s: give one of them (a profile names a target file with targets = \"FILE\")", f.targets, pos[0]))
 	case len(pos) == 0 && !f.demo && f.targets == "":
@@ -70,7 +67,7 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if code, ok := c.schedule(ctx, p, f); !ok {
 		return code
 	}
-	code = c.execute(ctx, p, f)
+	code := c.execute(ctx, p, f)
 	if node != nil {
 		c.printNodeCount(node)
 	}
