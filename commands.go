@@ -38,25 +38,25 @@ type command struct {
 func commands() []command {
 	cmds := []command{
 		runCommand(),
-		{name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
-			argFiles: "toml", run: withoutFlags("validate", (*cli).validate)},
-		{name: "report", args: "RUN.json", summary: "print the report of a saved run",
-			flags: flagSet(newReportFlags), argFiles: "json", run: withFlags("report", newReportFlags, (*cli).report)},
-		{name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",
-			argFiles: "json", run: withoutFlags("compare", (*cli).compare)},
-		{name: "merge", args: "-o OUT.json A.json …", summary: "combine runs of several machines",
-			flags: flagSet(newMergeFlags), argFiles: "json", run: withFlags("merge", newMergeFlags, (*cli).merge)},
-		{name: "find-limit", args: "PROFILE.toml", summary: "find the highest rate that meets an SLO",
-			flags: flagSet(newFindLimitFlags), argFiles: "toml", run: withFlags("find-limit", newFindLimitFlags, (*cli).findLimit)},
-		{name: "harvest", args: "URL", summary: "read real parameters from a node into line files",
-			flags: flagSet(newHarvestFlags), run: withFlags("harvest", newHarvestFlags, (*cli).harvest)},
+		withoutFlags(command{name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
+			argFiles: "toml"}, (*cli).validate),
+		withFlags(command{name: "report", args: "RUN.json", summary: "print the report of a saved run",
+			argFiles: "json"}, newReportFlags, (*cli).report),
+		withoutFlags(command{name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",
+			argFiles: "json"}, (*cli).compare),
+		withFlags(command{name: "merge", args: "-o OUT.json A.json …", summary: "combine runs of several machines",
+			argFiles: "json"}, newMergeFlags, (*cli).merge),
+		withFlags(command{name: "find-limit", args: "PROFILE.toml", summary: "find the highest rate that meets an SLO",
+			argFiles: "toml"}, newFindLimitFlags, (*cli).findLimit),
+		withFlags(command{name: "harvest", args: "URL", summary: "read real parameters from a node into line files"},
+			newHarvestFlags, (*cli).harvest),
 		{name: "mocknode", args: "[flags]", summary: "run the mock JSON-RPC node alone", about: mocknode.About,
 			flags: func() *flag.FlagSet { return mocknode.Flags(new(mocknode.Config), new(string)) }, run: (*cli).mocknode},
-		{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
-			argWords: "bash zsh fish", run: withoutFlags("completion", (*cli).completion)},
-		{name: "version", summary: "print the version", run: withoutFlags("version", (*cli).version)},
-		{name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
-			argWords: "validate report compare merge find-limit mocknode completion version", run: withoutFlags("help", (*cli).help)},
+		withoutFlags(command{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
+			argWords: "bash zsh fish"}, (*cli).completion),
+		withoutFlags(command{name: "version", summary: "print the version"}, (*cli).version),
+		withoutFlags(command{name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
+			argWords: "validate report compare merge find-limit mocknode completion version"}, (*cli).help),
 	}
 	// The embedded text is held by TestHelpText: a mistake in it could only leave a help
 	// without its words, never stop a command.
@@ -128,35 +128,43 @@ func (c *cli) parseFlags(name string, fs *flag.FlagSet, args []string) (pos []st
 	return pos, 0, false
 }
 
-// withoutFlags is the run of a verb that has no flags, which gets only its arguments: the
+// verbFlagSet is an empty flag set for verb ("" for the run): it reports errors to its
+// caller (parseFlags says them), and reads -h and --help.
+func verbFlagSet(verb string) *flag.FlagSet {
+	return flag.NewFlagSet(strings.TrimSpace("rpcstress "+verb), flag.ContinueOnError)
+}
+
+// withoutFlags is cmd, a verb that has no flags, running run with only its arguments: the
 // verb still reads -h and --help, and says that other flags are unknown instead of taking
 // them for file names.
-func withoutFlags(verb string, run func(c *cli, args []string) int) func(*cli, context.Context, []string) int {
-	return func(c *cli, _ context.Context, args []string) int {
-		pos, code, done := c.parseFlags(verb, flag.NewFlagSet("rpcstress "+verb, flag.ContinueOnError), args)
+func withoutFlags(cmd command, run func(c *cli, args []string) int) command {
+	cmd.run = func(c *cli, _ context.Context, args []string) int {
+		pos, code, done := c.parseFlags(cmd.name, verbFlagSet(cmd.name), args)
 		if done {
 			return code
 		}
 		return run(c, pos)
 	}
+	return cmd
 }
 
-// withFlags is the run of a verb with flags: newFlags makes its flag set and the values it
-// fills, the command line is parsed (the help, or a flag error, ends the verb there), and run
-// gets the values and the other arguments.
-func withFlags[F any](verb string, newFlags func() (*flag.FlagSet, F), run func(c *cli, ctx context.Context, f F, args []string) int) func(*cli, context.Context, []string) int {
-	return func(c *cli, ctx context.Context, args []string) int {
-		fs, f := newFlags()
-		pos, code, done := c.parseFlags(verb, fs, args)
+// withFlags is cmd, a verb whose flags newFlags declares in a flag set (help and completion
+// list them), running run: the command line is parsed (the help, or a flag error, ends the
+// verb there), and run gets the values and the other arguments.
+func withFlags[F any](cmd command, newFlags func(*flag.FlagSet) F, run func(c *cli, ctx context.Context, f F, args []string) int) command {
+	cmd.flags = func() *flag.FlagSet {
+		fs := verbFlagSet(cmd.name)
+		newFlags(fs)
+		return fs
+	}
+	cmd.run = func(c *cli, ctx context.Context, args []string) int {
+		fs := verbFlagSet(cmd.name)
+		f := newFlags(fs)
+		pos, code, done := c.parseFlags(cmd.name, fs, args)
 		if done {
 			return code
 		}
 		return run(c, ctx, f, pos)
 	}
-}
-
-// flagSet is a command's flag set, for help and completion, from the constructor its run
-// parses with.
-func flagSet[F any](newFlags func() (*flag.FlagSet, F)) func() *flag.FlagSet {
-	return func() *flag.FlagSet { fs, _ := newFlags(); return fs }
+	return cmd
 }

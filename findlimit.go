@@ -19,6 +19,15 @@ import (
 	"github.com/rpcstress/rpcstress/tui/report"
 )
 
+// searchResult is how a search ended: its outcome (nil if it failed before one), the signal
+// that stopped it (0: none), whether q stopped it, and its error.
+type searchResult struct {
+	outcome     *search.Outcome
+	sig         syscall.Signal
+	userStopped bool
+	err         error
+}
+
 // findLimit is `rpcstress find-limit PROFILE.toml`: search the highest rate that meets the SLO.
 func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) int {
 	switch {
@@ -105,15 +114,6 @@ func (c *cli) runSearch(ctx context.Context, p *profiles.Profile, cfg search.Con
 		return exitRunFailed
 	}
 	return exitOK
-}
-
-// searchResult is how a search ended: its outcome (nil if it failed before one), the signal
-// that stopped it (0: none), whether q stopped it, and its error.
-type searchResult struct {
-	outcome     *search.Outcome
-	sig         syscall.Signal
-	userStopped bool
-	err         error
 }
 
 // searchHeadless prints one line per probe and the answer block. A signal stops the search; a

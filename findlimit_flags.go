@@ -23,9 +23,8 @@ type findLimitFlags struct {
 	probe, settle, budget             time.Duration
 }
 
-func newFindLimitFlags() (*flag.FlagSet, *findLimitFlags) {
+func newFindLimitFlags(fs *flag.FlagSet) *findLimitFlags {
 	f := &findLimitFlags{}
-	fs := flag.NewFlagSet("rpcstress find-limit", flag.ContinueOnError)
 	fs.StringVar(&f.p99, "p99", "", "SLO: the p99 latency bound, a `duration` such as 50ms (latency of all answers, from the intended send)")
 	fs.StringVar(&f.latency, "latency", "", "SLO: another percentile's bound, `pN=D` such as p95=50ms (p50 p75 p90 p95 p99 p999)")
 	fs.StringVar(&f.maxLimited, "max-limited", "", "SLO: at most this `share` rate-limited, e.g. 1% (default 1%)")
@@ -45,7 +44,7 @@ func newFindLimitFlags() (*flag.FlagSet, *findLimitFlags) {
 		demo:      "search the embedded mock node on 127.0.0.1 (default profile: the bundled demo, limited at 1000/s burst 60)",
 		out:       "write the snapshot to this `file` (default runs/<profile>-findlimit-<UTC time>.json)",
 	})
-	return fs, f
+	return f
 }
 
 // searchConfig lays the flags over the profile's [search] (or the defaults). Every error names

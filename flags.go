@@ -81,9 +81,8 @@ type runFlags struct {
 	targets    string
 }
 
-func newRunFlags() (*flag.FlagSet, *runFlags) {
+func newRunFlags(fs *flag.FlagSet) *runFlags {
 	f := &runFlags{}
-	fs := flag.NewFlagSet("rpcstress", flag.ContinueOnError)
 	f.declare(fs, sessionHelp{
 		headless:  "print one line per second instead of the dashboard (the default when output is not a terminal)",
 		inline:    "draw the dashboard without the alternate screen, so the final report stays in scrollback",
@@ -99,7 +98,7 @@ func newRunFlags() (*flag.FlagSet, *runFlags) {
 	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
-	return fs, f
+	return f
 }
 
 // overrides turns the flags into profile overrides; every error names its flag.

@@ -152,9 +152,10 @@ func TestFindLimitFlags(t *testing.T) {
 }
 
 // parsed is a verb's flags as a command line of args sets them.
-func parsed[F any](t *testing.T, newFlags func() (*flag.FlagSet, F), args []string) F {
+func parsed[F any](t *testing.T, newFlags func(*flag.FlagSet) F, args []string) F {
 	t.Helper()
-	fs, f := newFlags()
+	fs := verbFlagSet("test")
+	f := newFlags(fs)
 	if err := fs.Parse(args); err != nil {
 		t.Fatalf("%q: %v", args, err)
 	}

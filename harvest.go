@@ -25,9 +25,8 @@ type harvestFlags struct {
 	quietProgress bool
 }
 
-func newHarvestFlags() (*flag.FlagSet, *harvestFlags) {
+func newHarvestFlags(fs *flag.FlagSet) *harvestFlags {
 	f := &harvestFlags{}
-	fs := flag.NewFlagSet("rpcstress harvest", flag.ContinueOnError)
 	fs.StringVar(&f.chain, "chain", "", "the node's `chain`: evm or solana (required)")
 	fs.IntVar(&f.blocks, "blocks", harvest.DefaultBlocks, "read this many of the newest `blocks` (slots on solana)")
 	fs.StringVar(&f.out, "out", "harvest", "write the files into this `folder` (made if missing)")
@@ -35,7 +34,7 @@ func newHarvestFlags() (*flag.FlagSet, *harvestFlags) {
 	fs.IntVar(&f.batch, "batch", harvest.DefaultBatch, "calls per JSON-RPC batch (`n`; 1: no batches)")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 30*time.Second, "one request's limit")
 	fs.BoolVar(&f.quietProgress, "quiet", false, "no progress lines, only the summary")
-	return fs, f
+	return f
 }
 
 // harvest reads parameters from a reference node into line files.

@@ -15,8 +15,7 @@ import (
 
 // runCommand is the run itself, `rpcstress [flags] PROFILE.toml`, as help lists it.
 func runCommand() command {
-	return command{args: "[flags] PROFILE.toml", summary: "run a profile",
-		flags: flagSet(newRunFlags), argFiles: "toml", run: withFlags("", newRunFlags, (*cli).run)}
+	return withFlags(command{args: "[flags] PROFILE.toml", summary: "run a profile", argFiles: "toml"}, newRunFlags, (*cli).run)
 }
 
 // usage is the top-level help: what rpcstress is, its commands, examples, the run's flags

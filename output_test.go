@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -51,9 +52,7 @@ func TestDefaultSnapshotPath(t *testing.T) {
 func TestRunOutputSavesOwnFiles(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.json")
-	if err := os.WriteFile(filepath.Join(dir, "run-save2.json"), []byte("an older run's save"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "run-save2.json", "an older run's save")
 	o, err := newRunOutput(out, filepath.Join(dir, "runs", "p-T.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -66,7 +65,7 @@ func TestRunOutputSavesOwnFiles(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	if want := []string{filepath.Join(dir, "run-save1.json"), filepath.Join(dir, "run-save3.json")}; strings.Join(paths, " ") != strings.Join(want, " ") {
+	if want := []string{filepath.Join(dir, "run-save1.json"), filepath.Join(dir, "run-save3.json")}; !slices.Equal(paths, want) {
 		t.Errorf("saved to %v, want %v", paths, want)
 	}
 	if err := o.final(t.Context(), snapAt(5*time.Second, "completed")); err != nil {

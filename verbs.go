@@ -52,13 +52,12 @@ const echartsRetired = "rpcstress: note: --echarts is retired and ignored: the H
 // reportFlags are the flags of `rpcstress report`.
 type reportFlags struct{ format, out, echarts string }
 
-func newReportFlags() (*flag.FlagSet, *reportFlags) {
+func newReportFlags(fs *flag.FlagSet) *reportFlags {
 	f := &reportFlags{}
-	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
 	fs.StringVar(&f.format, "format", "text", "the `format`: text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
 	fs.StringVar(&f.out, "o", "", "write to this `file` instead of standard output")
 	fs.StringVar(&f.echarts, "echarts", "", "retired: the HTML report's charts need no library (ignored, with a note)")
-	return fs, f
+	return f
 }
 
 // report prints the report of a saved run as text, or exports it as json (the summary), csv
@@ -131,12 +130,11 @@ type mergeFlags struct {
 	force bool
 }
 
-func newMergeFlags() (*flag.FlagSet, *mergeFlags) {
+func newMergeFlags(fs *flag.FlagSet) *mergeFlags {
 	f := &mergeFlags{}
-	fs := flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
 	fs.StringVar(&f.out, "o", "", "write the merged snapshot to this `file` (required)")
 	fs.BoolVar(&f.force, "force", false, "merge even runs of different profiles or plans, or one run given twice")
-	return fs, f
+	return f
 }
 
 // merge combines the snapshots of several machines into one.
