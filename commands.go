@@ -20,8 +20,8 @@ type command struct {
 	name    string // "" is the run itself: rpcstress [flags] PROFILE.toml
 	args    string // what follows the name in the usage line
 	summary string // one line for the list of commands
-	about   string // what it does, for its --help (wrapped there)
-	// examples are command lines with what each does.
+	about   string // what it does, for its --help (wrapped there); from help.txt if not set
+	// examples are command lines with what each does, from help.txt.
 	examples [][2]string
 	// flags builds the verb's flag set (nil: it takes none but -h); help and completion
 	// list them.
@@ -33,126 +33,42 @@ type command struct {
 	run      func(c *cli, ctx context.Context, args []string) int
 }
 
-// commands are the verbs, in the order help lists them. The run itself comes first.
+// commands are the verbs, in the order help lists them. The run itself comes first. What
+// their help says in words is in help.txt.
 func commands() []command {
-	return []command{
-		runCommand(), validateCommand(), reportCommand(), compareCommand(), mergeCommand(),
-		findLimitCommand(), harvestCommand(), mocknodeCommand(), completionCommand(), versionCommand(), helpCommand(),
+	cmds := []command{
+		runCommand(),
+		withoutFlags(command{name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
+			argFiles: "toml"}, (*cli).validate),
+		withFlags(command{name: "report", args: "RUN.json", summary: "print the report of a saved run",
+			argFiles: "json"}, newReportFlags, (*cli).report),
+		withoutFlags(command{name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",
+			argFiles: "json"}, (*cli).compare),
+		withFlags(command{name: "merge", args: "-o OUT.json A.json …", summary: "combine runs of several machines",
+			argFiles: "json"}, newMergeFlags, (*cli).merge),
+		withFlags(command{name: "find-limit", args: "PROFILE.toml", summary: "find the highest rate that meets an SLO",
+			argFiles: "toml"}, newFindLimitFlags, (*cli).findLimit),
+		withFlags(command{name: "harvest", args: "URL", summary: "read real parameters from a node into line files"},
+			newHarvestFlags, (*cli).harvest),
+		{name: "mocknode", args: "[flags]", summary: "run the mock JSON-RPC node alone", about: mocknode.About,
+			flags: func() *flag.FlagSet { return mocknode.Flags(new(mocknode.Config), new(string)) }, run: (*cli).mocknode},
+		withoutFlags(command{name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
+			argWords: "bash zsh fish"}, (*cli).completion),
+		withoutFlags(command{name: "version", summary: "print the version"}, (*cli).version),
+		withoutFlags(command{name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
+			argWords: "validate report compare merge find-limit mocknode completion version"}, (*cli).help),
 	}
-}
-
-func validateCommand() command {
-	return command{
-		name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
-		about: "Checks a profile without sending anything and prints what a run would do: the target, " +
-			"mode, headers (secrets hidden), the request mix with a sample body of each request " +
-			"(templates rendered once), the plan stage by stage, and the thresholds. Every mistake " +
-			"is reported at once, each with file:line, the field and how to fix it.",
-		examples: [][2]string{
-			{"rpcstress validate profiles/getBalance.toml", "check a bundled profile"},
-		},
-		flags: newNoFlags("validate"), argFiles: "toml",
-		run: func(c *cli, _ context.Context, args []string) int { return c.validate(args) },
+	// The embedded text is held by TestHelpText: a mistake in it could only leave a help
+	// without its words, never stop a command.
+	texts, _ := parseHelp(helpText)
+	for i := range cmds {
+		h := texts[cmds[i].name]
+		if cmds[i].about == "" {
+			cmds[i].about = h.about
+		}
+		cmds[i].examples = h.examples
 	}
-}
-
-func reportCommand() command {
-	return command{
-		name: "report", args: "RUN.json", summary: "print the report of a saved run",
-		about: "Prints the final report of a saved run (a snapshot) again, or exports it: json " +
-			"(the summary), csv (the per-second timeline) or html (one page with charts).",
-		examples: [][2]string{
-			{"rpcstress report runs/getBalance-20261123T101500Z.json", "the text report"},
-			{"rpcstress report run.json --format html -o run.html", "a page with charts"},
-			{"rpcstress report run.json --format csv > seconds.csv", "the timeline for a sheet"},
-		},
-		flags: func() *flag.FlagSet { fs, _ := newReportFlags(); return fs }, argFiles: "json",
-		run: func(c *cli, ctx context.Context, args []string) int { return c.report(ctx, args) },
-	}
-}
-
-func compareCommand() command {
-	return command{
-		name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",
-		about: "Prints saved runs side by side, stage by stage and in total, each number with its " +
-			"change against the first run, judged better or worse.",
-		examples: [][2]string{
-			{"rpcstress compare before.json after.json", "did the change help?"},
-		},
-		flags: newNoFlags("compare"), argFiles: "json",
-		run: func(c *cli, _ context.Context, args []string) int { return c.compare(args) },
-	}
-}
-
-func mergeCommand() command {
-	return command{
-		name: "merge", args: "-o OUT.json A.json …", summary: "combine runs of several machines",
-		about: "Combines the snapshots of one plan run on several machines (--shard I/N) into one: " +
-			"counts add up, latency histograms merge exactly, so percentiles are those of all " +
-			"requests together.",
-		examples: [][2]string{
-			{"rpcstress merge -o all.json shard1.json shard2.json", "one snapshot of the whole run"},
-		},
-		flags: func() *flag.FlagSet { fs, _, _ := newMergeFlags(); return fs }, argFiles: "json",
-		run: func(c *cli, ctx context.Context, args []string) int { return c.merge(ctx, args) },
-	}
-}
-
-func findLimitCommand() command {
-	return command{
-		name: "find-limit", args: "PROFILE.toml", summary: "find the highest rate that meets an SLO",
-		about: "Probes rising rates, then bisects, to find the highest rate the target serves " +
-			"within an SLO (latency, rate-limited, failed and successful shares), and estimates " +
-			"a rate limiter's rate and burst. The profile's [search] table sets the same knobs " +
-			"as the flags; flags win.",
-		examples: [][2]string{
-			{"rpcstress find-limit --demo", "search the mock node (limited at 1000/s)"},
-			{"rpcstress find-limit p.toml --p99 50ms --max-rate 5000/s", "an SLO and a ceiling"},
-		},
-		flags: func() *flag.FlagSet { fs, _ := newFindLimitFlags(); return fs }, argFiles: "toml",
-		run: func(c *cli, ctx context.Context, args []string) int { return c.findLimit(ctx, args) },
-	}
-}
-
-func mocknodeCommand() command {
-	return command{
-		name: "mocknode", args: "[flags]", summary: "run the mock JSON-RPC node alone",
-		about: mocknode.About,
-		examples: [][2]string{
-			{"rpcstress mocknode --rate 1000/s --burst 60", "a node behind nginx-like limit_req"},
-		},
-		flags: func() *flag.FlagSet { return mocknode.Flags(new(mocknode.Config), new(string)) },
-		run:   func(c *cli, ctx context.Context, args []string) int { return c.mocknode(ctx, args) },
-	}
-}
-
-func completionCommand() command {
-	return command{
-		name: "completion", args: "bash|zsh|fish", summary: "print a shell completion script",
-		about: "Prints a script that completes rpcstress's commands, flags and files in your shell.",
-		examples: [][2]string{
-			{"source <(rpcstress completion bash)", "bash, this shell (add it to ~/.bashrc)"},
-			{"rpcstress completion zsh > \"${fpath[1]}/_rpcstress\"", "zsh, new shells"},
-			{"rpcstress completion fish > ~/.config/fish/completions/rpcstress.fish", "fish"},
-		},
-		argWords: "bash zsh fish",
-		run:      func(c *cli, _ context.Context, args []string) int { return c.completion(args) },
-	}
-}
-
-func versionCommand() command {
-	return command{
-		name: "version", summary: "print the version",
-		run: func(c *cli, _ context.Context, args []string) int { return c.version(args) },
-	}
-}
-
-func helpCommand() command {
-	return command{
-		name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
-		argWords: "validate report compare merge find-limit mocknode completion version",
-		run:      func(c *cli, _ context.Context, args []string) int { return c.help(args) },
-	}
+	return cmds
 }
 
 // lookup finds the command named name; nil if there is none. The run ("") is never found.
@@ -212,8 +128,43 @@ func (c *cli) parseFlags(name string, fs *flag.FlagSet, args []string) (pos []st
 	return pos, 0, false
 }
 
-// newNoFlags makes the flag set of a verb that has no flags: it still reads -h and --help,
-// and says that other flags are unknown instead of taking them for file names.
-func newNoFlags(verb string) func() *flag.FlagSet {
-	return func() *flag.FlagSet { return flag.NewFlagSet("rpcstress "+verb, flag.ContinueOnError) }
+// verbFlagSet is an empty flag set for verb ("" for the run): it reports errors to its
+// caller (parseFlags says them), and reads -h and --help.
+func verbFlagSet(verb string) *flag.FlagSet {
+	return flag.NewFlagSet(strings.TrimSpace("rpcstress "+verb), flag.ContinueOnError)
+}
+
+// withoutFlags is cmd, a verb that has no flags, running run with only its arguments: the
+// verb still reads -h and --help, and says that other flags are unknown instead of taking
+// them for file names.
+func withoutFlags(cmd command, run func(c *cli, args []string) int) command {
+	cmd.run = func(c *cli, _ context.Context, args []string) int {
+		pos, code, done := c.parseFlags(cmd.name, verbFlagSet(cmd.name), args)
+		if done {
+			return code
+		}
+		return run(c, pos)
+	}
+	return cmd
+}
+
+// withFlags is cmd, a verb whose flags newFlags declares in a flag set (help and completion
+// list them), running run: the command line is parsed (the help, or a flag error, ends the
+// verb there), and run gets the values and the other arguments.
+func withFlags[F any](cmd command, newFlags func(*flag.FlagSet) F, run func(c *cli, ctx context.Context, f F, args []string) int) command {
+	cmd.flags = func() *flag.FlagSet {
+		fs := verbFlagSet(cmd.name)
+		newFlags(fs)
+		return fs
+	}
+	cmd.run = func(c *cli, ctx context.Context, args []string) int {
+		fs := verbFlagSet(cmd.name)
+		f := newFlags(fs)
+		pos, code, done := c.parseFlags(cmd.name, fs, args)
+		if done {
+			return code
+		}
+		return run(c, ctx, f, pos)
+	}
+	return cmd
 }

@@ -1,10 +1,11 @@
 package main
 
 import (
-	"context"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -12,16 +13,6 @@ import (
 
 	"github.com/rpcstress/rpcstress/internal/cliflag"
 )
-
-// runQuick runs rpcstress in-process with args only (no --headless or --out added), for verbs
-// and usage errors that send nothing.
-func runQuick(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: make(chan os.Signal)}
-	code := c.main(context.Background(), args)
-	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-}
 
 // checkWidth fails for every line wider than 80 terminal cells.
 func checkWidth(t *testing.T, what, text string) {
@@ -62,7 +53,7 @@ func TestMistakesSayWhatWasMeant(t *testing.T) {
 		{[]string{"completion", "tcsh"}, "rpcstress: completion tcsh: use bash, zsh or fish\n"},
 	}
 	for _, tt := range tests {
-		r := runQuick(t, tt.args...)
+		r := runVerb(t, tt.args...)
 		if r.code != exitUsage || r.stderr != tt.want {
 			t.Errorf("%q: exit %d, stderr\n%s\nwant exit 2 and\n%s", tt.args, r.code, r.stderr, tt.want)
 		}
@@ -79,7 +70,7 @@ func TestHelpEverywhere(t *testing.T) {
 			if cmd.name != "" {
 				args = []string{cmd.name, h}
 			}
-			r := runQuick(t, args...)
+			r := runVerb(t, args...)
 			if r.code != exitOK || r.stderr != "" {
 				t.Errorf("%q: exit %d, stderr %q", args, r.code, r.stderr)
 				continue
@@ -96,13 +87,13 @@ func TestHelpEverywhere(t *testing.T) {
 			checkWidth(t, strings.Join(args, " "), r.stdout)
 		}
 	}
-	top := runQuick(t, "--help").stdout
+	top := runVerb(t, "--help").stdout
 	for _, want := range []string{"examples:\n", "On a terminal the live\ndashboard is the default", "rpcstress --demo", "--targets -", "rpcstress completion"} {
 		if !strings.Contains(top, want) {
 			t.Errorf("rpcstress --help lacks %q:\n%s", want, top)
 		}
 	}
-	if r := runQuick(t, "help", "find-limit"); r.code != exitOK || !strings.Contains(r.stdout, "--p99 DURATION") {
+	if r := runVerb(t, "help", "find-limit"); r.code != exitOK || !strings.Contains(r.stdout, "--p99 DURATION") {
 		t.Errorf("help find-limit: exit %d\n%s", r.code, r.stdout)
 	}
 }
@@ -110,7 +101,7 @@ func TestHelpEverywhere(t *testing.T) {
 // completionScript writes `rpcstress completion SHELL` to a file.
 func completionScript(t *testing.T, shell string) string {
 	t.Helper()
-	r := runQuick(t, "completion", shell)
+	r := runVerb(t, "completion", shell)
 	if r.code != exitOK {
 		t.Fatalf("completion %s: exit %d: %s", shell, r.code, r.stderr)
 	}
@@ -210,4 +201,48 @@ func TestCompletionZshFish(t *testing.T) {
 			}
 		}
 	})
+}
+
+// TestHelpText: help.txt reads without a mistake, names only verbs there are, and gives every
+// verb that shows examples its words and examples; a line it cannot place is an error that
+// names it.
+func TestHelpText(t *testing.T) {
+	texts, err := parseHelp(helpText)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for name := range texts {
+		if name != "" && lookup(name) == nil {
+			t.Errorf("help.txt has a section [%s], which is no verb", name)
+		}
+	}
+	for _, cmd := range commands() {
+		if cmd.name == "version" || cmd.name == "help" {
+			continue // their summary says it all
+		}
+		if cmd.about == "" || len(cmd.examples) == 0 {
+			t.Errorf("%q: about %q, %d examples; want both", cmd.name, cmd.about, len(cmd.examples))
+		}
+	}
+	tests := []struct {
+		text string
+		want string // the error
+	}{
+		// Words before any verb: whose are they?
+		{"Sends requests.\n[validate]\n", `help.txt:1: "Sends requests." stands before the first [verb]`},
+		// An indented line that is no example.
+		{"[validate]\nChecks.\n  rpcstress validate p.toml\n", `help.txt:3: "  rpcstress validate p.toml" is neither words, an example nor a [verb]`},
+		// What an example does, with no command line under it.
+		{"[validate]\n  # check it\n", `help.txt:2: "  # check it" is neither words, an example nor a [verb]`},
+	}
+	for _, tt := range tests {
+		if _, err := parseHelp(tt.text); fmt.Sprint(err) != tt.want {
+			t.Errorf("parseHelp(%q): %v, want %s", tt.text, err, tt.want)
+		}
+	}
+	got, err := parseHelp("# a note\n[rpcstress]\nSends\nrequests.\n\n  # try it\n  rpcstress --demo\n")
+	want := map[string]verbHelp{"": {about: "Sends requests.", examples: [][2]string{{"rpcstress --demo", "try it"}}}}
+	if err != nil || !reflect.DeepEqual(got, want) {
+		t.Errorf("parseHelp: %+v, %v; want %+v", got, err, want)
+	}
 }

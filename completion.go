@@ -12,10 +12,6 @@ import (
 // completion is `rpcstress completion bash|zsh|fish`: a script, written from the command
 // table and the real flag sets, so it never offers a flag that is gone or misses a new one.
 func (c *cli) completion(args []string) int {
-	args, code, done := c.parseFlags("completion", newNoFlags("completion")(), args)
-	if done {
-		return code
-	}
 	shells := map[string]func(io.Writer, []shellCommand){"bash": bashCompletion, "zsh": zshCompletion, "fish": fishCompletion}
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress completion bash|zsh|fish"))

@@ -2,10 +2,8 @@ package main
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -22,14 +20,7 @@ import (
 // was overflowed by 23 requests), and still leaves 700 of the 1,600 at 800/s rejected.
 func TestE2ELimiterCountsMatchNode(t *testing.T) {
 	node, url := startNode(t, mocknode.Config{Rate: 400, Burst: 100, NoDelay: true})
-	p := writeProfile(t, url, 64, getBalance+`
-[[stage]]
-rate = "200/s"
-duration = "2s"
-[[stage]]
-rate = "800/s"
-duration = "2s"
-`)
+	p := writeProfile(t, url, 64, getBalance+stage("200/s", "2s")+stage("800/s", "2s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	st := node.Stats()
@@ -52,7 +43,7 @@ func TestE2ERateAccuracy(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{})
 	for _, rate := range []int{200, 2000} {
 		t.Run(fmt.Sprint(rate), func(t *testing.T) {
-			p := writeProfile(t, url, 64, getBalance+fmt.Sprintf("[[stage]]\nrate = \"%d/s\"\nduration = \"3s\"\n", rate))
+			p := writeProfile(t, url, 64, getBalance+stage(fmt.Sprintf("%d/s", rate), "3s"))
 			r := runCLI(t, nil, p)
 			mustRun(t, r, exitOK)
 			got := r.snap.Stages[0].Summary.RPS
@@ -70,14 +61,7 @@ func TestE2ERateAccuracy(t *testing.T) {
 func TestE2ERPCErrorInHTTP200(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 8, `
-[[request]]
-method = "getBalance"
-params = ["not-an-address"]
-[[stage]]
-rate = "100/s"
-duration = "1s"
-`)
+	p := writeProfile(t, url, 8, "[[request]]\nmethod = \"getBalance\"\nparams = [\"not-an-address\"]\n"+stage("100/s", "1s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	tot := r.snap.Totals
@@ -97,7 +81,7 @@ duration = "1s"
 // it (coordinated omission corrected), service time from the actual send does not.
 func TestE2EStallShowsInLatencyNotService(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{StallEvery: time.Second, StallFor: 300 * time.Millisecond})
-	p := writeProfile(t, url, 1, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, 1, getBalance+stage("200/s", "3s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	lat, svc := r.snap.Totals.Latency, r.snap.Totals.Service
@@ -116,7 +100,7 @@ func TestE2EStallShowsInLatencyNotService(t *testing.T) {
 func TestE2ENodeKilledMidRun(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, 16, getBalance+stage("200/s", "3s"))
 	ran, killed := make(chan struct{}), make(chan struct{})
 	go func() {
 		defer close(killed)
@@ -143,33 +127,6 @@ func TestE2ENodeKilledMidRun(t *testing.T) {
 	}
 }
 
-// TestE2ESignals: SIGINT, SIGTERM and SIGHUP drain, write the snapshot with the signal as end
-// reason, and exit with 128 + the signal number.
-func TestE2ESignals(t *testing.T) {
-	t.Parallel()
-	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
-	p := writeProfile(t, url, 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"60s\"\n")
-	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
-		t.Run(signalName(s), func(t *testing.T) {
-			t.Parallel()
-			sig := make(chan os.Signal, 1)
-			go func() {
-				time.Sleep(700 * time.Millisecond)
-				sig <- s
-			}()
-			start := time.Now()
-			r := runCLI(t, sig, p)
-			mustRun(t, r, exitSignalsBase+int(s))
-			if r.snap.EndReason != "signal:"+signalName(s) || r.snap.Totals.Completed < 50 || r.snap.Totals.Inflight != 0 {
-				t.Errorf("end %q completed %d inflight %d", r.snap.EndReason, r.snap.Totals.Completed, r.snap.Totals.Inflight)
-			}
-			if time.Since(start) > 20*time.Second {
-				t.Errorf("took %s to stop", time.Since(start))
-			}
-		})
-	}
-}
-
 // TestE2EClosedLoopCount: closed mode with a request count, like bombardier -n.
 func TestE2EClosedLoopCount(t *testing.T) {
 	t.Parallel()
@@ -186,8 +143,7 @@ func TestE2EClosedLoopCount(t *testing.T) {
 func TestE2EBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[[stage]]\nrate = \"300/x\"\nduration = \"1s\"\n"), 0o644)
+	bad := writeFile(t, dir, "bad.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n"+stage("300/x", "1s"))
 	tests := []struct {
 		args []string
 		want string

@@ -2,12 +2,9 @@ package main
 
 import (
 	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/hostile"
 	"github.com/rpcstress/rpcstress/internal/termcheck"
 )
@@ -24,12 +21,9 @@ func TestE2EEscapesNeverReachTheTerminal(t *testing.T) {
 	t.Parallel()
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Escapes})
 	dir := t.TempDir()
-	p := filepath.Join(dir, "p.toml")
 	profile := fmt.Sprintf("name = \"e2e%[1]s\"\nurl = %[2]q\n[[request]]\nname = \"q%[1]s\"\nmethod = \"getSlot\"\n"+
 		"[[request]]\nmethod = \"getBalance\"\n[[stage]]\nname = \"s%[1]s\"\nrate = \"20/s\"\nduration = \"1s\"\n", hostileTOML, srv.URL)
-	if err := os.WriteFile(p, []byte(profile), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := writeFile(t, dir, "p.toml", profile)
 	check := func(t *testing.T, what, out string, want ...string) {
 		t.Helper()
 		if bad := termcheck.Obeyed(out, false); bad != "" {
@@ -49,30 +43,27 @@ func TestE2EEscapesNeverReachTheTerminal(t *testing.T) {
 	if got := r.snap.RPCMessages["-32000"]; got != hostile.EscapeMessage {
 		t.Errorf("the snapshot keeps %q, want the message as sent, %q", got, hostile.EscapeMessage)
 	}
-	file := filepath.Join(dir, "run.json")
-	if err := engine.WriteSnapshot(file, r.snap); err != nil {
-		t.Fatal(err)
-	}
+	file := r.out
 
 	for _, format := range []string{"text", "csv", "html", "json"} {
 		t.Run("report "+format, func(t *testing.T) {
-			code, out, errOut := runVerb(t, "report", "--format", format, file)
-			if code != exitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
+			r := runVerb(t, "report", "--format", format, file)
+			if r.code != exitOK {
+				t.Fatalf("exit %d: %s", r.code, r.stderr)
 			}
 			var want []string
 			if format == "text" || format == "html" {
 				want = append(want, message)
 			}
-			check(t, "report --format "+format, out+errOut, want...)
+			check(t, "report --format "+format, r.stdout+r.stderr, want...)
 		})
 	}
 	t.Run("compare", func(t *testing.T) {
-		code, out, errOut := runVerb(t, "compare", file, file)
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, errOut)
+		r := runVerb(t, "compare", file, file)
+		if r.code != exitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		check(t, "compare", out+errOut, `e2e\x1b]0;pwned`)
+		check(t, "compare", r.stdout+r.stderr, `e2e\x1b]0;pwned`)
 	})
 	t.Run("validate", func(t *testing.T) {
 		v := runCLI(t, nil, "validate", p)
@@ -82,10 +73,7 @@ func TestE2EEscapesNeverReachTheTerminal(t *testing.T) {
 		check(t, "validate", v.stdout+v.stderr, `q\x1b]0;pwned`, `s\x1b]0;pwned`)
 	})
 	t.Run("a profile error", func(t *testing.T) {
-		bad := filepath.Join(dir, "bad.toml")
-		if err := os.WriteFile(bad, []byte(strings.Replace(profile, "[[request]]", "\"k"+hostileTOML+"\" = 1\n[[request]]", 1)), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		bad := writeFile(t, dir, "bad.toml", strings.Replace(profile, "[[request]]", "\"k"+hostileTOML+"\" = 1\n[[request]]", 1))
 		v := runCLI(t, nil, "validate", bad)
 		if v.code != exitUsage {
 			t.Fatalf("exit %d, want %d: %s", v.code, exitUsage, v.stderr)

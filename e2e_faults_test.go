@@ -527,6 +527,39 @@ func TestFaultRudeTargets(t *testing.T) {
 	}
 }
 
+// TestE2EKill9LeavesPartialSnapshot: the snapshot file is rewritten while the run goes, so even
+// kill -9 leaves a loadable one, marked "running".
+func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	out := filepath.Join(t.TempDir(), "run.json")
+	cmd := exec.Command(bin, "--demo", "--headless", "--rate", "200/s", "--duration", "60s", "--save-every", "500ms", "--out", out)
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	defer cmd.Process.Kill() //nolint:errcheck // already dead in the normal case
+	deadline := time.Now().Add(20 * time.Second)
+	var snap *engine.Snapshot
+	for time.Now().Before(deadline) {
+		time.Sleep(300 * time.Millisecond)
+		if s, err := readSnapshot(t, out); err == nil && s.Totals.Completed >= 300 {
+			snap = s
+			break
+		}
+	}
+	if snap == nil {
+		t.Fatal("no periodic snapshot with 300 answers within 20 s")
+	}
+	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
+		t.Fatal(err)
+	}
+	_ = cmd.Wait()
+	s := loadRun(t, out) // it loads after kill -9
+	if s.EndReason != engine.EndRunning || s.Totals.Completed < 300 {
+		t.Errorf("end reason %q, completed %d", s.EndReason, s.Totals.Completed)
+	}
+}
+
 // TestBinarySignals: the built binary, run headless against its demo node, gets SIGINT, SIGTERM
 // or SIGHUP by PID mid-run: it drains, writes a valid snapshot with the signal as end reason and
 // exits with 128 + the signal number.

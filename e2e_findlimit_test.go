@@ -3,8 +3,6 @@ package main
 import (
 	"encoding/json"
 	"math"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -27,10 +25,12 @@ import (
 // and timing; the 5 % is for a busy machine, where requests reach the limiter later than
 // planned).
 
-// findLimit runs find-limit on a profile and returns the run with its search section.
-func findLimit(t *testing.T, profile string, args ...string) cliRun {
+// findLimit runs find-limit on a profile of getBalance calls to url over connections, with
+// the given [search] table, and returns the run with its search section.
+func findLimit(t *testing.T, url string, connections int, search string, args ...string) cliRun {
 	t.Helper()
 	start := time.Now()
+	profile := writeProfile(t, url, connections, getBalance+search)
 	r := runCLI(t, nil, append([]string{"find-limit", profile}, args...)...)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
@@ -71,9 +71,12 @@ func checkLimit(t *testing.T, s *engine.SearchResult, want float64) {
 	}
 }
 
-// checkLimiter holds the limiter estimate against the configured rate and burst.
-func checkLimiter(t *testing.T, l *engine.LimiterEstimate, rate, burst float64) {
+// checkTokenBucket holds the answer (see checkLimit) and the limiter estimate against the
+// configured rate and burst.
+func checkTokenBucket(t *testing.T, s *engine.SearchResult, rate, burst float64) {
 	t.Helper()
+	checkLimit(t, s, rate)
+	l := s.Limiter
 	if l == nil || l.Kind != "token bucket" {
 		t.Fatalf("limiter %+v, want a token bucket", l)
 	}
@@ -96,11 +99,9 @@ const (
 // nginx below). About 15 s: 250, 500, 1000, 2000/s, a closing probe at 1050/s, the burst.
 func TestFindLimitMockLimiter1000(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{Rate: 1000, Burst: 60, NoDelay: true})
-	p := writeProfile(t, url, 128, getBalance+shortProbes+"start = \"250/s\"\n")
-	r := findLimit(t, p)
+	r := findLimit(t, url, 128, shortProbes+"start = \"250/s\"\n")
 	s := r.snap.Search
-	checkLimit(t, s, 1000)
-	checkLimiter(t, s.Limiter, 1000, 60)
+	checkTokenBucket(t, s, 1000, 60)
 	if s.Limiter.Delay != "nodelay" || !strings.Contains(s.Limiter.Nginx, "nodelay") {
 		t.Errorf("delay %q nginx %q; want nodelay", s.Limiter.Delay, s.Limiter.Nginx)
 	}
@@ -125,11 +126,8 @@ func TestFindLimitMockLimiter240PerMinute(t *testing.T) {
 		t.Skip("about 60 s: skipped with -short")
 	}
 	_, url := startNode(t, mocknode.Config{Rate: 4, Burst: 60, NoDelay: true})
-	p := writeProfile(t, url, 16, getBalance+searchProbes+"start = \"2/s\"\n")
-	r := findLimit(t, p)
-	s := r.snap.Search
-	checkLimit(t, s, 4)
-	checkLimiter(t, s.Limiter, 4, 60)
+	s := findLimit(t, url, 16, searchProbes+"start = \"2/s\"\n").snap.Search
+	checkTokenBucket(t, s, 4, 60)
 	if s.Limiter.Nginx != "rate=240r/m burst=60 nodelay" {
 		t.Logf("nginx equivalent %q (rounded from the estimate)", s.Limiter.Nginx)
 	}
@@ -146,9 +144,7 @@ func TestFindLimitCapacityKnee(t *testing.T) {
 		knee, start = 500, "200/s"
 	}
 	_, url := startNode(t, mocknode.Config{Capacity: mocknode.Rate(knee)})
-	p := writeProfile(t, url, 128, getBalance+shortProbes+"start = \""+start+"\"\n")
-	r := findLimit(t, p, "--p99", "20ms")
-	s := r.snap.Search
+	s := findLimit(t, url, 128, shortProbes+"start = \""+start+"\"\n", "--p99", "20ms").snap.Search
 	a := s.Answer
 	if !a.Found || a.Rate < knee*0.95 || a.Rate > knee*1.01 {
 		t.Errorf("limit %v/s, want the knee at %v/s within 5%% (and not above it)", a.Rate, knee)
@@ -165,14 +161,9 @@ func TestFindLimitCapacityKnee(t *testing.T) {
 // (requests within the burst wait until the rate allows them) in front of the mock node. About
 // 25 s. Skipped when nginx is absent outside CI.
 func TestFindLimitNginx(t *testing.T) {
-	requireNginx(t)
-	_, nodeURL := startNode(t, mocknode.Config{})
-	ngx := startNginx(t, strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/"), nginxLimit{RatePerMin: 6000, Burst: 60})
-	p := writeProfile(t, "http://"+ngx.addr+"/", 128, getBalance+searchProbes+"start = \"25/s\"\n")
-	r := findLimit(t, p)
-	s := r.snap.Search
-	checkLimit(t, s, 100)
-	checkLimiter(t, s.Limiter, 100, 60)
+	ngx, _ := startNginx(t, nginxLimit{RatePerMin: 6000, Burst: 60})
+	s := findLimit(t, ngx.url(), 128, searchProbes+"start = \"25/s\"\n").snap.Search
+	checkTokenBucket(t, s, 100, 60)
 	if s.Limiter.Delay != "delay" {
 		t.Errorf("delay mode %q, want delay (nginx holds the burst)", s.Limiter.Delay)
 	}
@@ -185,12 +176,8 @@ func TestFindLimitNginx(t *testing.T) {
 // limit; without it the search passed rates twice too high. 10 s probes, because at 4/s the
 // clause's 2-request slack would hide up to 20 % in a 3 s window. About 3 minutes.
 func TestFindLimitNginxSeed002(t *testing.T) {
-	requireNginx(t)
-	_, nodeURL := startNode(t, mocknode.Config{})
-	ngx := startNginx(t, strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/"), nginxLimit{RatePerMin: 240, Burst: 60})
-	p := writeProfile(t, "http://"+ngx.addr+"/", 64, getBalance+"[search]\nprobe = \"10s\"\nsettle = \"2s\"\nstart = \"1/s\"\n")
-	r := findLimit(t, p, "--no-burst", "--timeout", "30s")
-	s := r.snap.Search
+	ngx, _ := startNginx(t, nginxLimit{RatePerMin: 240, Burst: 60})
+	s := findLimit(t, ngx.url(), 64, "[search]\nprobe = \"10s\"\nsettle = \"2s\"\nstart = \"1/s\"\n", "--no-burst", "--timeout", "30s").snap.Search
 	checkLimit(t, s, 4)
 	backlog := false
 	for _, b := range s.Answer.Breaches {
@@ -210,10 +197,8 @@ func TestFindLimitNginxSeed002(t *testing.T) {
 func TestFindLimitBadInput(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	bad := filepath.Join(dir, "bad.toml")
-	_ = os.WriteFile(bad, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n"), 0o644)
-	good := filepath.Join(dir, "good.toml")
-	_ = os.WriteFile(good, []byte("url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\n"), 0o644)
+	bad := writeFile(t, dir, "bad.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\nmax_limted = \"1%\"\n")
+	good := writeFile(t, dir, "good.toml", "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"x\"\n[search]\n")
 	for _, tt := range []struct {
 		args []string
 		want string
@@ -243,8 +228,7 @@ func TestFindLimitBadInput(t *testing.T) {
 // took 2.5 s. About 3 s.
 func TestFindLimitBudgetAndReport(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{})
-	p := writeProfile(t, url, 32, getBalance+"[search]\nprobe = \"1s\"\nsettle = \"500ms\"\nbudget = \"4.4s\"\nstart = \"100/s\"\n")
-	r := findLimit(t, p)
+	r := findLimit(t, url, 32, "[search]\nprobe = \"1s\"\nsettle = \"500ms\"\nbudget = \"4.4s\"\nstart = \"100/s\"\n")
 	s := r.snap.Search
 	if s.EndReason != "budget" || len(s.Probes) != 2 || !s.Answer.Found || s.Answer.Rate != 200 {
 		t.Errorf("end %q, %d probes, answer %+v; want the budget to stop it after 100 and 200/s", s.EndReason, len(s.Probes), s.Answer)
@@ -252,30 +236,24 @@ func TestFindLimitBudgetAndReport(t *testing.T) {
 	if !strings.Contains(s.Answer.Text, "budget ran out") {
 		t.Errorf("the answer does not say the budget ended it: %s", s.Answer.Text)
 	}
-	out := filepath.Join(t.TempDir(), "fl.json")
-	if err := engine.WriteSnapshot(out, r.snap); err != nil {
-		t.Fatal(err)
+	rep := runVerb(t, "report", r.out)
+	if rep.code != exitOK {
+		t.Fatalf("report exit %d: %s", rep.code, rep.stderr)
 	}
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }}
-	if code := c.report(t.Context(), []string{out}); code != exitOK {
-		t.Fatalf("report exit %d: %s", code, stderr.String())
-	}
-	rep := stdout.String()
 	for _, want := range []string{"Find the limit", "Answer: ", "probe 1", "Invariant ✓"} {
-		if !strings.Contains(rep, want) {
-			t.Errorf("report lacks %q:\n%s", want, rep)
+		if !strings.Contains(rep.stdout, want) {
+			t.Errorf("report lacks %q:\n%s", want, rep.stdout)
 		}
 	}
 	// The JSON summary and the HTML page carry the answer too.
-	code, sum, errOut := runVerb(t, "report", out, "--format", "json")
-	checkSchema(t, schema.Summary, []byte(sum), "a find-limit run's summary")
-	if code != exitOK || !strings.Contains(sum, `"answer": {`) || !strings.Contains(sum, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
-		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", code, errOut, sum)
+	sum := runVerb(t, "report", r.out, "--format", "json")
+	checkSchema(t, schema.Summary, []byte(sum.stdout), "a find-limit run's summary")
+	if sum.code != exitOK || !strings.Contains(sum.stdout, `"answer": {`) || !strings.Contains(sum.stdout, `"text": "`+jsonText(t, s.Answer.Text)+`"`) {
+		t.Errorf("report --format json: exit %d %s; lacks the answer:\n%s", sum.code, sum.stderr, sum.stdout)
 	}
-	code, page, errOut := runVerb(t, "report", out, "--format", "html")
-	if code != exitOK || !strings.Contains(page, "Answer: ") || !strings.Contains(page, `id="chart_probes"`) {
-		t.Errorf("report --format html: exit %d %s; lacks the answer or the probe chart", code, errOut)
+	page := runVerb(t, "report", r.out, "--format", "html")
+	if page.code != exitOK || !strings.Contains(page.stdout, "Answer: ") || !strings.Contains(page.stdout, `id="chart_probes"`) {
+		t.Errorf("report --format html: exit %d %s; lacks the answer or the probe chart", page.code, page.stderr)
 	}
 }
 

@@ -66,24 +66,12 @@ type nginxProc struct {
 	output *syncBuffer
 }
 
-// requireNginx finds nginx, or skips the test when it is absent outside CI. In CI a missing nginx
-// is a failure: .ci/run installs it, so its absence means the CI setup broke.
+// requireNginx finds nginx (on PATH, or where packages put it), or skips the test when it is
+// absent outside CI (see requireProgram).
 func requireNginx(t *testing.T) string {
 	t.Helper()
-	path, err := exec.LookPath("nginx")
-	if err == nil {
-		return path
-	}
-	for _, p := range []string{"/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx"} {
-		if _, err := os.Stat(p); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatalf("nginx not found and CI is set: .ci/run installs it (apt-get install -y nginx); the CI setup is broken")
-	}
-	t.Skip("nginx not found: install it (Debian: apt-get install -y nginx) to run the limit_req tests; CI always runs them")
-	return ""
+	return requireProgram(t, "install it (Debian: apt-get install -y nginx) to run the limit_req tests; CI always runs them",
+		"nginx", "/usr/sbin/nginx", "/usr/local/sbin/nginx", "/usr/local/nginx/sbin/nginx")
 }
 
 // nginxConfig renders examples/nginx/limit_req.conf for one test. Each substitution must match
@@ -119,12 +107,18 @@ func nginxConfig(t *testing.T, listen, upstream string, l nginxLimit) string {
 	return conf
 }
 
-// startNginx starts nginx in the foreground with its own prefix, config and logs, in front of
-// upstream, and waits until it accepts connections. It is stopped (by its PID) at cleanup if the
-// test has not stopped it already.
-func startNginx(t *testing.T, upstream string, l nginxLimit) *nginxProc {
+// url is nginx's address as a target.
+func (n *nginxProc) url() string { return "http://" + n.addr + "/" }
+
+// startNginx starts the mock node (its own limiter off) and nginx with limit l in front of it,
+// in the foreground with its own prefix, config and logs, and waits until nginx accepts
+// connections. nginx is stopped (by its PID) at cleanup if the test has not stopped it
+// already.
+func startNginx(t *testing.T, l nginxLimit) (*nginxProc, *mocknode.Node) {
 	t.Helper()
 	bin := requireNginx(t)
+	node, nodeURL := startNode(t, mocknode.Config{})
+	upstream := strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/")
 	prefix := t.TempDir()
 	n := &nginxProc{addr: freeLoopbackAddr(t), prefix: prefix, exited: make(chan struct{}), output: &syncBuffer{}}
 	conf := filepath.Join(prefix, "nginx.conf")
@@ -149,7 +143,7 @@ func startNginx(t *testing.T, upstream string, l nginxLimit) *nginxProc {
 		c, err := net.DialTimeout("tcp", n.addr, 200*time.Millisecond)
 		if err == nil {
 			_ = c.Close()
-			return n
+			return n, node
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("nginx does not listen on %s after 10 s: %v\nerror.log: %s", n.addr, err, n.readFile("error.log"))
@@ -248,10 +242,8 @@ type nginxRun struct {
 // rpcstress's counts equal nginx's, exactly.
 func runThroughNginx(t *testing.T, l nginxLimit, connections int, plan string) nginxRun {
 	t.Helper()
-	requireNginx(t)
-	node, nodeURL := startNode(t, mocknode.Config{})
-	ngx := startNginx(t, strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/"), l)
-	p := writeProfile(t, "http://"+ngx.addr+"/", connections, getBalance+plan)
+	ngx, node := startNginx(t, l)
+	p := writeProfile(t, ngx.url(), connections, getBalance+plan)
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	status, limitReq, lines, arrivals := ngx.accessCounts(t)

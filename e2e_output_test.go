@@ -18,13 +18,41 @@ import (
 	"github.com/rpcstress/rpcstress/internal/outfile/outfiletest"
 )
 
-// cliArgs runs rpcstress with exactly args (no --out added, unlike runCLI).
-func cliArgs(t *testing.T, args ...string) cliRun {
-	t.Helper()
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: make(chan os.Signal)}
-	code := c.main(t.Context(), args)
-	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+// TestE2ENotRegularFileRefused: a FIFO where a file is expected (a body_file, a --targets
+// file, the profile itself) is refused at once with exit 2 and a message naming it, by
+// validate and by a run. Before, they blocked on the FIFO forever, deaf to signals.
+func TestE2ENotRegularFileRefused(t *testing.T) {
+	t.Parallel()
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "pipe.json")
+	if err := unix.Mkfifo(fifo, 0o600); err != nil {
+		t.Skipf("no FIFOs here: %v", err)
+	}
+	p := writeFile(t, dir, "p.toml", "url = \"http://127.0.0.1:1/\"\n[[request]]\nbody_file = \"pipe.json\"\n"+stage("1/s", "1s"))
+	tests := []struct {
+		name string
+		args []string
+		want string
+	}{
+		{"validate body_file", []string{"validate", p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		{"run body_file", []string{p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
+		// As --targets /dev/stdin is on a pipe.
+		{"run --targets", []string{"--targets", fifo, "--rate", "1/s", "--duration", "1s"}, "target file " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"validate the profile", []string{"validate", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+		{"find-limit the profile", []string{"find-limit", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := startCLI(t, nil, tt.args...).wait(t, 10*time.Second)
+			fix := "save the content to a regular file"
+			if strings.HasPrefix(tt.name, "run --targets") {
+				fix = "to stream targets, pipe them into --targets -" // the way to read a pipe
+			}
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, fix) {
+				t.Errorf("exit %d, stderr %q; want exit 2 saying %q and how to fix it", r.code, r.stderr, tt.want)
+			}
+		})
+	}
 }
 
 // TestE2EOutDeviceSurvives: --out naming a copy of /dev/null takes the snapshot and stays a
@@ -35,7 +63,7 @@ func TestE2EOutDeviceSurvives(t *testing.T) {
 	dev := filepath.Join(t.TempDir(), "mynull")
 	outfiletest.Mknod(t, dev, unix.S_IFCHR, 1, 3)
 	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n")
-	r := cliArgs(t, p, "--headless", "--save-every", "100ms", "--out", dev)
+	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", dev)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}
@@ -79,7 +107,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 		{[]string{"report", "--format", "csv", "-o", readonly, snap}, "-o " + readonly + ": is read-only"},                                               // report -o
 	}
 	for _, tt := range tests {
-		r := cliArgs(t, tt.args...)
+		r := runVerb(t, tt.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, "rpcstress: "+tt.want) {
 			t.Errorf("%v: exit %d, stderr %q; want exit 2 saying %q", tt.args, r.code, r.stderr, tt.want)
 		}
@@ -114,7 +142,7 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 			}
 		}
 	}()
-	r := cliArgs(t, p, "--headless", "--save-every", "300ms", "--out", out)
+	r := runVerb(t, p, "--headless", "--save-every", "300ms", "--out", out)
 	<-filled
 	if r.code != exitRunFailed {
 		t.Fatalf("exit %d, want %d\nstderr: %s", r.code, exitRunFailed, r.stderr)
@@ -155,7 +183,7 @@ func TestE2EFIFOGetsOneSnapshot(t *testing.T) {
 		got <- b
 	}()
 	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n[thresholds]\nfailed = \"== 0\"\n")
-	r := cliArgs(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
+	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
 	}

@@ -1,18 +1,13 @@
 package main
 
 import (
-	"context"
 	"encoding/csv"
 	"encoding/json"
-	imagepng "image/png"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
-	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
@@ -23,20 +18,15 @@ import (
 // These tests take a real run against the mock node through `rpcstress report` in every format
 // and `rpcstress compare`, and check the HTML in a real headless Chromium.
 
-// reportRun runs a two-stage profile with a mix of two requests across the node's limit and
-// saves its snapshot: 100/s, then 300/s against a limit of 200/s.
+// reportRun runs a two-stage profile with a mix of two requests across the node's limit,
+// 100/s, then 300/s against a limit of 200/s, and returns its snapshot and the snapshot's file.
 func reportRun(t *testing.T) (snap *engine.Snapshot, file string) {
 	t.Helper()
 	_, url := startNode(t, mocknode.Config{Rate: 200, Burst: 10, NoDelay: true})
-	p := writeProfile(t, url, 32, getBalance+"weight = 3\n[[request]]\nmethod = \"getSlot\"\n"+
-		"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n[[stage]]\nrate = \"300/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, url, 32, getBalance+"weight = 3\n[[request]]\nmethod = \"getSlot\"\n"+stage("100/s", "1s")+stage("300/s", "1s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
-	file = filepath.Join(t.TempDir(), "run.json")
-	if err := engine.WriteSnapshot(file, r.snap); err != nil {
-		t.Fatal(err)
-	}
-	return r.snap, file
+	return r.snap, r.out
 }
 
 func TestE2EReportFormats(t *testing.T) {
@@ -46,16 +36,16 @@ func TestE2EReportFormats(t *testing.T) {
 	completed := strconv.FormatInt(snap.Totals.Completed, 10)
 
 	t.Run("text", func(t *testing.T) {
-		code, out, errOut := runVerb(t, "report", file, "--format", "text")
-		if code != exitOK || !strings.Contains(out, "Invariant ✓") || !strings.Contains(out, "completed "+completed) {
-			t.Fatalf("exit %d: %s%s", code, out, errOut)
+		r := runVerb(t, "report", file, "--format", "text")
+		if r.code != exitOK || !strings.Contains(r.stdout, "Invariant ✓") || !strings.Contains(r.stdout, "completed "+completed) {
+			t.Fatalf("exit %d: %s%s", r.code, r.stdout, r.stderr)
 		}
 	})
 
 	t.Run("json", func(t *testing.T) {
 		out := filepath.Join(dir, "summary.json")
-		if code, _, errOut := runVerb(t, "report", "--format", "json", "-o", out, file); code != exitOK {
-			t.Fatalf("exit %d: %s", code, errOut)
+		if r := runVerb(t, "report", "--format", "json", "-o", out, file); r.code != exitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		b, err := os.ReadFile(out)
 		if err != nil {
@@ -78,17 +68,17 @@ func TestE2EReportFormats(t *testing.T) {
 				snap.Totals.Completed, snap.Totals.Limited)
 		}
 		// A summary is no snapshot: report, compare and merge refuse it rather than misread it.
-		if code, _, errOut := runVerb(t, "report", out); code != exitUsage || !strings.Contains(errOut, "rpcstress.summary/v1") {
-			t.Errorf("reading a summary as a snapshot: exit %d: %s", code, errOut)
+		if r := runVerb(t, "report", out); r.code != exitUsage || !strings.Contains(r.stderr, "rpcstress.summary/v1") {
+			t.Errorf("reading a summary as a snapshot: exit %d: %s", r.code, r.stderr)
 		}
 	})
 
 	t.Run("csv", func(t *testing.T) {
-		code, out, errOut := runVerb(t, "report", file, "--format", "csv")
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, errOut)
+		r := runVerb(t, "report", file, "--format", "csv")
+		if r.code != exitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
-		rows, err := csv.NewReader(strings.NewReader(out)).ReadAll()
+		rows, err := csv.NewReader(strings.NewReader(r.stdout)).ReadAll()
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -118,9 +108,9 @@ func TestE2EReportFormats(t *testing.T) {
 	t.Run("html", func(t *testing.T) {
 		page := filepath.Join(dir, "report.html")
 		// --echarts is retired: still accepted, with a note, so a script that passed it runs on.
-		code, _, errOut := runVerb(t, "report", file, "--format", "html", "--echarts", "echarts.min.js", "-o", page)
-		if code != exitOK || !strings.Contains(errOut, "--echarts is retired and ignored") {
-			t.Fatalf("exit %d: %s", code, errOut)
+		r := runVerb(t, "report", file, "--format", "html", "--echarts", "echarts.min.js", "-o", page)
+		if r.code != exitOK || !strings.Contains(r.stderr, "--echarts is retired and ignored") {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		chromium := findChromium(t)
 		dom := dumpDOM(t, chromium, page)
@@ -130,17 +120,17 @@ func TestE2EReportFormats(t *testing.T) {
 	})
 
 	t.Run("compare", func(t *testing.T) {
-		code, out, errOut := runVerb(t, "compare", file, file)
-		if code != exitOK {
-			t.Fatalf("exit %d: %s", code, errOut)
+		r := runVerb(t, "compare", file, file)
+		if r.code != exitOK {
+			t.Fatalf("exit %d: %s", r.code, r.stderr)
 		}
 		for _, want := range []string{"Stage 1 · 100/s   A: stage 1", "Stage 2 · 300/s", "rps", "p99 ms", "limited"} {
-			if !strings.Contains(out, want) {
-				t.Errorf("compare lacks %q:\n%s", want, out)
+			if !strings.Contains(r.stdout, want) {
+				t.Errorf("compare lacks %q:\n%s", want, r.stdout)
 			}
 		}
-		if strings.Contains(out, "▲ ") || strings.Contains(out, "▼ ") || strings.Contains(out, "Not matched") {
-			t.Errorf("a run against itself differs:\n%s", out)
+		if strings.Contains(r.stdout, "▲ ") || strings.Contains(r.stdout, "▼ ") || strings.Contains(r.stdout, "Not matched") {
+			t.Errorf("a run against itself differs:\n%s", r.stdout)
 		}
 	})
 }
@@ -156,108 +146,55 @@ func TestE2EReportUsage(t *testing.T) {
 		{[]string{"compare", "missing-a.json", "missing-b.json"}, "missing-a.json"},
 	}
 	for _, tt := range tests {
-		code, _, errOut := runVerb(t, tt.args...)
-		if code != exitUsage || !strings.Contains(errOut, tt.want) {
-			t.Errorf("%v: exit %d, %q; want exit %d and %q", tt.args, code, errOut, exitUsage, tt.want)
+		r := runVerb(t, tt.args...)
+		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+			t.Errorf("%v: exit %d, %q; want exit %d and %q", tt.args, r.code, r.stderr, exitUsage, tt.want)
 		}
 	}
 }
 
-// TestE2EReportSecretsNeverShown: a bearer token from the environment and API keys in the URL
-// path and query appear in no format of the report, nor in compare.
-func TestE2EReportSecretsNeverShown(t *testing.T) {
+// TestE2ESecretsNeverShown: a bearer token from the environment and API keys in the URL path
+// and query reach the node but appear nowhere: not in the run's output, its snapshot, any
+// format of its report, nor in compare.
+func TestE2ESecretsNeverShown(t *testing.T) {
 	t.Parallel()
 	_, url := startNode(t, mocknode.Config{})
 	const token, pathKey, queryKey = "tok-SECRET-5678", "pathSECRETkey42", "querySECRETkey31"
-	p := filepath.Join(t.TempDir(), "s.toml")
-	text := "name = \"secrets\"\nurl = \"" + url + "v3/${PATH_KEY}?apikey=${QUERY_KEY}\"\n" +
-		"[headers]\nAuthorization = \"Bearer ${TOKEN}\"\nX-Api-Key = \"${QUERY_KEY}\"\n" + getBalance +
-		"[[stage]]\nrate = \"50/s\"\nduration = \"1s\"\n"
-	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+	p := writeFile(t, t.TempDir(), "s.toml", "name = \"secrets\"\nurl = \""+url+"v3/${PATH_KEY}?apikey=${QUERY_KEY}\"\n"+
+		"[headers]\nAuthorization = \"Bearer ${TOKEN}\"\nX-Api-Key = \"${QUERY_KEY}\"\n"+getBalance+stage("50/s", "1s"))
+	r := cliSetup{env: map[string]string{"TOKEN": token, "PATH_KEY": pathKey, "QUERY_KEY": queryKey}}.run(t, p)
+	if r.code != exitOK {
+		t.Fatalf("exit %d: %s", r.code, r.stderr)
+	}
+	snap, err := os.ReadFile(r.out)
+	if err != nil {
 		t.Fatal(err)
 	}
-	env := map[string]string{"TOKEN": token, "PATH_KEY": pathKey, "QUERY_KEY": queryKey}
+	outputs := map[string]string{"output": r.stdout + r.stderr, "snapshot": string(snap), "report": runVerb(t, "report", r.out).stdout}
 	dir := t.TempDir()
-	snap := filepath.Join(dir, "run.json")
-	var stdout, stderr syncBuffer
-	c := &cli{stdout: &stdout, stderr: &stderr, signals: make(chan os.Signal),
-		getenv: func(k string) (string, bool) { v, ok := env[k]; return v, ok }}
-	if code := c.main(t.Context(), []string{p, "--headless", "--out", snap}); code != exitOK {
-		t.Fatalf("exit %d: %s", code, stderr.String())
-	}
-	outputs := map[string]string{}
 	for _, format := range []string{"text", "json", "csv", "html"} {
 		out := filepath.Join(dir, "report."+format)
-		if code, _, errOut := runVerb(t, "report", snap, "--format", format, "-o", out); code != exitOK {
-			t.Fatalf("%s: exit %d: %s", format, code, errOut)
+		if rep := runVerb(t, "report", r.out, "--format", format, "-o", out); rep.code != exitOK {
+			t.Fatalf("%s: exit %d: %s", format, rep.code, rep.stderr)
 		}
 		b, err := os.ReadFile(out)
 		if err != nil {
 			t.Fatal(err)
 		}
-		outputs[format] = string(b)
+		outputs["report -o, "+format] = string(b)
 	}
-	_, outputs["compare"], _ = runVerb(t, "compare", snap, snap)
+	outputs["compare"] = runVerb(t, "compare", r.out, r.out).stdout
 	for name, text := range outputs {
 		for _, secret := range []string{token, pathKey, queryKey} {
 			if strings.Contains(text, secret) {
-				t.Errorf("the %s output shows the secret %q", name, secret)
+				t.Errorf("the %s shows the secret %q", name, secret)
 			}
 		}
 	}
-	if !strings.Contains(outputs["json"], `"completed": 50`) || !strings.Contains(outputs["html"], "<td class=\"num\">50</td>") {
+	if !strings.Contains(string(snap), `"completed": 50`) || !strings.Contains(outputs["report -o, json"], `"completed": 50`) ||
+		!strings.Contains(outputs["report -o, html"], "<td class=\"num\">50</td>") {
 		t.Errorf("the run did not reach the node, or the reports lack it (the secrets must still be sent)")
 	}
-}
-
-// findChromium returns the headless browser, or skips the test; under CI a missing browser
-// fails it, since then the HTML report would go unchecked.
-func findChromium(t *testing.T) string {
-	t.Helper()
-	for _, name := range []string{"chromium", "chromium-browser", "google-chrome"} {
-		if p, err := exec.LookPath(name); err == nil {
-			return p
-		}
-	}
-	if os.Getenv("CI") != "" {
-		t.Fatal("no chromium: CI checks the HTML report in a real browser (apt-get install chromium)")
-	}
-	t.Skip("no chromium here: the HTML report is not checked in a browser (apt-get install chromium)")
-	return ""
-}
-
-// offlineBrowser is how the tests run Chromium with no network: in a network namespace of its
-// own where that can be had (root, as CI runs), and in any case through a proxy that does not
-// exist and with every host name unresolvable, so the page can fetch nothing.
-func offlineBrowser(ctx context.Context, t *testing.T, chromium string, args ...string) *exec.Cmd {
-	t.Helper()
-	args = append([]string{"--headless", "--disable-gpu", "--no-sandbox", "--disable-background-networking",
-		"--proxy-server=127.0.0.1:9", "--host-resolver-rules=MAP * ~NOTFOUND", "--user-data-dir=" + t.TempDir()}, args...)
-	cmd := exec.CommandContext(ctx, chromium, args...)
-	if exec.CommandContext(ctx, "unshare", "--net", "true").Run() == nil {
-		cmd = exec.CommandContext(ctx, "unshare", append([]string{"--net", chromium}, args...)...)
-	}
-	// Chromium starts helper processes that hold its output open: on a timeout the whole
-	// group goes, and Wait returns soon after, so a stuck browser fails the test, never hangs it.
-	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true}
-	cmd.Cancel = func() error { return syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL) }
-	cmd.WaitDelay = 5 * time.Second
-	return cmd
-}
-
-// dumpDOM loads a page in headless Chromium with the network off and returns the DOM.
-func dumpDOM(t *testing.T, chromium, page string) string {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	cmd := offlineBrowser(ctx, t, chromium, "--dump-dom", "file://"+page)
-	var errOut strings.Builder
-	cmd.Stderr = &errOut
-	out, err := cmd.Output()
-	if err != nil || len(out) == 0 {
-		t.Fatalf("chromium: %v\n%s", err, errOut.String())
-	}
-	return string(out)
 }
 
 // checkReportTables: the run's numbers are in the page's tables.
@@ -316,40 +253,3 @@ func checkChartsDrawn(t *testing.T, dom string, snap *engine.Snapshot) {
 		}
 	}
 }
-
-// checkScreenshotHasChart: Chromium, offline, paints the throughput line (the only thing on
-// the page in its blue), so the SVG is not only in the page but drawn.
-func checkScreenshotHasChart(t *testing.T, chromium, page string) {
-	t.Helper()
-	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
-	defer cancel()
-	png := filepath.Join(t.TempDir(), "report.png")
-	cmd := offlineBrowser(ctx, t, chromium, "--window-size=1280,2000", "--hide-scrollbars", "--screenshot="+png, "file://"+page)
-	if out, err := cmd.CombinedOutput(); err != nil {
-		t.Fatalf("chromium: %v\n%s", err, out)
-	}
-	f, err := os.Open(png)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	img, err := imagepng.Decode(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	blue := 0
-	b := img.Bounds()
-	for y := b.Min.Y; y < b.Max.Y; y++ {
-		for x := b.Min.X; x < b.Max.X; x++ {
-			r, g, bl, _ := img.At(x, y).RGBA()
-			if near(r>>8, 0x1f) && near(g>>8, 0x77) && near(bl>>8, 0xb4) {
-				blue++
-			}
-		}
-	}
-	if blue < 100 {
-		t.Errorf("only %d pixels of the throughput line's blue in the screenshot: the chart was not drawn", blue)
-	}
-}
-
-func near(v, want uint32) bool { return v+12 >= want && v <= want+12 }

@@ -1,11 +1,9 @@
 package main
 
 import (
-	"context"
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
@@ -15,22 +13,6 @@ import (
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 )
 
-// runStdin runs rpcstress with stdin as its standard input, plus --headless and --out.
-func runStdin(t *testing.T, stdin io.Reader, args ...string) cliRun {
-	t.Helper()
-	out := filepath.Join(t.TempDir(), "run.json")
-	var stdout, stderr syncBuffer
-	c := &cli{stdin: stdin, stdout: &stdout, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: make(chan os.Signal)}
-	code := c.main(context.Background(), append(args, "--headless", "--out", out))
-	r := cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
-	if _, err := os.Stat(out); err == nil {
-		if r.snap, err = readSnapshot(t, out); err != nil { // held against the schema too
-			t.Fatalf("snapshot: %v", err)
-		}
-	}
-	return r
-}
-
 // TestE2ETargetsStdin: `--targets -` streams targets from standard input while the run goes
 // (a pipe that stays open until the writer is done, so nothing is read whole first): every
 // target is sent once, @body files are found from the working directory, requests are named
@@ -38,12 +20,7 @@ func runStdin(t *testing.T, stdin io.Reader, args ...string) cliRun {
 func TestE2ETargetsStdin(t *testing.T) {
 	node, url := startNode(t, mocknode.Config{})
 	dir := t.TempDir()
-	if err := os.MkdirAll(filepath.Join(dir, "bodies"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "bodies", "slot.json"), []byte(`{"jsonrpc":"2.0","id":1,"method":"getSlot"}`), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "bodies/slot.json", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`)
 	t.Chdir(dir) // @bodies/slot.json is relative to the working directory
 
 	var targets []string
@@ -67,7 +44,7 @@ func TestE2ETargetsStdin(t *testing.T) {
 			}
 		}
 	}()
-	r := runStdin(t, pr, "--targets", "-", "--rate", "300/s")
+	r := cliSetup{stdin: pr}.run(t, "--targets", "-", "--rate", "300/s")
 	mustRun(t, r, exitOK)
 	if r.snap.EndReason != engine.EndTargetsEnded {
 		t.Errorf("end reason %q, want %q", r.snap.EndReason, engine.EndTargetsEnded)
@@ -88,11 +65,8 @@ func TestE2ETargetsStdin(t *testing.T) {
 // writeBody writes the body of the i-th getBalance target and returns its path relative to
 // dir.
 func writeBody(t *testing.T, dir string, i int) string {
-	name := filepath.Join("bodies", fmt.Sprintf("balance-%d.json", i))
-	body := fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["acct%d"]}`, i)
-	if err := os.WriteFile(filepath.Join(dir, name), []byte(body), 0o644); err != nil {
-		t.Error(err)
-	}
+	name := fmt.Sprintf("bodies/balance-%d.json", i)
+	writeFile(t, dir, name, fmt.Sprintf(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["acct%d"]}`, i))
 	return name
 }
 
@@ -116,7 +90,7 @@ func TestE2ETargetsStdinEndless(t *testing.T) {
 	pr, pw := io.Pipe()
 	t.Cleanup(func() { pr.Close() })
 	go endless{url}.writeTo(pw)
-	r := runStdin(t, pr, "--targets", "-", "--rate", "200/s", "--duration", "1s")
+	r := cliSetup{stdin: pr}.run(t, "--targets", "-", "--rate", "200/s", "--duration", "1s")
 	mustRun(t, r, exitOK)
 	if r.snap.EndReason != engine.EndCompleted || r.snap.Totals.Scheduled != 200 || r.snap.Totals.Completed != node.Stats().Methods["getSlot"] {
 		t.Errorf("end %q, scheduled %d completed %d, node %v; want 200 scheduled by the plan's end, and the node's count",
@@ -147,7 +121,7 @@ func TestE2ETargetsStdinBadInput(t *testing.T) {
 		{strings.Repeat(good, 3) + `{"method":"POST","url":"http://127.0.0.2:1/"}` + "\n", "stdin:4: targets: this target's host http://127.0.0.2:1 differs from", 3, engine.EndTargetsFailed},
 	}
 	for _, tt := range tests {
-		r := runStdin(t, strings.NewReader(tt.input), "--targets", "-", "--rate", "100/s")
+		r := cliSetup{stdin: strings.NewReader(tt.input)}.run(t, "--targets", "-", "--rate", "100/s")
 		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%q: exit %d, stderr %q; want exit 2 and %q", tt.input, r.code, r.stderr, tt.want)
 			continue
@@ -159,7 +133,7 @@ func TestE2ETargetsStdinBadInput(t *testing.T) {
 			t.Errorf("%q: want %d sent, end %q; got %+v", tt.input, tt.sent, tt.endedBy, r.snap)
 		}
 	}
-	r := runStdin(t, strings.NewReader(good), "--targets", "-")
+	r := cliSetup{stdin: strings.NewReader(good)}.run(t, "--targets", "-")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "--targets - needs a --rate") {
 		t.Errorf("no rate: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -175,7 +149,7 @@ func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
 		fmt.Fprintf(&b, `{"jsonrpc":"2.0","id":%d,"method":"eth_blockNumber"}`+"\n", i)
 		fmt.Fprintf(&b, `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getSlot"}]`+"\n")
 	}
-	r := runStdin(t, strings.NewReader(b.String()), "--targets", "-", "--url", url, "--rate", "400/s")
+	r := cliSetup{stdin: strings.NewReader(b.String())}.run(t, "--targets", "-", "--url", url, "--rate", "400/s")
 	mustRun(t, r, exitOK)
 	got, st := requestCounts(t, r.snap), node.Stats()
 	if got["eth_blockNumber"] != 50 || got["batch"] != 50 || st.Methods["eth_blockNumber"] != 50 || st.Methods["getSlot"] != 100 {
@@ -185,7 +159,7 @@ func TestE2ETargetsStdinJSONRPCLines(t *testing.T) {
 	if c := r.snap.Totals.Calls; c.Sent != 150 || c.OK != 150 || len(c.Faults) > 0 {
 		t.Errorf("calls %+v; want 150 sent and ok, no faults", c)
 	}
-	r = runStdin(t, strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`+"\n"), "--targets", "-", "--rate", "1/s")
+	r = cliSetup{stdin: strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}` + "\n")}.run(t, "--targets", "-", "--rate", "1/s")
 	if r.code != exitUsage || !strings.Contains(r.stderr, "stdin:1: targets: a call without a URL: name the node with --url") {
 		t.Errorf("calls without --url: exit %d, stderr %q", r.code, r.stderr)
 	}
@@ -199,26 +173,17 @@ func TestE2ETargetsStdinWaits(t *testing.T) {
 	pr, _ := io.Pipe() // nothing is ever written
 	t.Cleanup(func() { pr.Close() })
 	sig := make(chan os.Signal, 1)
-	var stderr syncBuffer
-	c := &cli{stdin: pr, stdout: &syncBuffer{}, stderr: &stderr, getenv: func(string) (string, bool) { return "", false }, signals: sig}
-	code := make(chan int, 1)
-	go func() {
-		code <- c.main(context.Background(), []string{"--targets", "-", "--rate", "10/s", "--headless"})
-	}()
+	run := cliSetup{stdin: pr, sig: sig}.start(t, "--targets", "-", "--rate", "10/s")
 	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(stderr.String(), "waiting for the first target on standard input") {
+	for !strings.Contains(run.stderr.String(), "waiting for the first target on standard input") {
 		if time.Now().After(deadline) {
-			t.Fatalf("no word of waiting after 5 s: %q", stderr.String())
+			t.Fatalf("no word of waiting after 5 s: %q", run.stderr.String())
 		}
 		time.Sleep(20 * time.Millisecond)
 	}
 	sig <- syscall.SIGINT
-	select {
-	case got := <-code:
-		if want := "SIGINT while waiting for the first target on standard input: nothing was sent"; got != 130 || !strings.Contains(stderr.String(), want) {
-			t.Errorf("exit %d, stderr %q; want 130 and %q", got, stderr.String(), want)
-		}
-	case <-time.After(5 * time.Second):
-		t.Fatal("the signal did not end the wait")
+	r := run.wait(t, 5*time.Second) // or the signal did not end the wait
+	if want := "SIGINT while waiting for the first target on standard input: nothing was sent"; r.code != 130 || !strings.Contains(r.stderr, want) {
+		t.Errorf("exit %d, stderr %q; want 130 and %q", r.code, r.stderr, want)
 	}
 }

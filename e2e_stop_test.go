@@ -1,16 +1,55 @@
 package main
 
 import (
-	"fmt"
-	"os"
-	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/hostile"
 )
+
+// TestE2ESignals: SIGINT, SIGTERM and SIGHUP drain, write the snapshot with the signal as end
+// reason, and exit with 128 + the signal number.
+func TestE2ESignals(t *testing.T) {
+	t.Parallel()
+	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
+	p := writeProfile(t, url, 16, getBalance+stage("200/s", "60s"))
+	for _, s := range []syscall.Signal{syscall.SIGINT, syscall.SIGTERM, syscall.SIGHUP} {
+		t.Run(signalName(s), func(t *testing.T) {
+			t.Parallel()
+			start := time.Now()
+			r := runCLI(t, signalAfter(s, 700*time.Millisecond), p)
+			mustRun(t, r, exitSignalsBase+int(s))
+			if r.snap.EndReason != "signal:"+signalName(s) || r.snap.Totals.Completed < 50 || r.snap.Totals.Inflight != 0 {
+				t.Errorf("end %q completed %d inflight %d", r.snap.EndReason, r.snap.Totals.Completed, r.snap.Totals.Inflight)
+			}
+			if time.Since(start) > 20*time.Second {
+				t.Errorf("took %s to stop", time.Since(start))
+			}
+		})
+	}
+}
+
+// TestFindLimitSignal: a signal stops a headless search within its probe, not after it; the
+// search so far is saved with the signal as the end reason, and rpcstress exits 128+N.
+func TestFindLimitSignal(t *testing.T) {
+	t.Parallel()
+	_, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond})
+	p := writeProfile(t, url, 16, getBalance+"[search]\nprobe = \"20s\"\nsettle = \"0s\"\nstart = \"50/s\"\n")
+	start := time.Now()
+	r := runCLI(t, signalAfter(syscall.SIGTERM, 1500*time.Millisecond), "find-limit", p)
+	if r.code != exitSignalsBase+int(syscall.SIGTERM) || r.snap == nil || r.snap.Search == nil {
+		t.Fatalf("exit %d, snapshot %v; want 143 and the search saved\nstderr: %s\nstdout: %s", r.code, r.snap != nil, r.stderr, r.stdout)
+	}
+	if r.snap.EndReason != "signal:SIGTERM" || r.snap.Search.EndReason != "stopped" {
+		t.Errorf("end reason %q, search %q; want signal:SIGTERM and stopped", r.snap.EndReason, r.snap.Search.EndReason)
+	}
+	if took := time.Since(start); took > 10*time.Second {
+		t.Errorf("took %s to stop a 20 s probe", took)
+	}
+}
 
 // TestE2EStopWhileTargetNeverAnswers: against a target that accepts and never reads, requests
 // in flight hold the drain for the whole timeout. A SIGINT after the plan ended, or a second
@@ -35,16 +74,10 @@ func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
 			t.Parallel()
 			srv := hostile.Start(t, hostile.Config{Mode: hostile.NeverRead})
 			const conns = 4
-			p := writeProfile(t, srv.URL, conns, getBalance+fmt.Sprintf("[[stage]]\nrate = \"20/s\"\nduration = %q\n", tt.plan))
+			p := writeProfile(t, srv.URL, conns, getBalance+stage("20/s", tt.plan))
 			p = setTimeout(t, p, tt.timeout)
-			sig := make(chan os.Signal, len(tt.signals))
-			run := startCLI(t, sig, p)
-			start := time.Now()
-			for _, at := range tt.signals {
-				time.Sleep(time.Until(start.Add(at)))
-				sig <- syscall.SIGINT
-			}
-			last := time.Now()
+			run := startCLI(t, signalAfter(syscall.SIGINT, tt.signals...), p)
+			last := time.Now().Add(tt.signals[len(tt.signals)-1])
 			r := run.wait(t, 20*time.Second)
 			took := time.Since(last)
 			t.Logf("exit %d %s after the last SIGINT", r.code, took.Round(time.Millisecond))
@@ -63,47 +96,6 @@ func TestE2EStopWhileTargetNeverAnswers(t *testing.T) {
 			}
 			if !found {
 				t.Errorf("no event says the drain was left: %+v", r.snap.Events)
-			}
-		})
-	}
-}
-
-// TestE2ENotRegularFileRefused: a FIFO where a file is expected (a body_file, a --targets
-// file, the profile itself) is refused at once with exit 2 and a message naming it, by
-// validate and by a run. Before, they blocked on the FIFO forever, deaf to signals.
-func TestE2ENotRegularFileRefused(t *testing.T) {
-	t.Parallel()
-	dir := t.TempDir()
-	fifo := filepath.Join(dir, "pipe.json")
-	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
-		t.Skipf("no FIFOs here: %v", err)
-	}
-	p := filepath.Join(dir, "p.toml")
-	body := "url = \"http://127.0.0.1:1/\"\n[[request]]\nbody_file = \"pipe.json\"\n[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n"
-	if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	tests := []struct {
-		name string
-		args []string
-		want string
-	}{
-		{"validate body_file", []string{"validate", p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
-		{"run body_file", []string{p}, "p.toml:3: request[1].body_file: \"pipe.json\" is a pipe (FIFO), not a regular file"},
-		// As --targets /dev/stdin is on a pipe.
-		{"run --targets", []string{"--targets", fifo, "--rate", "1/s", "--duration", "1s"}, "target file " + fifo + ": is a pipe (FIFO), not a regular file"},
-		{"validate the profile", []string{"validate", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
-		{"find-limit the profile", []string{"find-limit", fifo}, "profile " + fifo + ": is a pipe (FIFO), not a regular file"},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			r := startCLI(t, make(chan os.Signal), tt.args...).wait(t, 10*time.Second)
-			fix := "save the content to a regular file"
-			if strings.HasPrefix(tt.name, "run --targets") {
-				fix = "to stream targets, pipe them into --targets -" // the way to read a pipe
-			}
-			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) || !strings.Contains(r.stderr, fix) {
-				t.Errorf("exit %d, stderr %q; want exit 2 saying %q and how to fix it", r.code, r.stderr, tt.want)
 			}
 		})
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"encoding/base64"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -54,10 +53,7 @@ params = ["0x{{randHex 40}}", "{{pick \"latest\" \"pending\"}}"]
 batch = 3
 [[request]]
 body = '{"jsonrpc":"2.0","id":{{seq}},"method":"getSlot"}'
-[[stage]]
-rate = "300/s"
-duration = "2s"
-`)
+`+stage("300/s", "2s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	st := node.Stats()
@@ -91,13 +87,7 @@ func TestE2ETargets(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	dir := t.TempDir()
-	write := func(name, data string) string {
-		p := filepath.Join(dir, name)
-		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return p
-	}
+	write := func(name, data string) string { return writeFile(t, dir, name, data) }
 	write("slot.json", `{"jsonrpc":"2.0","id":1,"method":"getSlot"}`)
 	write("batch.json", `[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"}]`)
 	var b strings.Builder
@@ -150,11 +140,7 @@ func TestE2ETargetsJSONFormat(t *testing.T) {
 	t.Parallel()
 	node, url := startNode(t, mocknode.Config{})
 	body := base64.StdEncoding.EncodeToString([]byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`))
-	targets := filepath.Join(t.TempDir(), "t.jsonl")
-	line := fmt.Sprintf(`{"method":"POST","url":"%s","body":"%s","header":{"Content-Type":["application/json"]}}`, url, body)
-	if err := os.WriteFile(targets, []byte(line+"\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	targets := writeFile(t, t.TempDir(), "t.jsonl", fmt.Sprintf(`{"method":"POST","url":"%s","body":"%s","header":{"Content-Type":["application/json"]}}`+"\n", url, body))
 	r := runCLI(t, nil, "--targets", targets, "--rate", "100/s", "--duration", "1s")
 	mustRun(t, r, exitOK)
 	if got := requestCounts(t, r.snap)["eth_blockNumber"]; got != 100 || node.Stats().Methods["eth_blockNumber"] != 100 {
@@ -167,14 +153,8 @@ func TestE2ETargetsJSONFormat(t *testing.T) {
 func TestTargetsUsage(t *testing.T) {
 	t.Parallel()
 	dir := t.TempDir()
-	good := filepath.Join(dir, "good.txt")
-	bad := filepath.Join(dir, "bad.txt")
-	if err := os.WriteFile(good, []byte("GET http://127.0.0.1:1/\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(bad, []byte("GET http://127.0.0.1:1/\nnot a header\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	good := writeFile(t, dir, "good.txt", "GET http://127.0.0.1:1/\n")
+	bad := writeFile(t, dir, "bad.txt", "GET http://127.0.0.1:1/\nnot a header\n")
 	tests := []struct {
 		args []string
 		want string

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/hostile"
 )
 
 // tmuxSession drives the real binary in a real terminal: a tmux pane of a given size on a
@@ -19,19 +21,52 @@ type tmuxSession struct {
 
 func newTmux(t *testing.T, width, height int) *tmuxSession {
 	t.Helper()
-	if _, err := exec.LookPath("tmux"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("tmux is missing in CI: .ci/run installs it")
-		}
-		t.Skip("tmux is not installed (apt-get install tmux)")
-	}
+	requireProgram(t, "the dashboard is not tested in a terminal (apt-get install tmux)", "tmux")
 	// One server per test: a server being killed by the previous test's cleanup must not be the
 	// one this test starts on.
 	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("rpcstress-%d-%s", os.Getpid(), name)}
 	s.run("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "env PS1='READY$ ' TERM=tmux-256color sh")
 	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	s.waitFor(10*time.Second, "READY$")
 	return s
+}
+
+// start runs the binary with args (shell words) in the pane, in dir, and returns its PID, for
+// signals; the pane shows EXIT=N when it ends. Should it hang, it does not outlive the test.
+func (s *tmuxSession) start(dir, bin, args string) (pid string) {
+	s.t.Helper()
+	pidFile := filepath.Join(s.t.TempDir(), "pid")
+	s.keys(fmt.Sprintf("cd %s && sh -c 'echo $$ > %s; exec %s %s'; echo EXIT=$?", dir, pidFile, bin, args), "Enter")
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		b, err := os.ReadFile(pidFile)
+		if pid = strings.TrimSpace(string(b)); err == nil && pid != "" {
+			break
+		}
+		if time.Now().After(deadline) {
+			s.t.Fatalf("no PID in %s after 10 s: %v", pidFile, err)
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	s.t.Cleanup(func() { _ = exec.Command("kill", "-KILL", pid).Run() })
+	return pid
+}
+
+// signal sends a signal ("-INT") to the process pid.
+func (s *tmuxSession) signal(pid, sig string) {
+	s.t.Helper()
+	if out, err := exec.Command("kill", sig, pid).CombinedOutput(); err != nil {
+		s.t.Fatalf("kill %s: %v %s", sig, err, out)
+	}
+}
+
+// checkRestored fails unless the pane is off the alternate screen: the terminal was restored.
+func (s *tmuxSession) checkRestored() {
+	s.t.Helper()
+	if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
+		s.t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
+	}
 }
 
 func (s *tmuxSession) run(args ...string) string {
@@ -79,8 +114,7 @@ func TestTmuxDashboard(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.json")
 	s := newTmux(t, 80, 24)
-	s.waitFor(10*time.Second, "READY$")
-	s.keys(fmt.Sprintf("cd %s && %s --demo --out %s; echo EXIT=$?", dir, bin, out), "Enter")
+	s.start(dir, bin, "--demo --out "+out)
 	mid := s.waitFor(20*time.Second, "target 250/s", "p99", "429", "sent ", "ok ")
 	t.Logf("80x24 mid-run:\n%s", mid)
 	s.keys("Up")
@@ -90,10 +124,7 @@ func TestTmuxDashboard(t *testing.T) {
 	if strings.Contains(end, "\x1b[?1049h") {
 		t.Error("alternate screen left on")
 	}
-	snap, err := readSnapshot(t, out)
-	if err != nil {
-		t.Fatal(err)
-	}
+	snap := loadRun(t, out)
 	found := false
 	for _, e := range snap.Events {
 		if e.Kind == "rate" && strings.Contains(e.Detail, "275/s") {
@@ -103,49 +134,40 @@ func TestTmuxDashboard(t *testing.T) {
 	if !found || snap.EndReason != "quit" {
 		t.Errorf("snapshot end %q, events %+v: want quit and the rate change to 275/s", snap.EndReason, snap.Events)
 	}
-	if err := snap.Totals.CheckInvariant(); err != nil {
-		t.Error(err)
-	}
 }
 
 // TestTmuxDashboardSignals: SIGINT, SIGTERM and SIGHUP sent by PID to a dashboard run drain it,
 // write the snapshot with the signal as end reason, exit 128+N and restore the terminal (the
-// pane is back at the shell, off the alternate screen).
+// pane is back at the shell, off the alternate screen). A search's dashboard does the same.
 func TestTmuxDashboardSignals(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	for _, sig := range []struct {
-		name string
-		code int
-	}{{"INT", 130}, {"TERM", 143}, {"HUP", 129}} {
-		t.Run(sig.name, func(t *testing.T) {
+	for _, tt := range []struct {
+		name, sig string
+		code      int
+		args      string // after the binary; --out follows
+		running   []string
+	}{
+		{"INT", "INT", 130, "--demo", []string{"target 250/s", "p99"}},
+		{"TERM", "TERM", 143, "--demo", []string{"target 250/s", "p99"}},
+		{"HUP", "HUP", 129, "--demo", []string{"target 250/s", "p99"}},
+		// The search stops in its probe and saves what it found so far.
+		{"find-limit INT", "INT", 130, "find-limit --demo", []string{"probe 1 at 100/s", "p99"}},
+		{"find-limit HUP", "HUP", 129, "find-limit --demo", []string{"probe 1 at 100/s", "p99"}},
+	} {
+		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
+			out := filepath.Join(dir, "run.json")
 			s := newTmux(t, 80, 24)
-			s.waitFor(10*time.Second, "READY$")
-			s.keys(fmt.Sprintf("sh -c 'echo $$ > %s; exec %s --demo --out %s'; echo EXIT=$?", pidFile, bin, out), "Enter")
-			s.waitFor(20*time.Second, "target 250/s", "p99")
-			pid, err := os.ReadFile(pidFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if out, err := exec.Command("kill", "-"+sig.name, strings.TrimSpace(string(pid))).CombinedOutput(); err != nil {
-				t.Fatalf("kill: %v %s", err, out)
-			}
-			s.waitFor(20*time.Second, fmt.Sprintf("EXIT=%d", sig.code), "READY$")
-			if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
-				t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
-			}
-			snap, err := readSnapshot(t, out)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if snap.EndReason != "signal:SIG"+sig.name || snap.Totals.Inflight != 0 {
+			pid := s.start(dir, bin, tt.args+" --out "+out)
+			s.waitFor(20*time.Second, tt.running...)
+			s.signal(pid, "-"+tt.sig)
+			s.waitFor(20*time.Second, fmt.Sprintf("EXIT=%d", tt.code), "READY$")
+			s.checkRestored()
+			snap := loadRun(t, out)
+			if snap.EndReason != "signal:SIG"+tt.sig || snap.Totals.Inflight != 0 {
 				t.Errorf("end %q inflight %d", snap.EndReason, snap.Totals.Inflight)
-			}
-			if err := snap.Totals.CheckInvariant(); err != nil {
-				t.Error(err)
 			}
 		})
 	}
@@ -162,26 +184,14 @@ func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
 		t.Run(sig, func(t *testing.T) {
 			t.Parallel()
 			dir := t.TempDir()
-			out, pidFile := filepath.Join(dir, "run.json"), filepath.Join(dir, "pid")
+			out := filepath.Join(dir, "run.json")
 			s := newTmux(t, 80, 24)
-			s.waitFor(10*time.Second, "READY$")
-			s.keys(fmt.Sprintf("sh -c 'echo $$ > %s; exec %s --demo --rate 50/s --duration 1s --out %s'; echo EXIT=$?", pidFile, bin, out), "Enter")
+			pid := s.start(dir, bin, "--demo --rate 50/s --duration 1s --out "+out)
 			s.waitFor(20*time.Second, "press any key")
-			b, err := os.ReadFile(pidFile)
-			if err != nil {
-				t.Fatal(err)
-			}
-			pid := strings.TrimSpace(string(b))
-			// Should the process hang, it must not outlive the test.
-			t.Cleanup(func() { _ = exec.Command("kill", "-KILL", pid).Run() })
-			if out, err := exec.Command("kill", "-"+sig, pid).CombinedOutput(); err != nil {
-				t.Fatalf("kill: %v %s", err, out)
-			}
+			s.signal(pid, "-"+sig)
 			if sig == "TERM" {
 				s.waitFor(10*time.Second, "EXIT=0", "READY$")
-				if alt := strings.TrimSpace(s.run("display-message", "-p", "-t", "t", "#{alternate_on}")); alt != "0" {
-					t.Errorf("the pane is still on the alternate screen (alternate_on=%s)", alt)
-				}
+				s.checkRestored()
 			} else {
 				deadline := time.Now().Add(10 * time.Second)
 				for exec.Command("kill", "-0", pid).Run() == nil {
@@ -191,10 +201,7 @@ func TestTmuxDashboardSignalAfterEnd(t *testing.T) {
 					time.Sleep(100 * time.Millisecond)
 				}
 			}
-			snap, err := readSnapshot(t, out)
-			if err != nil {
-				t.Fatal(err)
-			}
+			snap := loadRun(t, out)
 			if snap.EndReason != "completed" {
 				t.Errorf("end reason %q, want completed: the signal came after the run", snap.EndReason)
 			}
@@ -210,20 +217,13 @@ func TestTmuxSaveOwnFile(t *testing.T) {
 	bin := buildBinary(t)
 	dir := t.TempDir()
 	s := newTmux(t, 80, 24)
-	s.waitFor(10*time.Second, "READY$")
-	s.keys(fmt.Sprintf("cd %s && %s --demo --rate 50/s --duration 4s --exit-on-end --out run.json; echo EXIT=$?", dir, bin), "Enter")
+	s.start(dir, bin, "--demo --rate 50/s --duration 4s --exit-on-end --out run.json")
 	s.waitFor(20*time.Second, "target 50/s")
 	s.keys("s")
 	s.waitFor(10*time.Second, "saved: run-save1.json")
 	s.waitFor(20*time.Second, "EXIT=0", "READY$")
-	saved, err := readSnapshot(t, filepath.Join(dir, "run-save1.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	final, err := readSnapshot(t, filepath.Join(dir, "run.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
+	saved := loadRun(t, filepath.Join(dir, "run-save1.json"))
+	final := loadRun(t, filepath.Join(dir, "run.json"))
 	if saved.EndReason != "running" || final.EndReason != "completed" {
 		t.Errorf("the save ends %q, the final snapshot %q: want running and completed", saved.EndReason, final.EndReason)
 	}
@@ -233,5 +233,75 @@ func TestTmuxSaveOwnFile(t *testing.T) {
 	}
 	if !found {
 		t.Errorf("no save event naming run-save1.json: %+v", final.Events)
+	}
+}
+
+// TestTmuxDashboardLeavesDrain: the dashboard in a real terminal against a target that never
+// reads, so answers never come and the drain would wait the whole timeout. While it drains the
+// footer says how many answers it waits for and what a key does; a second q, a second ctrl+c,
+// a second SIGINT, or a first SIGINT once the plan has run out, leaves within seconds, with
+// the snapshot saved (in flight counted in flight) and the exit status of how it was stopped:
+// q 0, ctrl+c and SIGINT 130. Before, the dashboard left 58 s after the second ctrl+c, and a
+// SIGINT after the plan ended did nothing for as long as the timeout.
+func TestTmuxDashboardLeavesDrain(t *testing.T) {
+	t.Parallel()
+	bin := buildBinary(t)
+	const conns = 4
+	tests := []struct {
+		name    string
+		timeout string
+		plan    string
+		first   string // "" when the plan runs out by itself
+		drain   string // the footer while draining, before the last action
+		last    string // a key for tmux, or a signal for kill
+		code    int
+		reason  string
+	}{
+		// q stops and drains; the second q leaves: exit 0, end reason quit.
+		{"q twice", "60s", "1m", "q", "q/ctrl+c again: leave now", "q", 0, "quit"},
+		// ctrl+c is SIGINT: exit 130 and its end reason.
+		{"ctrl+c twice", "60s", "1m", "C-c", "q/ctrl+c again: leave now", "C-c", 130, "signal:SIGINT"},
+		// The case: two SIGINTs by PID.
+		{"SIGINT twice", "60s", "1m", "-INT", "q/ctrl+c: leave now", "-INT", 130, "signal:SIGINT"},
+		// The plan ran out; the run only waits an hour for answers: one SIGINT leaves.
+		{"SIGINT after the plan ended", "1h", "300ms", "", "q/ctrl+c: leave now", "-INT", 130, "signal:SIGINT"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			t.Parallel()
+			srv := hostile.Start(t, hostile.Config{Mode: hostile.NeverRead})
+			p := writeProfile(t, srv.URL, conns, getBalance+stage("20/s", tt.plan))
+			p = setTimeout(t, p, tt.timeout)
+			dir := t.TempDir()
+			out := filepath.Join(dir, "run.json")
+			s := newTmux(t, 80, 24)
+			pid := s.start(dir, bin, p+" --out "+out)
+			s.waitFor(20*time.Second, "target 20/s")
+			act := func(a string) {
+				if strings.HasPrefix(a, "-") {
+					s.signal(pid, a)
+					return
+				}
+				s.keys(a)
+			}
+			if tt.first != "" {
+				time.Sleep(500 * time.Millisecond) // some requests in flight, some in the backlog
+				act(tt.first)
+			}
+			scr := s.waitFor(10*time.Second, fmt.Sprintf("draining %d in flight (up to", conns), tt.drain)
+			t.Logf("80x24 while draining:\n%s", scr)
+			act(tt.last)
+			left := time.Now()
+			s.waitFor(10*time.Second, fmt.Sprintf("EXIT=%d", tt.code), "READY$")
+			took := time.Since(left)
+			t.Logf("left %s after the last %s", took.Round(100*time.Millisecond), tt.last)
+			if took > 5*time.Second {
+				t.Errorf("took %s to leave", took.Round(100*time.Millisecond))
+			}
+			snap := loadRun(t, out)
+			if snap.EndReason != tt.reason || snap.Totals.Inflight != conns {
+				t.Errorf("end %q inflight %d, want %q and %d", snap.EndReason, snap.Totals.Inflight, tt.reason, conns)
+			}
+		})
 	}
 }

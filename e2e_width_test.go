@@ -1,16 +1,12 @@
 package main
 
 import (
-	"os"
 	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
 
-	"github.com/charmbracelet/x/ansi"
-
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 )
 
@@ -55,9 +51,7 @@ func TestE2EOutputsFit80Columns(t *testing.T) {
 		t.Fatalf("exit %d, want %d (failed thresholds)\n%s%s", full.code, exitThresholds, full.stdout, full.stderr)
 	}
 	outputs["headless run"] = full.stdout
-	sig := make(chan os.Signal, 1)
-	go func() { time.Sleep(1500 * time.Millisecond); sig <- syscall.SIGINT }()
-	stopped := runCLI(t, sig, p)
+	stopped := runCLI(t, signalAfter(syscall.SIGINT, 1500*time.Millisecond), p)
 	if stopped.snap == nil || len(stopped.snap.Stages) != 3 || stopped.snap.Stages[2].Summary.Scheduled != 0 {
 		t.Fatalf("want a run stopped in stage 2 of 3 (exit %d)\n%s%s", stopped.code, stopped.stdout, stopped.stderr)
 	}
@@ -66,25 +60,18 @@ func TestE2EOutputsFit80Columns(t *testing.T) {
 		t.Errorf("the report of the stopped run does not say stage 3 did not run:\n%s", stopped.stdout)
 	}
 
-	dir := t.TempDir()
-	files := []string{filepath.Join(dir, "full.json"), filepath.Join(dir, "stopped.json")}
-	for i, s := range []*engine.Snapshot{full.snap, stopped.snap} {
-		if err := engine.WriteSnapshot(files[i], s); err != nil {
-			t.Fatal(err)
-		}
-	}
-	_, outputs["report"], _ = runVerb(t, "report", files[1])
-	_, outputs["compare of 3"], _ = runVerb(t, "compare", files[0], files[1], files[0])
+	outputs["report"] = runVerb(t, "report", stopped.out).stdout
+	outputs["compare of 3"] = runVerb(t, "compare", full.out, stopped.out, full.out).stdout
 	bundled, err := filepath.Glob("profiles/*.toml")
 	if err != nil || len(bundled) == 0 {
 		t.Fatalf("no bundled profiles: %v", err)
 	}
 	for _, b := range bundled {
-		code, out, errOut := runVerb(t, "validate", b)
-		if code != exitOK {
-			t.Errorf("validate %s: exit %d: %s", b, code, errOut)
+		r := runVerb(t, "validate", b)
+		if r.code != exitOK {
+			t.Errorf("validate %s: exit %d: %s", b, r.code, r.stderr)
 		}
-		outputs["validate "+b] = out
+		outputs["validate "+b] = r.stdout
 	}
 	search := runCLI(t, nil, "find-limit", p, "--start", "50/s", "--probe", "1s", "--settle", "500ms", "--budget", "8s", "--no-burst")
 	if search.code != exitOK {
@@ -95,10 +82,6 @@ func TestE2EOutputsFit80Columns(t *testing.T) {
 		if strings.TrimSpace(text) == "" {
 			t.Errorf("%s: no output", name)
 		}
-		for i, l := range strings.Split(text, "\n") {
-			if n := ansi.StringWidth(l); n > 80 {
-				t.Errorf("%s: line %d is %d cells wide: %q", name, i+1, n, l)
-			}
-		}
+		checkWidth(t, name, text)
 	}
 }

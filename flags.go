@@ -12,85 +12,118 @@ import (
 	"github.com/rpcstress/rpcstress/profiles"
 )
 
-// runFlags are the flags of a run, as the CLI contract in DESIGN.md names them.
-type runFlags struct {
-	headless    bool
-	demo        bool
-	out         string
-	url         string
-	rate        string
-	duration    time.Duration
-	connections int
-	timeout     time.Duration
-	requests    int64
-	fps         int
-	shard       string
-	startAt     string
-	saveEvery   time.Duration
-	inline      bool
-	exitOnEnd   bool
-	cpuProfile  string
-	targets     string
-	// set holds the flags given on the command line (see noteSet): 0 is the "not given"
-	// value of --connections, --timeout and --duration, so an explicit 0 must be told apart.
-	set map[string]bool
+// sessionFlags are the flags a run and a search share: how the progress shows, where the
+// snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
+type sessionFlags struct {
+	headless, inline, exitOnEnd, demo bool
+	out, url                          string
+	connections, fps                  int
+	timeout                           time.Duration
+	// fs is the flag set they are declared in, which knows which flags the command line gave
+	// (see given).
+	fs *flag.FlagSet
 }
 
-func newRunFlags() (*flag.FlagSet, *runFlags) {
-	f := &runFlags{}
-	fs := flag.NewFlagSet("rpcstress", flag.ContinueOnError)
-	fs.BoolVar(&f.headless, "headless", false, "print one line per second instead of the dashboard (the default when output is not a terminal)")
-	fs.BoolVar(&f.inline, "inline", false, "draw the dashboard without the alternate screen, so the final report stays in scrollback")
-	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, "leave the dashboard as soon as the run ends instead of waiting for a key")
-	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this `file` (for `go tool pprof`)")
-	fs.BoolVar(&f.demo, "demo", false, "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)")
-	fs.StringVar(&f.out, "out", "", "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)")
+// sessionHelp is what the shared flags say in one verb's help: a run and a search show
+// their progress differently and name their snapshots differently.
+type sessionHelp struct{ headless, inline, exitOnEnd, demo, out string }
+
+// declare adds the shared flags to fs, with the verb's own words where they differ.
+func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
+	f.fs = fs
+	fs.BoolVar(&f.headless, "headless", false, h.headless)
+	fs.BoolVar(&f.inline, "inline", false, h.inline)
+	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, h.exitOnEnd)
+	fs.BoolVar(&f.demo, "demo", false, h.demo)
+	fs.StringVar(&f.out, "out", "", h.out)
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
-	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
-	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
-	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
-	fs.Int64Var(&f.requests, "requests", 0, "stop after `N` requests (like bombardier -n)")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
-	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
-	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
-	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
-	return fs, f
 }
 
-// noteSet records which flags the command line gave, after parsing.
-func (f *runFlags) noteSet(fs *flag.FlagSet) {
-	f.set = map[string]bool{}
-	fs.Visit(func(fl *flag.Flag) { f.set[fl.Name] = true })
+// given reports whether the command line gave the flag name, once parsed: 0 is the "not
+// given" value of --connections, --timeout and --duration, so an explicit 0 must be told
+// apart.
+func (f *sessionFlags) given(name string) bool {
+	found := false
+	f.fs.Visit(func(fl *flag.Flag) { found = found || fl.Name == name })
+	return found
 }
 
-// overrides turns the flags into profile overrides; every error names its flag.
-func (f *runFlags) overrides() (profiles.Overrides, error) {
-	o := profiles.Overrides{URL: f.url, Duration: f.duration, Connections: f.connections, Timeout: f.timeout, MaxRequests: f.requests}
-	if f.rate != "" {
-		r, err := engine.ParseRate(f.rate)
-		if err != nil {
-			return o, fmt.Errorf("--rate: %w", err)
-		}
-		o.Rate = &r
-	}
+// overrides checks the shared flags and turns them into profile overrides; every error
+// names its flag.
+func (f *sessionFlags) overrides() (profiles.Overrides, error) {
+	o := profiles.Overrides{URL: f.url, Connections: f.connections, Timeout: f.timeout}
 	switch {
-	case f.duration < 0 || f.set["duration"] && f.duration == 0:
-		return o, fmt.Errorf("--duration %s: must be positive", f.duration)
-	case f.connections < 0 || f.set["connections"] && f.connections == 0:
+	case f.connections < 0 || f.given("connections") && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
-	case f.set["timeout"] && profiles.CheckTimeout(f.timeout) != nil:
+	case f.given("timeout") && profiles.CheckTimeout(f.timeout) != nil:
 		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
-	case f.requests < 0:
-		return o, fmt.Errorf("--requests %d: must be 0 (no limit) or more", f.requests)
-	case f.saveEvery < 100*time.Millisecond:
-		return o, fmt.Errorf("--save-every %s: use 100ms or more", f.saveEvery)
 	case f.fps < 1 || f.fps > 60:
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
 	case f.url != "" && !strings.Contains(f.url, "://"):
 		return o, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url)
 	}
+	return o, nil
+}
+
+// runFlags are the flags of a run, as the CLI contract in DESIGN.md names them.
+type runFlags struct {
+	sessionFlags
+	rate       string
+	duration   time.Duration
+	requests   int64
+	shard      string
+	startAt    string
+	saveEvery  time.Duration
+	cpuProfile string
+	targets    string
+}
+
+func newRunFlags(fs *flag.FlagSet) *runFlags {
+	f := &runFlags{}
+	f.declare(fs, sessionHelp{
+		headless:  "print one line per second instead of the dashboard (the default when output is not a terminal)",
+		inline:    "draw the dashboard without the alternate screen, so the final report stays in scrollback",
+		exitOnEnd: "leave the dashboard as soon as the run ends instead of waiting for a key",
+		demo:      "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)",
+		out:       "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)",
+	})
+	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this `file` (for `go tool pprof`)")
+	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
+	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
+	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")
+	fs.Int64Var(&f.requests, "requests", 0, "stop after `N` requests (like bombardier -n)")
+	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
+	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
+	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
+	return f
+}
+
+// overrides turns the flags into profile overrides; every error names its flag.
+func (f *runFlags) overrides() (profiles.Overrides, error) {
+	var rate *engine.Rate
+	if f.rate != "" {
+		r, err := engine.ParseRate(f.rate)
+		if err != nil {
+			return profiles.Overrides{}, fmt.Errorf("--rate: %w", err)
+		}
+		rate = &r
+	}
+	if f.duration < 0 || f.given("duration") && f.duration == 0 {
+		return profiles.Overrides{}, fmt.Errorf("--duration %s: must be positive", f.duration)
+	}
+	o, err := f.sessionFlags.overrides()
+	switch {
+	case err != nil:
+		return o, err
+	case f.requests < 0:
+		return o, fmt.Errorf("--requests %d: must be 0 (no limit) or more", f.requests)
+	case f.saveEvery < 100*time.Millisecond:
+		return o, fmt.Errorf("--save-every %s: use 100ms or more", f.saveEvery)
+	}
+	o.Rate, o.Duration, o.MaxRequests = rate, f.duration, f.requests
 	return o, nil
 }
 

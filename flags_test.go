@@ -1,9 +1,16 @@
 package main
 
 import (
+	"flag"
 	"fmt"
+	"reflect"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/search"
+	"github.com/rpcstress/rpcstress/profiles"
 )
 
 func TestParseShard(t *testing.T) {
@@ -63,4 +70,94 @@ func FuzzParseShard(f *testing.F) {
 			t.Errorf("parseShard(%q) = %d/%d, which reads back as %d/%d, %v", s, i, n, i2, n2, err)
 		}
 	})
+}
+
+// TestRunFlagOverrides: the run's flags become profile overrides, and each bad value is
+// refused with a message that names its flag, the one rpcstress prints (exit 2).
+func TestRunFlagOverrides(t *testing.T) {
+	rate := engine.Rate(300)
+	tests := []struct {
+		args []string
+		want profiles.Overrides // when err is ""
+		err  string             // the whole message
+	}{
+		// Nothing given: no overrides, the profile decides.
+		{nil, profiles.Overrides{}, ""},
+		// Every override at once, shared and the run's own.
+		{[]string{"--url", "http://h:1/", "--connections", "4", "--timeout", "2s", "--rate", "300/s", "--duration", "1m", "--requests", "9"},
+			profiles.Overrides{URL: "http://h:1/", Connections: 4, Timeout: 2 * time.Second, Rate: &rate, Duration: time.Minute, MaxRequests: 9}, ""},
+		// A rate that does not read.
+		{[]string{"--rate", "fast"}, profiles.Overrides{}, `--rate: rate "fast": "fast" is not a number: write it as 500/s, 240/m or a plain number per second`},
+		// An explicit 0 is not "not given".
+		{[]string{"--duration", "0s"}, profiles.Overrides{}, "--duration 0s: must be positive"},
+		{[]string{"--connections", "0"}, profiles.Overrides{}, "--connections 0: must be at least 1"},
+		{[]string{"--connections", "-1"}, profiles.Overrides{}, "--connections -1: must be at least 1"},
+		{[]string{"--timeout", "0s"}, profiles.Overrides{}, "--timeout 0s: must be more than 0: it bounds each request, e.g. 5s"},
+		// The live updates: 1 to 60 a second.
+		{[]string{"--fps", "0"}, profiles.Overrides{}, "--fps 0: use 1 to 60"},
+		{[]string{"--fps", "61"}, profiles.Overrides{}, "--fps 61: use 1 to 60"},
+		// A URL without its scheme.
+		{[]string{"--url", "node:8545"}, profiles.Overrides{}, `--url "node:8545": write the scheme too, e.g. http://node:8545`},
+		{[]string{"--requests", "-1"}, profiles.Overrides{}, "--requests -1: must be 0 (no limit) or more"},
+		{[]string{"--save-every", "10ms"}, profiles.Overrides{}, "--save-every 10ms: use 100ms or more"},
+		// Two wrong at once: the first in the order rate, duration, the shared flags, the rest.
+		{[]string{"--fps", "0", "--duration", "0s"}, profiles.Overrides{}, "--duration 0s: must be positive"},
+		{[]string{"--requests", "-1", "--connections", "0"}, profiles.Overrides{}, "--connections 0: must be at least 1"},
+	}
+	for _, tt := range tests {
+		got, err := parsed(t, newRunFlags, tt.args).overrides()
+		switch {
+		case tt.err == "" && err != nil:
+			t.Errorf("%q: error %v", tt.args, err)
+		case tt.err == "" && !reflect.DeepEqual(got, tt.want):
+			t.Errorf("%q: overrides %+v, want %+v", tt.args, got, tt.want)
+		case tt.err != "" && (err == nil || err.Error() != tt.err):
+			t.Errorf("%q: error %v, want %q", tt.args, err, tt.err)
+		}
+	}
+}
+
+// TestFindLimitFlags: find-limit takes the shared flags with the run's rules and lays its own
+// over the profile's [search]; every problem of its own is said at once, each naming its flag.
+func TestFindLimitFlags(t *testing.T) {
+	tests := []struct {
+		args []string
+		err  string // "" for none; else the whole message
+	}{
+		// The shared flags, refused as a run refuses them.
+		{[]string{"--connections", "0"}, "--connections 0: must be at least 1"},
+		{[]string{"--timeout", "0s"}, "--timeout 0s: must be more than 0: it bounds each request, e.g. 5s"},
+		{[]string{"--fps", "99"}, "--fps 99: use 1 to 60"},
+		{[]string{"--url", "x"}, `--url "x": write the scheme too, e.g. http://x`},
+		// The search's own, all problems together.
+		{[]string{"--start", "x", "--precision", "5", "--probe", "0s", "--settle", "-1s"},
+			"--start: rate \"x\": \"x\" is not a number: write it as 500/s, 240/m or a plain number per second\n" +
+				"--precision: \"5\" is not a percentage: write it with a % sign, e.g. \"1%\"\n" +
+				"--probe 0s: must be positive\n--settle -1s: must be positive"},
+		// A settle of 0 is allowed: no time to settle.
+		{[]string{"--settle", "0s"}, ""},
+		{[]string{"--p99", "50ms", "--latency", "p95=40ms"}, "--p99 and --latency: give one latency bound"},
+		{[]string{"--p99", "-5ms"}, `--p99 "-5ms": write a positive duration, e.g. --p99 50ms`},
+	}
+	for _, tt := range tests {
+		f := parsed(t, newFindLimitFlags, tt.args)
+		_, err := f.overrides()
+		if err == nil {
+			_, err = f.searchConfig(search.DefaultConfig())
+		}
+		if got := fmt.Sprint(err); (tt.err == "") != (err == nil) || err != nil && got != tt.err {
+			t.Errorf("%q: error %q, want %q", tt.args, got, tt.err)
+		}
+	}
+}
+
+// parsed is a verb's flags as a command line of args sets them.
+func parsed[F any](t *testing.T, newFlags func(*flag.FlagSet) F, args []string) F {
+	t.Helper()
+	fs := verbFlagSet("test")
+	f := newFlags(fs)
+	if err := fs.Parse(args); err != nil {
+		t.Fatalf("%q: %v", args, err)
+	}
+	return f
 }

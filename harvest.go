@@ -15,26 +15,7 @@ import (
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
-func harvestCommand() command {
-	return command{
-		name: "harvest", args: "URL", summary: "read real parameters from a node into line files",
-		about: "Reads the newest blocks of a reference node and writes the values a realistic load " +
-			"needs as line files that profiles read with {{line \"file\"}}: block numbers and hashes, " +
-			"transaction hashes, addresses, contracts, ERC-20 holders and log ranges (evm); slots, " +
-			"signatures, accounts and programs (solana). It first finds the oldest block whose state " +
-			"the node still serves and keeps to that window, so a pruned node is never asked for what " +
-			"it answers fast with an error. It is polite: --rate caps its requests, calls go in " +
-			"batches where the node takes them. Ctrl-C keeps what was read; manifest.json says what " +
-			"the files hold and whether the harvest is complete.",
-		examples: [][2]string{
-			{"rpcstress harvest http://127.0.0.1:8545 --chain evm", "1,000 blocks into harvest/"},
-			{"rpcstress harvest $URL --chain solana --blocks 200 --out data", "200 slots into data/"},
-		},
-		flags: func() *flag.FlagSet { fs, _ := newHarvestFlags(); return fs },
-		run:   func(c *cli, ctx context.Context, args []string) int { return c.harvest(ctx, args) },
-	}
-}
-
+// harvestFlags are the flags of `rpcstress harvest`.
 type harvestFlags struct {
 	chain, out    string
 	blocks        int
@@ -44,9 +25,8 @@ type harvestFlags struct {
 	quietProgress bool
 }
 
-func newHarvestFlags() (*flag.FlagSet, *harvestFlags) {
+func newHarvestFlags(fs *flag.FlagSet) *harvestFlags {
 	f := &harvestFlags{}
-	fs := flag.NewFlagSet("rpcstress harvest", flag.ContinueOnError)
 	fs.StringVar(&f.chain, "chain", "", "the node's `chain`: evm or solana (required)")
 	fs.IntVar(&f.blocks, "blocks", harvest.DefaultBlocks, "read this many of the newest `blocks` (slots on solana)")
 	fs.StringVar(&f.out, "out", "harvest", "write the files into this `folder` (made if missing)")
@@ -54,16 +34,11 @@ func newHarvestFlags() (*flag.FlagSet, *harvestFlags) {
 	fs.IntVar(&f.batch, "batch", harvest.DefaultBatch, "calls per JSON-RPC batch (`n`; 1: no batches)")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 30*time.Second, "one request's limit")
 	fs.BoolVar(&f.quietProgress, "quiet", false, "no progress lines, only the summary")
-	return fs, f
+	return f
 }
 
 // harvest reads parameters from a reference node into line files.
-func (c *cli) harvest(ctx context.Context, args []string) int {
-	fs, f := newHarvestFlags()
-	pos, code, done := c.parseFlags("harvest", fs, args)
-	if done {
-		return code
-	}
+func (c *cli) harvest(ctx context.Context, f *harvestFlags, pos []string) int {
 	if len(pos) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress harvest URL --chain evm|solana [--blocks N] [--out DIR]"))
 	}

@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"errors"
-	"flag"
 	"fmt"
 	"io"
 	"strings"
@@ -16,24 +15,7 @@ import (
 
 // runCommand is the run itself, `rpcstress [flags] PROFILE.toml`, as help lists it.
 func runCommand() command {
-	return command{
-		args: "[flags] PROFILE.toml", summary: "run a profile",
-		about: "Sends a profile's requests at its planned rates (open loop: on schedule, whatever " +
-			"the answers do) and shows, second by second, throughput, latency percentiles, " +
-			"status codes, 429s and JSON-RPC errors. On a terminal the live dashboard is the " +
-			"default; elsewhere (a pipe, CI, --headless) one line per second. Either way the " +
-			"run ends with a report and a JSON snapshot in runs/. Flags may come before or " +
-			"after the profile.",
-		examples: [][2]string{
-			{"rpcstress --demo", "try it: a mock node on 127.0.0.1, a ramp into its limit"},
-			{"rpcstress profiles/getBalance.toml", "run a profile (the dashboard on a terminal)"},
-			{"rpcstress p.toml --rate 300/s --duration 1m --headless", "one rate, lines"},
-			{"rpcstress --targets replay.txt --rate 500/s --duration 1m", "a vegeta target file"},
-			{"ethspam | rpcstress --targets - --url http://127.0.0.1:8545 --rate 500/s",
-				"JSON-RPC calls streamed from a generator, a call per line"},
-		},
-		flags: func() *flag.FlagSet { fs, _ := newRunFlags(); return fs }, argFiles: "toml",
-	}
+	return withFlags(command{args: "[flags] PROFILE.toml", summary: "run a profile", argFiles: "toml"}, newRunFlags, (*cli).run)
 }
 
 // usage is the top-level help: what rpcstress is, its commands, examples, the run's flags
@@ -118,10 +100,6 @@ func printExamples(w io.Writer, examples [][2]string) {
 
 // help is `rpcstress help [COMMAND]`.
 func (c *cli) help(args []string) int {
-	args, code, done := c.parseFlags("help", newNoFlags("help")(), args)
-	if done {
-		return code
-	}
 	switch {
 	case len(args) == 0:
 		c.usage(c.stdout)
@@ -140,13 +118,8 @@ func (c *cli) help(args []string) int {
 
 // version is `rpcstress version`.
 func (c *cli) version(args []string) int {
-	fs := flag.NewFlagSet("rpcstress version", flag.ContinueOnError)
-	pos, code, done := c.parseFlags("version", fs, args)
-	if done {
-		return code
-	}
-	if len(pos) > 0 {
-		return c.fail(exitUsage, fmt.Errorf("version takes no arguments: got %q", pos))
+	if len(args) > 0 {
+		return c.fail(exitUsage, fmt.Errorf("version takes no arguments: got %q", args))
 	}
 	fmt.Fprintln(c.stdout, "rpcstress", version())
 	return exitOK

@@ -44,7 +44,7 @@ func (c *cli) main(ctx context.Context, args []string) int {
 		}
 		switch args[0] {
 		case "--version", "-version":
-			return c.version(args[1:])
+			return lookup("version").run(c, ctx, args[1:])
 		}
 		if err := notAVerb(args[0]); err != nil {
 			c.fail(exitUsage, err)
@@ -52,5 +52,5 @@ func (c *cli) main(ctx context.Context, args []string) int {
 			return exitUsage
 		}
 	}
-	return c.run(ctx, args)
+	return runCommand().run(c, ctx, args)
 }

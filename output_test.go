@@ -5,6 +5,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"syscall"
 	"testing"
@@ -20,15 +21,38 @@ func snapAt(t time.Duration, reason string) *engine.Snapshot {
 	return &engine.Snapshot{Schema: engine.SnapshotSchema, Profile: []byte(`{}`), Mode: engine.ModeOpen, StartedAt: start, EndedAt: start.Add(t), EndReason: reason}
 }
 
+func TestDefaultSnapshotPath(t *testing.T) {
+	utc := time.Date(2026, 11, 23, 10, 15, 0, 0, time.UTC)
+	tests := []struct {
+		name  string
+		start time.Time
+		want  string
+	}{
+		{"getBalance", utc, "runs/getBalance-20261123T101500Z.json"},                                 // a plain name
+		{"getBalance", utc.In(time.FixedZone("CET", 3600)), "runs/getBalance-20261123T101500Z.json"}, // the time is written in UTC
+		{"eth.v2_x-1", utc, "runs/eth.v2_x-1-20261123T101500Z.json"},                                 // dots, dashes, underscores kept
+		{"my run", utc, "runs/my_run-20261123T101500Z.json"},                                         // a space is not safe everywhere
+		{"../../etc/x", utc, "runs/.._.._etc_x-20261123T101500Z.json"},                               // a path in the name stays in runs/
+		{`a\b:c*d?"<>|`, utc, "runs/a_b_c_d_____-20261123T101500Z.json"},                             // characters Windows refuses
+		{"Überlast 負荷", utc, "runs/_berlast___-20261123T101500Z.json"},                               // letters beyond ASCII, one _ each
+		{"", utc, "runs/run-20261123T101500Z.json"},                                                  // no name at all
+		{"a\nb\x1b[2J", utc, "runs/a_b__2J-20261123T101500Z.json"},                                   // control characters
+		{"getBalance", utc.Add(999 * time.Millisecond), "runs/getBalance-20261123T101500Z.json"},     // whole seconds
+	}
+	for _, tt := range tests {
+		if got := defaultSnapshotPath(tt.name, tt.start); got != filepath.FromSlash(tt.want) {
+			t.Errorf("defaultSnapshotPath(%q, %s) = %q, want %q", tt.name, tt.start, got, tt.want)
+		}
+	}
+}
+
 // TestRunOutputSavesOwnFiles: each `s` save gets a file of its own beside the final snapshot
 // (run.json → run-save1.json …), skipping names an older run left, and the final snapshot keeps
 // its name without touching them. Before, s wrote to the final snapshot's path.
 func TestRunOutputSavesOwnFiles(t *testing.T) {
 	dir := t.TempDir()
 	out := filepath.Join(dir, "run.json")
-	if err := os.WriteFile(filepath.Join(dir, "run-save2.json"), []byte("an older run's save"), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	writeFile(t, dir, "run-save2.json", "an older run's save")
 	o, err := newRunOutput(out, filepath.Join(dir, "runs", "p-T.json"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,7 +65,7 @@ func TestRunOutputSavesOwnFiles(t *testing.T) {
 		}
 		paths = append(paths, p)
 	}
-	if want := []string{filepath.Join(dir, "run-save1.json"), filepath.Join(dir, "run-save3.json")}; strings.Join(paths, " ") != strings.Join(want, " ") {
+	if want := []string{filepath.Join(dir, "run-save1.json"), filepath.Join(dir, "run-save3.json")}; !slices.Equal(paths, want) {
 		t.Errorf("saved to %v, want %v", paths, want)
 	}
 	if err := o.final(t.Context(), snapAt(5*time.Second, "completed")); err != nil {

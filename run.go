@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime/pprof"
-	"sort"
 	"strings"
 	"syscall"
 	"time"
@@ -23,17 +22,10 @@ import (
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 	"github.com/rpcstress/rpcstress/tui/report"
-	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // run is the main job: load, run, print, save.
-func (c *cli) run(ctx context.Context, args []string) int {
-	fs, f := newRunFlags()
-	pos, code, done := c.parseFlags("", fs, args)
-	if done {
-		return code
-	}
-	f.noteSet(fs)
+func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	switch {
 	case len(pos) > 1:
 		return c.fail(exitUsage, fmt.Errorf("one profile at a time: got %q", pos))
@@ -48,29 +40,20 @@ func (c *cli) run(ctx context.Context, args []string) int {
 		return c.fail(exitUsage, err)
 	}
 	var p *profiles.Profile
-	switch {
-	case f.targets != "":
+	if f.targets != "" {
 		p, err = c.loadTargets(f, o)
-	case len(pos) == 1:
-		p, err = whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
-	default:
-		p, err = profiles.LoadBundled("demo.toml", c.getenv)
+	} else {
+		p, err = c.loadProfile(pos)
 	}
 	if err != nil {
 		return c.failInput(err)
 	}
 	var node *mocknode.Node
 	if f.demo {
-		n, addr, err := mocknode.Start(ctx, "127.0.0.1:0", demoNodeConfig(p.Demo))
-		if err != nil {
-			return c.fail(exitRunFailed, fmt.Errorf("starting the demo node: %w", err))
+		if node, err = c.startDemo(ctx, p, &o); err != nil {
+			return c.fail(exitRunFailed, err)
 		}
-		defer n.Close()
-		node = n
-		if o.URL == "" {
-			o.URL = "http://" + addr + "/"
-		}
-		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
+		defer node.Close()
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
@@ -81,37 +64,54 @@ func (c *cli) run(ctx context.Context, args []string) int {
 	if p.Config.TLS.Insecure {
 		fmt.Fprintln(c.stdout, "warning: TLS verification OFF (insecure = true): any certificate is accepted")
 	}
+	if code, ok := c.schedule(ctx, p, f); !ok {
+		return code
+	}
+	code := c.execute(ctx, p, f)
+	if node != nil {
+		c.printNodeCount(node)
+	}
+	return code
+}
+
+// loadProfile loads the profile named on the command line, or the bundled demo when none is
+// (--demo). A signal while it is read ends the program (whileWatching).
+func (c *cli) loadProfile(pos []string) (*profiles.Profile, error) {
+	if len(pos) == 0 {
+		return profiles.LoadBundled("demo.toml", c.getenv)
+	}
+	return whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
+}
+
+// schedule applies --shard and waits for --start-at; ok is false when the run must not start,
+// with the exit code.
+func (c *cli) schedule(ctx context.Context, p *profiles.Profile, f *runFlags) (code int, ok bool) {
 	if f.shard != "" {
 		i, n, err := parseShard(f.shard)
 		if err != nil {
-			return c.fail(exitUsage, err)
+			return c.fail(exitUsage, err), false
 		}
 		p.Config.Shard, p.Config.ShardCount = i, n
 	}
-	if f.startAt != "" {
-		at, err := parseStartAt(f.startAt)
-		if err != nil {
-			return c.fail(exitUsage, err)
-		}
-		if code, ok := c.waitUntil(ctx, at); !ok {
-			return code
-		}
+	if f.startAt == "" {
+		return 0, true
 	}
-	code = c.execute(ctx, p, f)
-	if node != nil {
-		st := node.Stats()
-		codes := make([]string, 0, len(st.Status))
-		for code := range st.Status {
-			codes = append(codes, code)
-		}
-		sort.Strings(codes)
-		for i, code := range codes {
-			codes[i] = fmt.Sprintf("%s: %d", code, st.Status[code])
-		}
-		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node itself counted %d answers (%s)",
-			st.Requests, strings.Join(codes, ", ")), c.textWidth())
+	at, err := parseStartAt(f.startAt)
+	if err != nil {
+		return c.fail(exitUsage, err), false
 	}
-	return code
+	return c.waitUntil(ctx, at)
+}
+
+// snapshotMeta is what every snapshot of this invocation says of where it came from: the tool,
+// the host and the profile (secrets hidden).
+func snapshotMeta(p *profiles.Profile) (engine.SnapshotMeta, error) {
+	profileJSON, err := json.Marshal(p.Redacted())
+	if err != nil {
+		return engine.SnapshotMeta{}, fmt.Errorf("encoding the profile for the snapshot: %w", err)
+	}
+	host, _ := os.Hostname()
+	return engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}, nil
 }
 
 // execute runs a loaded profile and saves its snapshot, whatever ends it.
@@ -128,12 +128,10 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int
 	if note := out.note(); note != "" {
 		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(note)) // it names the path
 	}
-	profileJSON, err := json.Marshal(p.Redacted())
+	meta, err := snapshotMeta(p)
 	if err != nil {
-		return c.fail(exitRunFailed, fmt.Errorf("encoding the profile for the snapshot: %w", err))
+		return c.fail(exitRunFailed, err)
 	}
-	host, _ := os.Hostname()
-	meta := engine.SnapshotMeta{Tool: engine.ToolInfo{Name: "rpcstress", Version: version()}, Host: host, Profile: profileJSON}
 
 	if f.cpuProfile != "" {
 		stop, err := startCPUProfile(f.cpuProfile)
@@ -225,7 +223,8 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 	})
 }
 
-// waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any request.
+// waitUntil sleeps until at (--start-at); a signal meanwhile ends the program before any
+// request (whileWatching: the one place besides the run's watcher that listens to them).
 func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 	d := time.Until(at)
 	if d <= 0 {
@@ -233,20 +232,26 @@ func (c *cli) waitUntil(ctx context.Context, at time.Time) (code int, ok bool) {
 		return 0, true
 	}
 	fmt.Fprintf(c.stdout, "waiting %s until %s to start\n", d.Round(time.Second), at.Format(time.RFC3339))
-	t := time.NewTimer(d)
-	defer t.Stop()
-	select {
-	case <-t.C:
-		return 0, true
-	case <-ctx.Done():
-		return exitRunFailed, false
-	case s := <-c.signals:
-		if sys, ok := s.(syscall.Signal); ok {
-			fmt.Fprintf(c.stderr, "rpcstress: %s while waiting to start: nothing was sent\n", signalName(sys))
-			return exitSignalsBase + int(sys), false
+	ctx, cancel := context.WithCancel(ctx)
+	defer cancel() // a signal leaves the sleep to its goroutine: this ends it
+	_, err := whileWatching(c, "waiting to start: nothing was sent", func() (struct{}, error) {
+		t := time.NewTimer(d)
+		defer t.Stop()
+		select {
+		case <-t.C:
+			return struct{}{}, nil
+		case <-ctx.Done():
+			return struct{}{}, ctx.Err()
 		}
+	})
+	var in *interrupted
+	switch {
+	case errors.As(err, &in):
+		return c.failInput(err), false
+	case err != nil:
 		return exitRunFailed, false
 	}
+	return 0, true
 }
 
 // defaultSnapshotPath is runs/<profile>-<UTC time>.json; the name keeps only characters that are
@@ -262,14 +267,6 @@ func defaultSnapshotPath(name string, start time.Time) string {
 		n = "run"
 	}
 	return filepath.Join("runs", n+"-"+start.UTC().Format("20060102T150405Z")+".json")
-}
-
-// demoNodeConfig maps a profile's [demo] table onto the mock node.
-func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
-	return mocknode.Config{
-		Rate: mocknode.Rate(d.Rate), Burst: d.Burst, NoDelay: d.NoDelay, Latency: d.Latency, Jitter: d.Jitter,
-		Capacity: mocknode.Rate(d.Capacity), StallEvery: d.StallEvery, StallFor: d.StallFor,
-	}
 }
 
 // fail prints err for a person and returns code. Errors quote paths and file contents, so the

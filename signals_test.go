@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"errors"
 	"os"
 	"strings"
@@ -121,6 +122,58 @@ func TestSignalWhileLoading(t *testing.T) {
 				}
 			case <-time.After(5 * time.Second):
 				t.Fatal("the signal did not end the wait for the load")
+			}
+		})
+	}
+}
+
+// TestWaitUntil: --start-at sleeps until its time; a signal meanwhile ends the program with
+// 128+N before anything is sent, and a time past already starts at once, saying so.
+func TestWaitUntil(t *testing.T) {
+	tests := []struct {
+		name   string
+		in     time.Duration  // from now to --start-at
+		sig    syscall.Signal // sent while it waits; 0: none
+		cancel bool           // the context ends while it waits
+		code   int
+		ok     bool
+		stdout string // what it says, in order: stdout then stderr
+		stderr string
+	}{
+		// The time comes: the run starts.
+		{"on time", 50 * time.Millisecond, 0, false, 0, true, "waiting 0s until ", ""},
+		// A time gone by: start now, and say so (a shard that was late).
+		{"past", -time.Minute, 0, false, 0, true, "", "rpcstress: --start-at "},
+		// Ctrl-C while waiting: 130, nothing sent.
+		{"SIGINT", time.Hour, syscall.SIGINT, false, 130, false, "waiting 1h0m0s until ", "rpcstress: SIGINT while waiting to start: nothing was sent\n"},
+		// kill while waiting: 143.
+		{"SIGTERM", time.Hour, syscall.SIGTERM, false, 143, false, "waiting 1h0m0s until ", "rpcstress: SIGTERM while waiting to start: nothing was sent\n"},
+		// The program is told to end: the run does not start, silently.
+		{"cancelled", time.Hour, 0, true, exitRunFailed, false, "waiting 1h0m0s until ", ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			sig := make(chan os.Signal, 1)
+			var stdout, stderr syncBuffer
+			c := &cli{stdout: &stdout, stderr: &stderr, signals: sig}
+			ctx, cancel := context.WithCancel(t.Context())
+			defer cancel()
+			if tt.sig != 0 {
+				sig <- tt.sig
+			}
+			if tt.cancel {
+				cancel()
+			}
+			start := time.Now()
+			code, ok := c.waitUntil(ctx, start.Add(tt.in))
+			if code != tt.code || ok != tt.ok {
+				t.Errorf("waitUntil = %d, %v; want %d, %v", code, ok, tt.code, tt.ok)
+			}
+			if !strings.HasPrefix(stdout.String(), tt.stdout) || !strings.HasPrefix(stderr.String(), tt.stderr) || tt.stderr == "" && stderr.String() != "" {
+				t.Errorf("stdout %q, stderr %q; want them to begin %q and %q", stdout.String(), stderr.String(), tt.stdout, tt.stderr)
+			}
+			if tt.in > time.Minute && time.Since(start) > 5*time.Second {
+				t.Errorf("it waited %s: the wait was not cut short", time.Since(start))
 			}
 		})
 	}

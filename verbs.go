@@ -19,10 +19,6 @@ import (
 
 // validate checks a profile and prints the resolved plan.
 func (c *cli) validate(args []string) int {
-	args, code, done := c.parseFlags("validate", newNoFlags("validate")(), args)
-	if done {
-		return code
-	}
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress validate PROFILE.toml"))
 	}
@@ -56,50 +52,43 @@ const echartsRetired = "rpcstress: note: --echarts is retired and ignored: the H
 // reportFlags are the flags of `rpcstress report`.
 type reportFlags struct{ format, out, echarts string }
 
-func newReportFlags() (*flag.FlagSet, *reportFlags) {
+func newReportFlags(fs *flag.FlagSet) *reportFlags {
 	f := &reportFlags{}
-	fs := flag.NewFlagSet("rpcstress report", flag.ContinueOnError)
 	fs.StringVar(&f.format, "format", "text", "the `format`: text, json (the summary), csv (the per-second timeline) or html (a page with charts)")
 	fs.StringVar(&f.out, "o", "", "write to this `file` instead of standard output")
 	fs.StringVar(&f.echarts, "echarts", "", "retired: the HTML report's charts need no library (ignored, with a note)")
-	return fs, f
+	return f
 }
 
 // report prints the report of a saved run as text, or exports it as json (the summary), csv
 // (the per-second timeline) or html (one page with charts).
-func (c *cli) report(ctx context.Context, args []string) int {
-	fs, f := newReportFlags()
-	format, out, echarts := &f.format, &f.out, &f.echarts
-	files, code, done := c.parseFlags("report", fs, args)
-	if done {
-		return code
-	}
+func (c *cli) report(ctx context.Context, f *reportFlags, files []string) int {
 	if len(files) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress report RUN.json"))
 	}
 	width := c.textWidth()
-	if *out != "" {
+	if f.out != "" {
 		width = textfmt.DefaultWidth // a file has no terminal to fill
 	}
-	write, ok := reportFormats(width)[*format]
+	write, ok := reportFormats(width)[f.format]
 	if !ok {
-		return c.fail(exitUsage, fmt.Errorf("--format %q: use text, json, csv or html", *format))
+		return c.fail(exitUsage, fmt.Errorf("--format %q: use text, json, csv or html", f.format))
 	}
-	if *echarts != "" {
+	if f.echarts != "" {
 		fmt.Fprintln(c.stderr, echartsRetired)
 	}
 	var target outfile.Target
-	if *out != "" {
+	if f.out != "" {
 		var err error
-		if target, err = outfile.Check(*out); err != nil {
-			return c.fail(exitUsage, fmt.Errorf("-o %s: %w", *out, err))
+		if target, err = outfile.Check(f.out); err != nil {
+			return c.fail(exitUsage, fmt.Errorf("-o %s: %w", f.out, err))
 		}
 	}
 	s, err := c.readSnapshot(files[0])
 	if err != nil {
 		return c.failInput(err)
 	}
-	if *out == "" {
+	if f.out == "" {
 		if err := write(c.stdout, s); err != nil {
 			return c.fail(exitRunFailed, err)
 		}
@@ -110,18 +99,14 @@ func (c *cli) report(ctx context.Context, args []string) int {
 		return c.fail(exitRunFailed, err)
 	}
 	if err := target.Write(ctx, b.Bytes()); err != nil {
-		return c.fail(exitRunFailed, fmt.Errorf("writing the report to %s: %w", *out, err))
+		return c.fail(exitRunFailed, fmt.Errorf("writing the report to %s: %w", f.out, err))
 	}
-	fmt.Fprintf(c.stderr, "report (%s): %s\n", safetext.Line(*format), safetext.Line(*out))
+	fmt.Fprintf(c.stderr, "report (%s): %s\n", safetext.Line(f.format), safetext.Line(f.out))
 	return exitOK
 }
 
 // compare prints saved runs side by side, stage by stage, with deltas against the first.
-func (c *cli) compare(args []string) int {
-	files, code, done := c.parseFlags("compare", newNoFlags("compare")(), args)
-	if done {
-		return code
-	}
+func (c *cli) compare(files []string) int {
 	if len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
 	}
@@ -139,35 +124,36 @@ func (c *cli) compare(args []string) int {
 	return exitOK
 }
 
-func newMergeFlags() (fs *flag.FlagSet, out *string, force *bool) {
-	fs = flag.NewFlagSet("rpcstress merge", flag.ContinueOnError)
-	out = fs.String("o", "", "write the merged snapshot to this `file` (required)")
-	force = fs.Bool("force", false, "merge even runs of different profiles or plans, or one run given twice")
-	return fs, out, force
+// mergeFlags are the flags of `rpcstress merge`.
+type mergeFlags struct {
+	out   string
+	force bool
+}
+
+func newMergeFlags(fs *flag.FlagSet) *mergeFlags {
+	f := &mergeFlags{}
+	fs.StringVar(&f.out, "o", "", "write the merged snapshot to this `file` (required)")
+	fs.BoolVar(&f.force, "force", false, "merge even runs of different profiles or plans, or one run given twice")
+	return f
 }
 
 // merge combines the snapshots of several machines into one.
-func (c *cli) merge(ctx context.Context, args []string) int {
-	fs, out, force := newMergeFlags()
-	files, code, done := c.parseFlags("merge", fs, args)
-	if done {
-		return code
-	}
+func (c *cli) merge(ctx context.Context, f *mergeFlags, files []string) int {
 	var err error
-	if *out == "" || len(files) < 2 {
+	if f.out == "" || len(files) < 2 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress merge -o OUT.json A.json B.json … (at least two runs)"))
 	}
-	target, err := outfile.Check(*out)
+	target, err := outfile.Check(f.out)
 	if err != nil {
-		return c.fail(exitUsage, fmt.Errorf("-o %s: %w", *out, err))
+		return c.fail(exitUsage, fmt.Errorf("-o %s: %w", f.out, err))
 	}
 	snaps := make([]*engine.Snapshot, len(files))
-	for i, f := range files {
-		if snaps[i], err = c.readSnapshot(f); err != nil {
+	for i, file := range files {
+		if snaps[i], err = c.readSnapshot(file); err != nil {
 			return c.failInput(err)
 		}
 	}
-	m, err := engine.Merge(snaps, files, *force)
+	m, err := engine.Merge(snaps, files, f.force)
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
@@ -181,7 +167,7 @@ func (c *cli) merge(ctx context.Context, args []string) int {
 	if err := engine.SaveSnapshot(ctx, target, m); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(*out))
+	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(f.out))
 	if err := report.WriteThresholds(c.stdout, m.Thresholds, c.textWidth()); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
