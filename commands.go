@@ -56,7 +56,7 @@ func commands() []command {
 			argWords: "bash zsh fish"}, (*cli).completion),
 		withoutFlags(command{name: "version", summary: "print the version"}, (*cli).version),
 		withoutFlags(command{name: "help", args: "[COMMAND]", summary: "help for rpcstress or one command",
-			argWords: "validate report compare merge find-limit mocknode completion version"}, (*cli).help),
+			argWords: "validate report compare merge find-limit harvest mocknode completion version"}, (*cli).help),
 	}
 	// The embedded text is held by TestHelpText: a mistake in it could only leave a help
 	// without its words, never stop a command.

@@ -246,3 +246,19 @@ func TestHelpText(t *testing.T) {
 		t.Errorf("parseHelp: %+v, %v; want %+v", got, err, want)
 	}
 }
+
+// TestHelpCompletesEveryVerb: `rpcstress help <TAB>` offers every verb but the run itself and
+// help; a verb added to the table and not to help's words would be missing from completion.
+func TestHelpCompletesEveryVerb(t *testing.T) {
+	var words string
+	for _, c := range commands() {
+		if c.name == "help" {
+			words = " " + c.argWords + " "
+		}
+	}
+	for _, c := range commands() {
+		if c.name != "" && c.name != "help" && !strings.Contains(words, " "+c.name+" ") {
+			t.Errorf("help's completion words lack %q: %q", c.name, words)
+		}
+	}
+}

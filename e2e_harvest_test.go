@@ -33,9 +33,9 @@ func TestHarvestBadInput(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			code, _, stderr := runVerb(t, tt.args...)
-			if code != exitUsage || !strings.Contains(stderr, tt.want) {
-				t.Errorf("exit %d, stderr %q; want exit 2 and %q", code, stderr, tt.want)
+			r := runVerb(t, tt.args...)
+			if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q; want exit 2 and %q", r.code, r.stderr, tt.want)
 			}
 		})
 	}
@@ -91,8 +91,7 @@ func TestHarvestInterrupted(t *testing.T) {
 	url := slowEVM(t, 50*time.Millisecond)
 	dir := filepath.Join(t.TempDir(), "data")
 	sig := make(chan os.Signal, 1)
-	var out, errOut syncBuffer
-	c := &cli{stdout: &out, stderr: &errOut, signals: sig, getenv: func(string) (string, bool) { return "", false }}
+	c, _, errOut := cliSetup{sig: sig}.newCLI()
 	code := make(chan int, 1)
 	go func() {
 		code <- c.main(t.Context(), []string{"harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir})
