@@ -32,6 +32,13 @@ func findLimit(t *testing.T, url string, connections int, search string, args ..
 	start := time.Now()
 	profile := writeProfile(t, url, connections, getBalance+search)
 	r := runCLI(t, nil, append([]string{"find-limit", profile}, args...)...)
+	// A probe that failed on the tester's own clause says the machine was too busy to offer the
+	// rate (find-limit says so honestly), not what these tests check about the node: search
+	// again, twice at most, rather than fail on a shared machine's load.
+	for try := 1; try < 3 && testerSaturated(r); try++ {
+		t.Logf("try %d: the tester itself fell behind (a busy machine), searching again: %s", try, r.snap.Search.Answer.Text)
+		r = runCLI(t, nil, append([]string{"find-limit", profile}, args...)...)
+	}
 	if r.code != exitOK {
 		t.Fatalf("exit %d\nstderr: %s\nstdout: %s", r.code, r.stderr, r.stdout)
 	}
@@ -54,6 +61,21 @@ func findLimit(t *testing.T, url string, connections int, search string, args ..
 		}
 	}
 	return r
+}
+
+// testerSaturated reports whether a probe of the search failed on the tester's own clause.
+func testerSaturated(r cliRun) bool {
+	if r.code != exitOK || r.snap == nil || r.snap.Search == nil {
+		return false
+	}
+	for _, p := range r.snap.Search.Probes {
+		for _, b := range p.Breaches {
+			if b.Clause == "tester" {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // checkLimit holds the answer within 10 % of want (per second).
