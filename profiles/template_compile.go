@@ -101,6 +101,11 @@ func (tc *templateCompiler) generator(c *call, esc escaping) (generator, error) 
 		}
 		return nil, &templateError{call: c.text, msg: fmt.Sprintf("unknown function %q: %s", c.name, hint)}
 	}
+	if !f.nests {
+		if err := checkArgs(c); err != nil {
+			return nil, err
+		}
+	}
 	return f.compile(c, tc, esc)
 }
 
