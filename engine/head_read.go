@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"math"
 	"net/http"
 	"net/url"
 	"strconv"
@@ -107,20 +108,22 @@ func parseHead(chain Chain, body []byte) (uint64, error) {
 	if res == nil {
 		return 0, fmt.Errorf("the answer has no result: %s", clipText(string(body), 60))
 	}
+	// A head above the largest int64 is no chain's (at a block a second, 292 billion years):
+	// refused here, templates and lags can count in int64.
 	switch chain {
 	case ChainEVM:
 		s, err := res.StringBytes()
 		if err == nil {
-			if n, ok := parseHexQuantity(string(s)); ok {
+			if n, ok := parseHexQuantity(string(s)); ok && n <= math.MaxInt64 {
 				return n, nil
 			}
 		}
 	case ChainSolana:
-		if n, err := res.Uint64(); err == nil {
+		if n, err := res.Uint64(); err == nil && n <= math.MaxInt64 {
 			return n, nil
 		}
 	}
-	return 0, fmt.Errorf("the result %s is not a %s head (%s)", clipText(res.String(), 40), chain, headForm(chain))
+	return 0, fmt.Errorf("the result %s is not a head as %s writes it (%s)", clipText(res.String(), 40), chain, headForm(chain))
 }
 
 // headForm says what a chain's head looks like, for messages.

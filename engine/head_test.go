@@ -32,14 +32,17 @@ func TestParseHead(t *testing.T) {
 		// A null error beside a result is no error.
 		{ChainSolana, `{"jsonrpc":"2.0","id":1,"error":null,"result":7}`, 7, ""},
 		// An EVM head written as a number is not what the chain answers.
-		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":436}`, 0, `the result 436 is not a evm head (a hex quantity such as "0x1b4")`},
+		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":436}`, 0, `the result 436 is not a head as evm writes it (a hex quantity such as "0x1b4")`},
 		// A Solana head written in hex is not either.
-		{ChainSolana, `{"jsonrpc":"2.0","id":1,"result":"0x1b4"}`, 0, `the result "0x1b4" is not a solana head (a whole number)`},
+		{ChainSolana, `{"jsonrpc":"2.0","id":1,"result":"0x1b4"}`, 0, `the result "0x1b4" is not a head as solana writes it (a whole number)`},
 		// 0x alone, or not hex.
-		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":"0x"}`, 0, "is not a evm head"},
-		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":"latest"}`, 0, "is not a evm head"},
+		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":"0x"}`, 0, "is not a head as evm writes it"},
+		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":"latest"}`, 0, "is not a head as evm writes it"},
+		// Beyond int64: no chain's head.
+		{ChainEVM, `{"jsonrpc":"2.0","id":1,"result":"0x8000000000000000"}`, 0, "is not a head as evm writes it"},
+		{ChainSolana, `{"jsonrpc":"2.0","id":1,"result":9223372036854775807}`, 9223372036854775807, ""},
 		// A negative slot.
-		{ChainSolana, `{"jsonrpc":"2.0","id":1,"result":-1}`, 0, "is not a solana head"},
+		{ChainSolana, `{"jsonrpc":"2.0","id":1,"result":-1}`, 0, "is not a head as solana writes it"},
 		// No result.
 		{ChainEVM, `{"jsonrpc":"2.0","id":1}`, 0, "the answer has no result"},
 		// Not JSON: the start of it is shown.
@@ -89,7 +92,7 @@ func TestPrimeHead(t *testing.T) {
 		{name: "reference", chain: ChainEVM, url: evm.URL, ref: down.URL, err: "chain = evm but eth_blockNumber at the reference node " + down.URL + " failed: HTTP 503"},
 		// A Solana node asked for an EVM head: a JSON-RPC error (headtest answers other
 		// methods with "0x0", so the mock node's method-not-found is made by hand below).
-		{name: "wrong chain", chain: ChainSolana, url: evm.URL, err: `chain = solana but getSlot at ` + evm.URL + ` failed: the result "0x0" is not a solana head`},
+		{name: "wrong chain", chain: ChainSolana, url: evm.URL, err: `chain = solana but getSlot at ` + evm.URL + ` failed: the result "0x0" is not a head as solana writes it`},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
