@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
@@ -22,6 +23,7 @@ type templateCompiler struct {
 	raw   map[string][]string   // lines file → its lines
 	lined map[linesKey][][]byte // lines file and escaping → lines ready to append
 	fails map[string]error      // lines files that could not be read
+	head  *engine.HeadCell      // the chain's head for {{head}} and {{recent N}}; nil: no chain
 }
 
 type linesKey struct {

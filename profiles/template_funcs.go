@@ -37,6 +37,8 @@ func templateFuncs() map[string]templateFunc {
 		"randBase58": {usage: "randBase58 N", compile: compileRandBase58},
 		"payload":    {usage: "payload N", compile: compilePayload},
 		"hex":        {usage: "hex randInt A B", nests: true, compile: compileHex},
+		"head":       {usage: "head", numeric: true, compile: compileHead},
+		"recent":     {usage: "recent N", numeric: true, compile: compileRecent},
 	}
 }
 

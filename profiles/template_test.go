@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/rpcstress/rpcstress/engine"
 )
 
 // testFiles are the lines files the template unit tests read, from memory.
@@ -20,9 +22,15 @@ var testFiles = fstest.MapFS{
 	"notnum.txt":   {Data: []byte("1\n\n\n2x\n")},
 }
 
-// compileTemplate compiles s for esc with files from testFiles.
+// compileTemplate compiles s for esc with files from testFiles, in a profile without a chain.
 func compileTemplate(s string, esc escaping) (*bodyTemplate, error) {
+	return compileWithHead(s, esc, nil)
+}
+
+// compileWithHead is compileTemplate in a profile whose chain's head is in cell.
+func compileWithHead(s string, esc escaping, cell *engine.HeadCell) (*bodyTemplate, error) {
 	tc := newTemplateCompiler(&source{name: "t.toml", readBody: fsReader(testFiles)})
+	tc.head = cell
 	var b templateBuilder
 	if err := tc.text(&b, s, esc); err != nil {
 		return nil, err
@@ -166,7 +174,7 @@ func TestTemplateErrors(t *testing.T) {
 		{"{{randBase58 99999999}}", "99999999 is out of range"},
 		{"{{payload -1}}", "-1 is out of range: use 0 to"},
 		{"{{randint 1 2}}", `unknown function "randint": did you mean randInt?`},
-		{"{{nope}}", `unknown function "nope": use one of hex, line, lineSeq, payload, pick, randBase58, randHex, randInt, seq`},
+		{"{{nope}}", `unknown function "nope": use one of head, hex, line, lineSeq, payload, pick, randBase58, randHex, randInt, recent, seq`},
 		// hex needs a call to format …
 		{"{{hex}}", "hex formats the number of another call: write {{hex head}}"},
 		{"{{hex 5}}", "hex formats the number of another call"},
@@ -439,10 +447,13 @@ func FuzzTemplate(f *testing.F) {
 		`{{lineSeq "accounts.txt"}}`, "0x{{randHex 40}}", "{{randBase58 44}}", "{{payload 64}}",
 		`a{{"{{"}}b`, "{{", "}}", "{{}}", `{{pick "unterminated}}`, "{{randInt 5 1}}", "x{{seq}}y{{seq 9}}z",
 		"{{hex randInt 1 1000}}", `{{hex lineSeq "numbers.txt"}}`, "{{hex hex seq}}", "{{hex}}",
+		"{{head}}", "{{recent 100}}", "{{hex head}}", "0x{{hex recent 5}}",
 	} {
 		f.Add(s)
 	}
 	tc := newTemplateCompiler(&source{name: "f.toml", readBody: fsReader(testFiles)})
+	tc.head = &engine.HeadCell{}
+	tc.head.Store(20_000_000)
 	rng := rand.New(rand.NewPCG(1, 2))
 	f.Fuzz(func(t *testing.T, s string) {
 		var raw, js templateBuilder
