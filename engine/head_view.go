@@ -95,12 +95,13 @@ func chainStats(s *HeadState) *ChainStats {
 
 // StageHead is what the head did during one stage.
 type StageHead struct {
-	// Known is set when the head was read during the stage.
+	// Known is set when the head was read during the stage; Last is the head at its last
+	// second that held one.
 	Known bool
+	Last  uint64
 	// Advance is how far the target's head moved while the stage ran (each visit of it
-	// added up); Seconds is how many timeline seconds that covers.
+	// added up).
 	Advance int64
-	Seconds int
 	// MaxLag is the target's largest lag behind the reference node in a second of the stage
 	// (negative: it was ahead all along); HasLag is set when both heads were known then.
 	MaxLag int64
@@ -123,8 +124,7 @@ func StageHeads(s *Snapshot) []StageHead {
 		st := &out[r.Stage]
 		st.Advance += int64(*r.Head) - int64(prev)
 		prev = *r.Head
-		st.Known = true
-		st.Seconds++
+		st.Known, st.Last = true, *r.Head
 		if r.RefHead != nil {
 			lag := int64(*r.RefHead) - int64(*r.Head)
 			if !st.HasLag || lag > st.MaxLag {

@@ -68,8 +68,8 @@ func TestStageHeads(t *testing.T) {
 	}
 	got := StageHeads(snap)
 	want := []StageHead{
-		{Known: true, Advance: 2 + 3, Seconds: 3, MaxLag: 2, HasLag: true},
-		{Known: true, Advance: 2 + 1, Seconds: 2, MaxLag: 6, HasLag: true},
+		{Known: true, Last: 107, Advance: 2 + 3, MaxLag: 2, HasLag: true},
+		{Known: true, Last: 108, Advance: 2 + 1, MaxLag: 6, HasLag: true},
 		{}, // never ran
 	}
 	for i := range want {

@@ -2,6 +2,7 @@ package runtext
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	"golang.org/x/text/language"
@@ -35,13 +36,18 @@ func HeadPhrase(head uint64, advance int64, over time.Duration) string {
 	return s
 }
 
-// LagPhrase is the target's lag behind the reference node: "lag 3 blocks", "lag 0 slots",
+// LagPhrase is the target's lag behind the reference node: "lag 3 blocks", "lag 1 slot",
 // or "ahead 2 blocks" when the target is ahead of it.
 func LagPhrase(c engine.Chain, lag int64) string {
+	word, n := "lag", lag
 	if lag < 0 {
-		return fmt.Sprintf("ahead %d %s", -lag, HeadUnit(c))
+		word, n = "ahead", -lag
 	}
-	return fmt.Sprintf("lag %d %s", lag, HeadUnit(c))
+	unit := HeadUnit(c)
+	if n == 1 {
+		unit = strings.TrimSuffix(unit, "s")
+	}
+	return fmt.Sprintf("%s %d %s", word, n, unit)
 }
 
 // StalePhrase says a head is stale: "stale 12s: HTTP 429 Too Many Requests".

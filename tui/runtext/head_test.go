@@ -21,6 +21,9 @@ func TestHeadPhrases(t *testing.T) {
 		{LagPhrase(engine.ChainEVM, 3), "lag 3 blocks"},
 		{LagPhrase(engine.ChainSolana, 0), "lag 0 slots"},
 		{LagPhrase(engine.ChainEVM, -2), "ahead 2 blocks"},
+		// One of them.
+		{LagPhrase(engine.ChainSolana, 1), "lag 1 slot"},
+		{LagPhrase(engine.ChainEVM, -1), "ahead 1 block"},
 		// A stale head: its age and why.
 		{StalePhrase(engine.HeadReading{Age: 12400 * time.Millisecond, LastErr: "HTTP 429 Too Many Requests"}), "stale 12s: HTTP 429 Too Many Requests"},
 	}
