@@ -173,15 +173,16 @@ func TestE2EHeadRefLag(t *testing.T) {
 			continue
 		}
 		rows++
-		// The two are read a moment apart: a slot either way.
-		if lag := int64(*row.RefHead) - int64(*row.Head); lag < 99 || lag > 101 {
-			t.Errorf("row %d: head %d, reference %d: lag %d, want 100 ± 1", row.T, *row.Head, *row.RefHead, lag)
+		// The two are read apart, by up to a read interval and more on a busy machine: a few
+		// slots either way.
+		if lag := int64(*row.RefHead) - int64(*row.Head); lag < 95 || lag > 105 {
+			t.Errorf("row %d: head %d, reference %d: lag %d, want 100 ± 5", row.T, *row.Head, *row.RefHead, lag)
 		}
 	}
 	if rows < 2 {
 		t.Errorf("%d rows hold both heads: %+v", rows, r.snap.Timeline)
 	}
-	if !regexp.MustCompile(`head 3[\d,]+, lag (99|100|101) slots`).MatchString(r.stdout) {
+	if !regexp.MustCompile(`head 3[\d,]+, lag (9[5-9]|10[0-5]) slots`).MatchString(r.stdout) {
 		t.Errorf("the lines do not say the lag:\n%s", r.stdout)
 	}
 }

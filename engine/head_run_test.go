@@ -55,9 +55,10 @@ func TestRunnerFollowsHead(t *testing.T) {
 		if r.Head == nil || r.RefHead == nil {
 			t.Fatalf("row %d: head %v ref %v", r.T, r.Head, r.RefHead)
 		}
-		// The reference is read a moment apart from the target: within a step of 100 ahead.
-		if lag := int64(*r.RefHead) - int64(*r.Head); lag < 99 || lag > 101 {
-			t.Errorf("row %d: head %d ref %d: lag %d, want about 100", r.T, *r.Head, *r.RefHead, lag)
+		// The reference is read apart from the target, by up to a read interval and more on
+		// a busy machine, while the head moves every 100 ms: a few steps either way.
+		if lag := int64(*r.RefHead) - int64(*r.Head); lag < 95 || lag > 105 {
+			t.Errorf("row %d: head %d ref %d: lag %d, want 100 ± 5", r.T, *r.Head, *r.RefHead, lag)
 		}
 		if *r.Head < prev {
 			t.Errorf("row %d: head went back from %d to %d", r.T, prev, *r.Head)
