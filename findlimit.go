@@ -61,6 +61,9 @@ func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) in
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
 	}
+	if code, ok := c.readHead(ctx, p.Config); !ok {
+		return code
+	}
 	return c.runSearch(ctx, p, cfg, f)
 }
 

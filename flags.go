@@ -16,7 +16,7 @@ import (
 // snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
 type sessionFlags struct {
 	headless, inline, exitOnEnd, demo bool
-	out, url                          string
+	out, url, refURL                  string
 	connections, fps                  int
 	timeout                           time.Duration
 	// fs is the flag set they are declared in, which knows which flags the command line gave
@@ -37,6 +37,7 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.BoolVar(&f.demo, "demo", false, h.demo)
 	fs.StringVar(&f.out, "out", "", h.out)
 	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
+	fs.StringVar(&f.refURL, "ref-url", "", "reference node `URL` whose chain head the target's is compared with (its lag), replacing the profile's ref_url; needs the profile's chain")
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
@@ -54,7 +55,7 @@ func (f *sessionFlags) given(name string) bool {
 // overrides checks the shared flags and turns them into profile overrides; every error
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
-	o := profiles.Overrides{URL: f.url, Connections: f.connections, Timeout: f.timeout}
+	o := profiles.Overrides{URL: f.url, RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout}
 	switch {
 	case f.connections < 0 || f.given("connections") && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
@@ -64,6 +65,8 @@ func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
 	case f.url != "" && !strings.Contains(f.url, "://"):
 		return o, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url)
+	case f.refURL != "" && !strings.Contains(f.refURL, "://"):
+		return o, fmt.Errorf("--ref-url %q: write the scheme too, e.g. http://%s", f.refURL, f.refURL)
 	}
 	return o, nil
 }

@@ -98,6 +98,9 @@ func TestRunFlagOverrides(t *testing.T) {
 		{[]string{"--fps", "61"}, profiles.Overrides{}, "--fps 61: use 1 to 60"},
 		// A URL without its scheme.
 		{[]string{"--url", "node:8545"}, profiles.Overrides{}, `--url "node:8545": write the scheme too, e.g. http://node:8545`},
+		// The reference node, likewise.
+		{[]string{"--ref-url", "http://ref:8545/"}, profiles.Overrides{RefURL: "http://ref:8545/"}, ""},
+		{[]string{"--ref-url", "ref:8545"}, profiles.Overrides{}, `--ref-url "ref:8545": write the scheme too, e.g. http://ref:8545`},
 		{[]string{"--requests", "-1"}, profiles.Overrides{}, "--requests -1: must be 0 (no limit) or more"},
 		{[]string{"--save-every", "10ms"}, profiles.Overrides{}, "--save-every 10ms: use 100ms or more"},
 		// Two wrong at once: the first in the order rate, duration, the shared flags, the rest.

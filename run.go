@@ -116,6 +116,9 @@ func snapshotMeta(p *profiles.Profile) (engine.SnapshotMeta, error) {
 
 // execute runs a loaded profile and saves its snapshot, whatever ends it.
 func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int {
+	if code, ok := c.readHead(ctx, p.Config); !ok {
+		return code
+	}
 	runner, err := engine.NewRunner(p.Config, engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps)})
 	if err != nil {
 		return c.fail(exitRunFailed, err)

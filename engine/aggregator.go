@@ -56,7 +56,10 @@ type Aggregator struct {
 
 	// lagIn is how late the scheduler sent at worst during a second (nil: never late); the
 	// Runner wires it to the scheduler's lag book.
-	lagIn  func(second int) time.Duration
+	lagIn func(second int) time.Duration
+	// headIn is the head tracker's state as of a moment of the run (nil: the run follows no
+	// head); the Runner wires it to the tracker.
+	headIn func(now time.Duration) *HeadState
 	tester TesterLoad    // the tester's health in the last closed second
 	cpuAt  time.Duration // the process's CPU time at the last measure, and when (since start)
 	wallAt time.Duration
@@ -305,6 +308,9 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 			a.tester.Lag = a.lagIn(s.t)
 		}
 		row.Saturated = testerBehind(a.tester.Lag, row.Latency.P99)
+		if a.headIn != nil {
+			rowHeads(&row, a.headIn(now))
+		}
 		a.tester.Behind = row.Saturated
 		a.measureCPU(now)
 		a.timeline = append(a.timeline, row)

@@ -94,6 +94,10 @@ func (a *Aggregator) view(done bool) *Stats {
 		from = 0
 	}
 	st.Timeline = a.timeline[from:n:n]
+	if a.headIn != nil {
+		st.Head = a.headIn(st.Elapsed)
+		st.Head.Advance, st.Head.AdvanceOver = HeadAdvance(a.timeline, n-1, HeadWindow)
+	}
 	if n > 0 {
 		st.Last = a.timeline[n-1]
 		if a.lastWhole >= 0 {

@@ -115,4 +115,6 @@ type Config struct {
 	TLS TLSConfig
 	// Shard, when ShardCount > 1, makes this instance send 1/ShardCount of the planned rate.
 	Shard, ShardCount int
+	// Head, when it names a chain, has the run follow the target's head (see HeadConfig).
+	Head HeadConfig
 }

@@ -62,6 +62,7 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 		}
 	}
 	out.Events = mergeEvents(snaps, out.StartedAt)
+	out.Chain = mergeChain(snaps)
 	if out.Histograms, err = hists.Encode(0); err != nil {
 		return nil, err
 	}

@@ -33,6 +33,8 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 			m.row.TargetRate += r.TargetRate
 			m.row.RPS += r.RPS
 			m.row.Saturated = m.row.Saturated || r.Saturated
+			m.row.Head, m.row.RefHead = maxHead(m.row.Head, r.Head), maxHead(m.row.RefHead, r.RefHead)
+			m.row.HeadStale = m.row.HeadStale || r.HeadStale
 			l, w, n := &m.row.Latency, m.weight, float64(r.OK+r.Limited+r.Failed)
 			if n > 0 {
 				l.P50 = (l.P50*w + r.Latency.P50*n) / (w + n)

@@ -38,7 +38,8 @@ type Runner struct {
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64
-	feed     *feed // nil unless the requests stream from a Source
+	feed     *feed        // nil unless the requests stream from a Source
+	head     *headTracker // nil unless the run follows a chain's head
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -75,6 +76,12 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	r.sched = NewScheduler(cfg, r.counters, r.events, start)
 	r.agg = NewAggregator(cfg, r.counters, r.events, r.planState, start, opt.PublishEvery)
 	r.agg.lagIn = r.sched.lags.worst
+	if r.head, err = newHeadTracker(cfg, r.events, start); err != nil {
+		return nil, err
+	}
+	if r.head != nil {
+		r.agg.headIn = r.head.state
+	}
 	return r, nil
 }
 
@@ -144,6 +151,7 @@ func (r *Runner) planState() PlanState {
 // snapshot. Faults of the target never end a run: they are outcomes.
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
 	go r.agg.Run()
+	stopHead := r.followHead(ctx)
 	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, feed: r.feed}
 	if r.feed != nil {
 		go r.feed.run()
@@ -179,9 +187,28 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 		reason = EndCompleted
 	}
 	r.events.Add("end", reason)
+	stopHead()
 	r.agg.Finish(reason)
 	r.client.Close()
 	return r.agg.Snapshot(meta)
+}
+
+// followHead starts the head tracker, when the run follows a head, for as long as the run
+// goes; the returned func stops it and waits until it has.
+func (r *Runner) followHead(ctx context.Context) (stop func()) {
+	if r.head == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.head.run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
 }
 
 // endDrain stops waiting for the requests in flight and records why (what, then the books).

@@ -67,6 +67,8 @@ type Snapshot struct {
 	Search *SearchResult `json:"search,omitempty"`
 	// Thresholds are the profile's [thresholds] as judged at the end of the run.
 	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
+	// Chain is the head the run followed (chain = "evm" | "solana"); absent when none.
+	Chain *ChainStats `json:"chain,omitempty"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:

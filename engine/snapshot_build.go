@@ -96,6 +96,9 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 			snap.SaturatedSeconds++
 		}
 	}
+	if st.Head != nil {
+		snap.Chain = chainStats(st.Head)
+	}
 	if a.cfg.ShardCount > 1 {
 		snap.Shard = fmt.Sprintf("%d/%d", a.cfg.Shard, a.cfg.ShardCount)
 	}

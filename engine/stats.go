@@ -130,6 +130,12 @@ type Row struct {
 	CallsOK      int64 `json:"calls_ok,omitempty"`
 	CallsLimited int64 `json:"calls_limited,omitempty"`
 	CallsFailed  int64 `json:"calls_failed,omitempty"`
+	// Head is the target's head as last read when the second closed, RefHead the reference
+	// node's; HeadStale is set when the last read of the target's failed. Left out when the
+	// run follows no head (or before one was read).
+	Head      *uint64 `json:"head,omitempty"`
+	RefHead   *uint64 `json:"ref_head,omitempty"`
+	HeadStale bool    `json:"head_stale,omitempty"`
 	// Sent is the requests that went out during the second, per second (a partial last second
 	// scaled like RPS), for the dashboard's "sent/s" beside what came back. Live only: the
 	// snapshot's rows keep their v1 fields (rps is the answers).
@@ -199,6 +205,7 @@ type Stats struct {
 	Headers    map[string]string // rate-limit headers, last value seen
 	Histogram  []Bucket          // latency buckets of the current stage
 	Tester     TesterLoad        // the tester's own health in the last complete second
+	Head       *HeadState        // the chain's head the run follows; nil when none
 	Done       bool              // the run ended; Total is final
 	EndReason  string
 }

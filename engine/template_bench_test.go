@@ -12,7 +12,8 @@ import (
 
 // BenchmarkSendTemplate compares the per-request path with a fixed body and with bodies
 // rendered from templates compiled by the profile loader (the same call with a random
-// account from a file, and a heavier mix of every function), and a vegeta target file whose
+// account from a file, a heavier mix of every function, and a block among the chain's last
+// 128 as EVM writes it), and a vegeta target file whose
 // bodies are sent in turn. Like BenchmarkSend, the in-memory server's own work is included.
 // Every variant must allocate nothing per request.
 func BenchmarkSendTemplate(b *testing.B) {
@@ -29,6 +30,10 @@ params = ["{{line \"accounts.txt\"}}", {commitment = "{{pick \"finalized\" \"con
 		{"template-heavy", url + `[[request]]
 method = "eth_getBalance"
 params = ["0x{{randHex 40}}", "{{randInt 1 20000000}}", {id = "{{seq}}", key = "{{randBase58 44}}", acct = "{{lineSeq \"accounts.txt\"}}", pad = "{{payload 200}}"}]`},
+		{"template-head", url + `chain = "evm"
+[[request]]
+method = "eth_getBlockByNumber"
+params = ["{{hex recent 128}}", false]`},
 		{"batch-10-template", url + `[[request]]
 method = "getBalance"
 params = ["{{line \"accounts.txt\"}}"]

@@ -16,7 +16,10 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	_, hasTargets := doc["targets"]
 	urlVars := c.settings(doc, cfg, src, hasTargets)
 	cfg.Headers = c.headers(doc, md.Keys(), src.getenv)
-	mix := c.requests(doc, newTemplateCompiler(src), hasTargets)
+	cfg.Head = c.chain(doc, src)
+	tc := newTemplateCompiler(src)
+	tc.head = cfg.Head.Cell
+	mix := c.requests(doc, tc, hasTargets)
 	mix = append(mix, c.targets(doc, cfg, src)...) // may set the URL
 	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
 	if len(mix) > maxMix {

@@ -64,6 +64,12 @@ func (p *Profile) Describe(w io.Writer) {
 		add("tls", "trusts the CA in %s as well as the system's", safetext.Line(c.TLS.CAFile))
 	}
 	add("rate-limited", "HTTP %s; JSON-RPC codes %s", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
+	if h := c.Head; h.On() {
+		add("chain", "%s: %s every %s, apart from the load", h.Chain, h.Chain.HeadMethod(), headEvery(h))
+		if h.RefDisplay != "" {
+			add("reference", "%s (the target's lag behind it)", safetext.Line(h.RefDisplay))
+		}
+	}
 	rows = append(rows, p.describeSearch()...)
 	rows = append(rows, p.describeThresholds()...)
 	writeRows(w, rows)

@@ -45,6 +45,16 @@ func (p *Profile) Apply(o Overrides) error {
 		cfg.Timeout = o.Timeout
 		done = append(done, "--timeout "+o.Timeout.String())
 	}
+	if o.RefURL != "" {
+		if err := checkURL(o.RefURL); err != nil {
+			errs = append(errs, fmt.Errorf("--ref-url: %w", err))
+		}
+		if !cfg.Head.On() {
+			errs = append(errs, fmt.Errorf(`--ref-url: the profile names no chain whose head to compare: add chain = "evm" or chain = "solana" to it`))
+		}
+		cfg.Head.RefURL, cfg.Head.RefDisplay = o.RefURL, DisplayURL(o.RefURL)
+		done = append(done, "--ref-url "+cfg.Head.RefDisplay)
+	}
 	if o.MaxRequests != 0 {
 		if o.MaxRequests < 0 {
 			errs = append(errs, fmt.Errorf("requests limit %d: must be 0 (none) or more", o.MaxRequests))

@@ -63,6 +63,8 @@ type Overrides struct {
 	Connections int
 	Timeout     time.Duration
 	MaxRequests int64
+	// RefURL is --ref-url: the reference node the target's head is compared with.
+	RefURL string
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies

@@ -29,6 +29,10 @@ type Resolved struct {
 	Limits       ResolvedLimits    `json:"limits"`
 	TLS          *ResolvedTLS      `json:"tls,omitempty"`
 	Overrides    []string          `json:"overrides,omitempty"`
+	// Chain, HeadEvery and RefURL are the head the run follows; absent when none.
+	Chain     string `json:"chain,omitempty"`
+	HeadEvery string `json:"head_every,omitempty"`
+	RefURL    string `json:"ref_url,omitempty"`
 }
 
 // ResolvedRequest is one entry of the request mix, without its body.
@@ -71,6 +75,9 @@ func (p *Profile) Redacted() any {
 		Stages:    append([]engine.Stage{}, c.Plan.Stages...),
 		Limits:    ResolvedLimits{Statuses: nonNil(c.Limits.Statuses), RPCCodes: nonNil(c.Limits.RPCCodes)},
 		Overrides: append([]string(nil), p.Overridden...),
+	}
+	if c.Head.On() {
+		r.Chain, r.HeadEvery, r.RefURL = string(c.Head.Chain), headEvery(c.Head).String(), c.Head.RefDisplay
 	}
 	if c.TLS != (engine.TLSConfig{}) {
 		r.TLS = &ResolvedTLS{Insecure: c.TLS.Insecure, CAFile: c.TLS.CAFile}

@@ -27,7 +27,8 @@ const (
 func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
-		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds"}
+		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
+		"chain", "head_every", "ref_url"}
 }
 
 func requestKeys() []string {

@@ -242,13 +242,21 @@ func parseCall(s string) (*call, string, error) {
 	case toks[0].kind != argWord:
 		return nil, "", &templateError{call: c.text, msg: "a call starts with a function name, e.g. {{randInt 1 100}} (a quoted string alone, {{\"{{\"}}, is literal text)"}
 	}
+	// A word among the arguments is an error for most functions, but a function that formats
+	// another call's value takes that call as its arguments ({{hex randInt 1 9}}): only the
+	// compiler, which knows the functions, can tell (see checkArgs).
 	c.name, c.args = toks[0].str, toks[1:]
+	return c, s[i:], nil
+}
+
+// checkArgs refuses a word among the arguments of a function that takes no nested call.
+func checkArgs(c *call) error {
 	for _, a := range c.args {
 		if a.kind == argWord {
-			return nil, "", &templateError{call: c.text, msg: fmt.Sprintf("%s: arguments are whole numbers or quoted strings (quote file names: \"accounts.txt\")", a.str)}
+			return &templateError{call: c.text, msg: fmt.Sprintf("%s: arguments are whole numbers or quoted strings (quote file names: \"accounts.txt\")", a.str)}
 		}
 	}
-	return c, s[i:], nil
+	return nil
 }
 
 // readToken reads one word, integer or quoted string at the start of s (which is not blank)

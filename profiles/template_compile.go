@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/suggest"
 )
 
@@ -22,6 +23,7 @@ type templateCompiler struct {
 	raw   map[string][]string   // lines file → its lines
 	lined map[linesKey][][]byte // lines file and escaping → lines ready to append
 	fails map[string]error      // lines files that could not be read
+	head  *engine.HeadCell      // the chain's head for {{head}} and {{recent N}}; nil: no chain
 }
 
 type linesKey struct {
@@ -100,6 +102,11 @@ func (tc *templateCompiler) generator(c *call, esc escaping) (generator, error) 
 			hint = fmt.Sprintf("did you mean %s?", s)
 		}
 		return nil, &templateError{call: c.text, msg: fmt.Sprintf("unknown function %q: %s", c.name, hint)}
+	}
+	if !f.nests {
+		if err := checkArgs(c); err != nil {
+			return nil, err
+		}
 	}
 	return f.compile(c, tc, esc)
 }

@@ -21,6 +21,7 @@ const (
 type templateFunc struct {
 	usage   string // e.g. "randInt A B"
 	numeric bool   // yields a number: alone in a JSON string, it becomes a JSON number
+	nests   bool   // its arguments are another call ({{hex randInt 1 9}})
 	compile func(c *call, tc *templateCompiler, esc escaping) (generator, error)
 }
 
@@ -35,6 +36,9 @@ func templateFuncs() map[string]templateFunc {
 		"randHex":    {usage: "randHex N", compile: compileRandHex},
 		"randBase58": {usage: "randBase58 N", compile: compileRandBase58},
 		"payload":    {usage: "payload N", compile: compilePayload},
+		"hex":        {usage: "hex randInt A B", nests: true, compile: compileHex},
+		"head":       {usage: "head", numeric: true, compile: compileHead},
+		"recent":     {usage: "recent N", numeric: true, compile: compileRecent},
 	}
 }
 
@@ -97,13 +101,18 @@ func compileRandInt(c *call, _ *templateCompiler, _ escaping) (generator, error)
 }
 
 func (g *randIntGen) append(dst []byte, rng *rand.Rand) []byte {
-	if g.span == 0 {
-		return strconv.AppendInt(dst, int64(rng.Uint64()), 10)
-	}
-	return strconv.AppendInt(dst, g.lo+int64(rng.Uint64N(g.span)), 10)
+	return strconv.AppendInt(dst, g.number(rng), 10)
 }
 
-func (g *randIntGen) maxLen() int { return 20 }
+func (g *randIntGen) number(rng *rand.Rand) int64 {
+	if g.span == 0 {
+		return int64(rng.Uint64())
+	}
+	return g.lo + int64(rng.Uint64N(g.span))
+}
+
+func (g *randIntGen) least() int64 { return g.lo }
+func (g *randIntGen) maxLen() int  { return 20 }
 
 // seqGen counts up from start, shared by all workers: each send gets the next number.
 type seqGen struct {
@@ -126,12 +135,14 @@ func compileSeq(c *call, _ *templateCompiler, _ escaping) (generator, error) {
 	return g, nil
 }
 
-func (g *seqGen) append(dst []byte, _ *rand.Rand) []byte {
-	return strconv.AppendInt(dst, g.start+g.n.Add(1)-1, 10)
+func (g *seqGen) append(dst []byte, rng *rand.Rand) []byte {
+	return strconv.AppendInt(dst, g.number(rng), 10)
 }
 
-func (g *seqGen) maxLen() int { return 20 }
-func (g *seqGen) reset()      { g.n.Store(0) }
+func (g *seqGen) number(_ *rand.Rand) int64 { return g.start + g.n.Add(1) - 1 }
+func (g *seqGen) least() int64              { return g.start }
+func (g *seqGen) maxLen() int               { return 20 }
+func (g *seqGen) reset()                    { g.n.Store(0) }
 
 // choiceGen appends one of its choices, already escaped for where it goes: at random, or in
 // order (wrapping) when sequential.

@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"testing/fstest"
+
+	"github.com/rpcstress/rpcstress/engine"
 )
 
 // testFiles are the lines files the template unit tests read, from memory.
@@ -16,11 +18,19 @@ var testFiles = fstest.MapFS{
 	"accounts.txt": {Data: []byte("a1\n\n  a2  \r\na3\n")},
 	"tricky.txt":   {Data: []byte("say \"hi\"\nback\\slash\ttab\n<&> ünï ✓\n")},
 	"blank.txt":    {Data: []byte("\n  \n\r\n")},
+	"numbers.txt":  {Data: []byte("0\n436\n\n 0x1B4 \n18446744073709551615\n")},
+	"notnum.txt":   {Data: []byte("1\n\n\n2x\n")},
 }
 
-// compileTemplate compiles s for esc with files from testFiles.
+// compileTemplate compiles s for esc with files from testFiles, in a profile without a chain.
 func compileTemplate(s string, esc escaping) (*bodyTemplate, error) {
+	return compileWithHead(s, esc, nil)
+}
+
+// compileWithHead is compileTemplate in a profile whose chain's head is in cell.
+func compileWithHead(s string, esc escaping, cell *engine.HeadCell) (*bodyTemplate, error) {
 	tc := newTemplateCompiler(&source{name: "t.toml", readBody: fsReader(testFiles)})
+	tc.head = cell
 	var b templateBuilder
 	if err := tc.text(&b, s, esc); err != nil {
 		return nil, err
@@ -113,6 +123,23 @@ func TestTemplateFunctions(t *testing.T) {
 		{"mixed json", `id-"{{randInt 1 1}}"`, escapeJSON, inSet(`id-\"1\"`)},
 		// Two calls in one string.
 		{"two calls", `{{randInt 1 1}}-{{randInt 2 2}}`, escapeRaw, inSet("1-2")},
+		// hex writes an EVM quantity: 0x, lower case, no leading zeros.
+		{"hex randInt", "{{hex randInt 436 436}}", escapeRaw, inSet("0x1b4")},
+		// Zero is 0x0, not 0x or 0x00.
+		{"hex zero", "{{hex randInt 0 0}}", escapeRaw, inSet("0x0")},
+		// The largest int64 randInt can draw.
+		{"hex max", "{{hex randInt 9223372036854775807 9223372036854775807}}", escapeRaw, inSet("0x7fffffffffffffff")},
+		// hex of a range stays within it.
+		{"hex range", "{{hex randInt 10 12}}", escapeRaw, inSet("0xa", "0xb", "0xc")},
+		// hex of seq counts in hex.
+		{"hex seq", "{{hex seq 255}}", escapeJSON, func(s string) bool {
+			n, err := strconv.ParseUint(strings.TrimPrefix(s, "0x"), 16, 64)
+			return strings.HasPrefix(s, "0x") && err == nil && n >= 255 && n < 455
+		}},
+		// hex of a lines file: decimal and 0x lines alike (harvest writes 0x), any case.
+		{"hex line", `{{hex line "numbers.txt"}}`, escapeRaw, inSet("0x0", "0x1b4", "0xffffffffffffffff")},
+		// Inside a string, with text around it.
+		{"hex in text", `block {{hex lineSeq "numbers.txt"}}!`, escapeJSON, inSet("block 0x0!", "block 0x1b4!", "block 0xffffffffffffffff!")},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -147,7 +174,25 @@ func TestTemplateErrors(t *testing.T) {
 		{"{{randBase58 99999999}}", "99999999 is out of range"},
 		{"{{payload -1}}", "-1 is out of range: use 0 to"},
 		{"{{randint 1 2}}", `unknown function "randint": did you mean randInt?`},
-		{"{{nope}}", `unknown function "nope": use one of line, lineSeq, payload, pick, randBase58, randHex, randInt, seq`},
+		{"{{nope}}", `unknown function "nope": use one of head, hex, line, lineSeq, payload, pick, randBase58, randHex, randInt, recent, seq`},
+		// hex needs a call to format …
+		{"{{hex}}", "hex formats the number of another call: write {{hex head}}"},
+		{"{{hex 5}}", "hex formats the number of another call"},
+		// … one that yields a number …
+		{`{{hex pick "1"}}`, "pick does not yield a whole number for hex to format"},
+		{`{{hex randHex 4}}`, "randHex does not yield a whole number"},
+		{"{{hex hex seq}}", "hex of hex"},
+		// … never a negative one …
+		{"{{hex randInt -1 5}}", "randInt can yield -1, and hex writes no negative numbers"},
+		{"{{hex seq -3}}", "seq can yield -3"},
+		// … and the inner call's own mistakes are reported as such.
+		{"{{hex randInt 5 1}}", "the lower bound 5 is above the upper bound 1"},
+		{"{{hex randint 1 2}}", `unknown function "randint": did you mean randInt?`},
+		{"{{hex seq x}}", "x: arguments are whole numbers"},
+		{`{{hex line numbers.txt}}`, "quote file names"},
+		// A lines file of something else names the file's line (blank lines counted).
+		{`{{hex line "notnum.txt"}}`, `notnum.txt:4: "2x" is not a whole number from 0 (decimal, or hex with 0x)`},
+		{`{{hex lineSeq "missing.txt"}}`, `"missing.txt" not found`},
 		{"{{randInt 1 2", `"{{" is not closed`},
 		{"abc {{", `"{{" is not closed`},
 		{`{{pick "a}}`, "a quoted string in the call is not closed"},
@@ -261,7 +306,7 @@ func TestTemplateSeqConcurrent(t *testing.T) {
 
 // TestTemplateAppendAllocs: rendering into a buffer that has grown allocates nothing.
 func TestTemplateAppendAllocs(t *testing.T) {
-	tmpl := mustTemplate(t, `{"a":{{randInt 1 1000000}},"b":"{{line "tricky.txt"}}","c":{{seq}},"d":"0x{{randHex 40}}","e":"{{randBase58 44}}","f":"{{payload 300}}","g":"{{pick "x" "y"}}","h":"{{lineSeq "accounts.txt"}}"}`, escapeJSON)
+	tmpl := mustTemplate(t, `{"a":{{randInt 1 1000000}},"b":"{{line "tricky.txt"}}","c":{{seq}},"d":"0x{{randHex 40}}","e":"{{randBase58 44}}","f":"{{payload 300}}","g":"{{pick "x" "y"}}","h":"{{lineSeq "accounts.txt"}}","i":"{{hex randInt 1 99999999}}","j":"{{hex line "numbers.txt"}}"}`, escapeJSON)
 	rng := rand.New(rand.NewPCG(1, 2))
 	buf := tmpl.Append(nil, rng)
 	if n := testing.AllocsPerRun(1000, func() { buf = tmpl.Append(buf[:0], rng) }); n != 0 {
@@ -401,10 +446,14 @@ func FuzzTemplate(f *testing.F) {
 		"{{randInt 1 100}}", "{{seq}}", "{{seq -5}}", `{{pick "a" "b\"c"}}`, `{{line "tricky.txt"}}`,
 		`{{lineSeq "accounts.txt"}}`, "0x{{randHex 40}}", "{{randBase58 44}}", "{{payload 64}}",
 		`a{{"{{"}}b`, "{{", "}}", "{{}}", `{{pick "unterminated}}`, "{{randInt 5 1}}", "x{{seq}}y{{seq 9}}z",
+		"{{hex randInt 1 1000}}", `{{hex lineSeq "numbers.txt"}}`, "{{hex hex seq}}", "{{hex}}",
+		"{{head}}", "{{recent 100}}", "{{hex head}}", "0x{{hex recent 5}}",
 	} {
 		f.Add(s)
 	}
 	tc := newTemplateCompiler(&source{name: "f.toml", readBody: fsReader(testFiles)})
+	tc.head = &engine.HeadCell{}
+	tc.head.Store(20_000_000)
 	rng := rand.New(rand.NewPCG(1, 2))
 	f.Fuzz(func(t *testing.T, s string) {
 		var raw, js templateBuilder

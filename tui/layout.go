@@ -64,7 +64,7 @@ type section struct {
 func (d *Dashboard) render() string {
 	wide := d.arrange()
 	footer := d.footer.View()
-	bodyHeight := max(d.height-headerLines-lipgloss.Height(footer), 0)
+	bodyHeight := max(d.height-d.header.Lines()-lipgloss.Height(footer), 0)
 	var body string
 	if wide {
 		body = d.wideBody(bodyHeight)
@@ -90,7 +90,7 @@ func (d *Dashboard) arrange() (wide bool) {
 	d.c.state = d.state()
 	d.footer.inputOpen, d.footer.quitting, d.footer.done = d.inputOpen, d.quitting, d.done
 	d.footer.SetSize(d.width, 0)
-	d.header.SetSize(d.width, headerLines)
+	d.header.SetSize(d.width, d.header.Lines())
 	wide = d.width >= wideWidth && d.height >= wideHeight
 	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
 		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase} {

@@ -57,6 +57,13 @@ func layoutViews() map[string]func(*engine.Stats) {
 		"tester is the load": func(st *engine.Stats) {
 			st.Tester = engine.TesterLoad{Lag: 1500 * time.Millisecond, Behind: true, CPU: 1.97, Cores: 2}
 		},
+		"following the head": followingHead,
+		"stale head": func(st *engine.Stats) {
+			followingHead(st)
+			st.Head.Target.Failing, st.Head.Target.Age = true, 95*time.Second
+			st.Head.Target.LastErr = "HTTP 503 " + strings.Repeat("サービス利用不可\x1b[2J", 10)
+			st.Head.Ref.Failing, st.Head.Ref.LastErr = true, "no answer within 5s"
+		},
 		"calm": func(st *engine.Stats) {
 			st.Tester, st.Plan.Saturated = engine.TesterLoad{}, false
 			st.Total.Dropped = 0

@@ -35,6 +35,10 @@ type LinePrinter struct {
 	seenAtLast map[string]bool
 	// pending are new events waiting for the row they follow.
 	pending []engine.Event
+	// headAt is the second whose row the last head line followed (see printHead); headShown
+	// is set once there was one.
+	headAt    int
+	headShown bool
 }
 
 // NewLinePrinter makes a printer writing to w; event lines wrap at width cells (0:
@@ -83,6 +87,7 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 		// after row 11 and before row 12.
 		p.printEvents(float64(r.T + 1))
 		p.printRow(&r)
+		p.printHead(st.Head, rows, r.T)
 	}
 	// Rows are published a moment after their second ends, so an event is held until the row
 	// before it is out (at most that moment): a stage change then follows the last second of

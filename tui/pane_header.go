@@ -31,13 +31,23 @@ func newHeaderPane(c *common) headerPane {
 	return headerPane{c: c, bar: bar}
 }
 
-// headerLines is the header's height.
-const headerLines = 2
-
 func (p *headerPane) SetSize(width, _ int) { p.width = width }
 
+// Lines is the header's height: the title and the stage, and the chain's head when the run
+// follows one.
+func (p *headerPane) Lines() int {
+	if p.c.st.Head != nil {
+		return 3
+	}
+	return 2
+}
+
 func (p *headerPane) View() string {
-	return p.titleLine() + "\n" + p.stageLine()
+	v := p.titleLine() + "\n" + p.stageLine()
+	if p.c.st.Head != nil {
+		v += "\n" + p.headLine()
+	}
+	return v
 }
 
 // titleLine: "rpcstress NAME  TARGET  open loop" … "RUNNING  1m5s".

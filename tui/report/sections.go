@@ -12,11 +12,11 @@ import (
 )
 
 // detailTables are the report's tables after the totals and the latency, in order: stages,
-// requests, statuses, errors, faults, rate-limit headers and events. The text report writes
+// the chain's head, requests, statuses, errors, faults, rate-limit headers and events. The text report writes
 // each as a section; the HTML page draws them below its charts.
 func detailTables(s *engine.Snapshot) []*textfmt.Table {
 	tot := &s.Totals
-	return []*textfmt.Table{stagesTable(s), requestsTable(tot), statusTable(tot), transportTable(tot),
+	return []*textfmt.Table{stagesTable(s), chainTable(s), requestsTable(tot), statusTable(tot), transportTable(tot),
 		rpcErrorsTable(tot, s.RPCMessages), faultsTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events)}
 }
 
