@@ -46,7 +46,10 @@ func (c *RPCCalls) SetSpecs(specs []CallSpec) error {
 	return nil
 }
 
-// spec is what call i (of those that expect an answer) must answer and costs.
+// Spec is what call i (of those that expect an answer, in body order) must answer and costs.
+func (c *RPCCalls) Spec(i int) CallSpec { return c.spec(i) }
+
+// spec is Spec for the classifier, on its hot path.
 func (c *RPCCalls) spec(i int) CallSpec {
 	switch {
 	case len(c.specs) == 1:

@@ -57,14 +57,14 @@ func ParseExpectPath(s string) ([]string, error) {
 	var keys []string
 	for _, part := range strings.Split(s, ".") {
 		// a[0][1] → a, 0, 1
-		key, rest, _ := strings.Cut(part, "[")
-		if key == "" && (len(keys) == 0 || rest == "") {
+		key, rest, bracket := strings.Cut(part, "[")
+		if key == "" && (len(keys) == 0 || !bracket) {
 			return nil, fmt.Errorf("%q has an empty key: write keys joined by dots, e.g. \"result.transactions.0.hash\"", s)
 		}
 		if key != "" {
 			keys = append(keys, key)
 		}
-		for rest != "" {
+		for bracket {
 			idx, after, closed := strings.Cut(rest, "]")
 			if _, err := strconv.ParseUint(idx, 10, 31); !closed || err != nil {
 				return nil, fmt.Errorf("%q: [%s is not an array index: write [0], [1] …", s, strings.TrimSuffix(rest, "]"))

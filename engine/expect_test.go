@@ -180,6 +180,10 @@ func TestParseExpectPath(t *testing.T) {
 		{"result.a[x]", nil, "not an array index"},
 		// An unclosed bracket.
 		{"result.a[0", nil, "not an array index"},
+		// A bracket with nothing after it.
+		{"result.a[", nil, "not an array index"},
+		// Empty brackets.
+		{"result.a[]", nil, "not an array index"},
 		// Something after an index but before a dot.
 		{"result.a[0]b", nil, "follows an index"},
 	}
@@ -255,4 +259,32 @@ func TestExpectCheckZeroAlloc(t *testing.T) {
 	if allocs != 0 {
 		t.Errorf("%v allocations per check, want 0", allocs)
 	}
+}
+
+// FuzzExpectPath: any path is read or refused with a reason, never a panic; a path read
+// starts at result, has no empty key, and reads back the same written with dots.
+func FuzzExpectPath(f *testing.F) {
+	for _, p := range []string{"result", "result.transactions[0].hash", "result.a.0.b", "result..a", "[0]", "result.a[0]b", "result[1][2]", "error.code", "result.a["} {
+		f.Add(p)
+	}
+	f.Fuzz(func(t *testing.T, path string) {
+		keys, err := ParseExpectPath(path)
+		if err != nil {
+			if err.Error() == "" {
+				t.Fatal("an empty error")
+			}
+			return
+		}
+		if len(keys) == 0 || keys[0] != "result" {
+			t.Fatalf("%q read as %q: must start at result", path, keys)
+		}
+		for _, k := range keys {
+			if k == "" {
+				t.Fatalf("%q read with an empty key: %q", path, keys)
+			}
+		}
+		if again, err := ParseExpectPath(strings.Join(keys, ".")); err != nil || !slices.Equal(again, keys) {
+			t.Fatalf("%q read as %q, which reads back as %q (%v)", path, keys, again, err)
+		}
+	})
 }
