@@ -145,9 +145,26 @@ func TestExpectErrors(t *testing.T) {
 		{"cost with targets", "url = \"http://127.0.0.1:8899\"\ntargets = \"targets/rpc.http\"\n[[request]]\nmethod = \"a\"\ncost = 1\n" + stage, nil, 2, "targets", "the target file's requests have no cost"},
 		// The profile's expect beside a target file.
 		{"expect with targets", "url = \"http://127.0.0.1:8899\"\nexpect = \"result\"\ntargets = \"targets/rpc.http\"\n[[request]]\nmethod = \"a\"\n" + stage, nil, 2, "expect", "the target file's would go unchecked"},
+		// A threshold on invalid answers in a profile that checks none.
+		{"invalid without rules", head + "[[stage]]\nrate = 1\n[thresholds]\ninvalid = \"< 0.1%\"\n", nil, 7, "thresholds.invalid", "no request has expect rules"},
+		// A threshold on the cost rate in a profile without costs, for a stage.
+		{"cost_rate without costs", head + "[[stage]]\nrate = 1\n[thresholds.stage.1]\ncost_rate = \"< 5000\"\n", nil, 7, "thresholds.stage.1.cost_rate", "no request has a cost"},
 		// A misspelt top-level expect.
 		{"top-level typo", "url = \"http://h\"\nexpect = \"nonemty\"\n[[request]]\nmethod = \"a\"\n" + stage, nil, 2, "expect", `did you mean "nonempty"?`},
 	})
+}
+
+// TestExpectThresholds: invalid and cost_rate thresholds load where the profile has rules and
+// costs.
+func TestExpectThresholds(t *testing.T) {
+	p := mustLoad(t, expectProfile+"[thresholds]\ninvalid = \"< 0.1%\"\ncost_rate = \"< 5000\"\n")
+	var got []string
+	for _, th := range p.Thresholds {
+		got = append(got, th.Metric+" "+th.Condition)
+	}
+	if want := []string{"invalid < 0.1%", "cost_rate < 5000"}; !slices.Equal(got, want) {
+		t.Errorf("thresholds %q, want %q", got, want)
+	}
 }
 
 // TestExpectProfileLoads: the fuzz seed is a valid profile, so FuzzLoad starts from a success;
