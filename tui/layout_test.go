@@ -57,6 +57,7 @@ func layoutViews() map[string]func(*engine.Stats) {
 		"tester is the load": func(st *engine.Stats) {
 			st.Tester = engine.TesterLoad{Lag: 1500 * time.Millisecond, Behind: true, CPU: 1.97, Cores: 2}
 		},
+		"checks and costs": withChecks,
 		"calm": func(st *engine.Stats) {
 			st.Tester, st.Plan.Saturated = engine.TesterLoad{}, false
 			st.Total.Dropped = 0
