@@ -19,7 +19,7 @@ func TestSendExpect(t *testing.T) {
 	)
 	present := mustRule(t, ExpectPresent, "result", nil)
 	number := mustRule(t, ExpectMatches, "result.number", "^0x[0-9a-f]+$")
-	noTxs := mustRule(t, ExpectNonEmpty, "result.transactions", nil)
+	noUncles := mustRule(t, ExpectNonEmpty, "result.uncles", nil)
 	spec := func(cost uint32, rules ...*ExpectRule) CallSpec {
 		return CallSpec{Expect: &Expect{Rules: rules}, Cost: cost}
 	}
@@ -40,8 +40,8 @@ func TestSendExpect(t *testing.T) {
 		{"beyond head", beyond, false, []CallSpec{spec(16, present)}, OutcomeFailed, 0, 1, present, 0},
 		// The same through a template: the rules go with the calls read from each rendering.
 		{"beyond head templated", beyond, true, []CallSpec{spec(16, present)}, OutcomeFailed, 0, 1, present, 0},
-		// The mock node's blocks carry no transactions: nonempty catches it.
-		{"empty transactions", head, false, []CallSpec{spec(16, present, noTxs)}, OutcomeFailed, 0, 1, noTxs, 0},
+		// The mock node's blocks have no uncles (none has since the merge): nonempty catches [].
+		{"empty uncles", head, false, []CallSpec{spec(16, present, noUncles)}, OutcomeFailed, 0, 1, noUncles, 0},
 		// A batch of both, each call its own rules and cost: one ok, one invalid.
 		{"batch", "[" + head + "," + beyond + "]", false, []CallSpec{spec(16, present), spec(20, present)}, OutcomeFailed, 1, 1, present, 16},
 	}
