@@ -51,6 +51,9 @@ type Aggregator struct {
 	sentUpTo  int64 // total sent at the last row close
 	lastWhole int   // the last row that covers at least half a second: Stats.Last (-1: none)
 	stageView []StageStats
+	rules     bool  // the mix has expect rules: summaries carry Expect
+	costs     bool  // the mix has costs: summaries carry Cost, rows the cost rates
+	costUpTo  int64 // total cost sent at the last row close
 	endReason string
 	endedAt   time.Duration
 
@@ -85,6 +88,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		tester:    TesterLoad{CPU: -1, Cores: runtime.GOMAXPROCS(0)},
 		lastWhole: -1,
 	}
+	a.rules, a.costs = a.asks(0, len(cfg.Requests))
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
 	}
@@ -207,6 +211,16 @@ func (a *Aggregator) ingest(b *Batch) {
 			st.calls.addFault(f.Fault, f.N)
 		}
 	}
+	for _, v := range b.Invalid {
+		a.total.checks.addRule(v.Rule, v.N)
+		if int(v.Sample) < len(b.Samples) {
+			s := &b.Samples[v.Sample]
+			a.stageAcc(int(s.Stage)).checks.addRule(v.Rule, v.N)
+			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
+			tot.checks.addRule(v.Rule, v.N)
+			st.checks.addRule(v.Rule, v.N)
+		}
+	}
 	for _, h := range b.Headers {
 		a.headers[h.Name] = h.Value
 	}
@@ -224,18 +238,23 @@ func (a *Aggregator) stageAcc(i int) *spanAcc {
 	return a.stages[i]
 }
 
-// callsSent is the JSON-RPC calls sent in stage (stage < 0: the whole run): each request's
-// sends times its calls.
-func (a *Aggregator) callsSent(stage int) int64 {
-	var n int64
-	for i := range a.cfg.Requests {
-		// The count first: a streamed request is described (see feed) before it is sent, and
-		// may be written while the run goes until then.
-		if sent := a.counters.RequestSentIn(stage, i); sent > 0 {
-			n += sent * int64(a.cfg.Requests[i].RPC.Calls())
-		}
+// books are the calls and cost sent in stage (stage < 0: the whole run), and what the mix
+// asks; the caller adds scheduled, sent and dropped.
+func (a *Aggregator) books(stage int) spanBooks {
+	var bk spanBooks
+	_, bk.callsSent, bk.costSent = a.sentIn(stage, 0, len(a.cfg.Requests))
+	bk.rules, bk.costs = a.rules, a.costs
+	return bk
+}
+
+// costSent is the cost of every request sent so far; 0, without counting, when the mix has
+// no costs.
+func (a *Aggregator) costSent() int64 {
+	if !a.costs {
+		return 0
 	}
-	return n
+	_, _, cost := a.sentIn(-1, 0, len(a.cfg.Requests))
+	return cost
 }
 
 // secondFor finds the open second a completion time belongs to, opening seconds as needed.
@@ -260,6 +279,7 @@ func (a *Aggregator) openUpTo(t int) {
 		}
 		s.reset(a.nextSec, ps.Stage, float64(ps.TargetRate))
 		_, s.sentMark, s.dropMark = a.counters.Totals()
+		s.costMark = a.costSent()
 		a.open = append(a.open, s)
 		a.nextSec++
 	}
@@ -298,11 +318,14 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		// (within a publish interval of its start), not up to now, rowGrace later, which would
 		// file half a second of the next second's drops under this one.
 		upTo, sentUpTo := dropped, sent
+		var costUpTo int64
 		if len(a.open) > 1 {
-			upTo, sentUpTo = a.open[1].dropMark, a.open[1].sentMark
+			upTo, sentUpTo, costUpTo = a.open[1].dropMark, a.open[1].sentMark, a.open[1].costMark
+		} else {
+			costUpTo = a.costSent()
 		}
-		row := s.row(sent-a.total.completed, sentUpTo-a.sentUpTo, upTo-a.dropped, span)
-		a.dropped, a.sentUpTo = upTo, sentUpTo
+		row := s.row(sent-a.total.completed, sentUpTo-a.sentUpTo, upTo-a.dropped, costUpTo-a.costUpTo, span)
+		a.dropped, a.sentUpTo, a.costUpTo = upTo, sentUpTo, costUpTo
 		a.tester.Lag = 0
 		if a.lagIn != nil {
 			a.tester.Lag = a.lagIn(s.t)

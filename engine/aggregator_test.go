@@ -138,7 +138,7 @@ func TestAggregatorTimelineCounts(t *testing.T) {
 	ms := time.Millisecond
 	tests := []struct {
 		name  string
-		count func(c *StageCounters, n int64)
+		count func(c *Counters, n int64)
 		n     [4]int64      // counted before 1.1 s, to 1.6 s, to 2.1 s, to the end
 		end   time.Duration // the run ends
 		row   func(Row) float64
@@ -147,22 +147,32 @@ func TestAggregatorTimelineCounts(t *testing.T) {
 	}{
 		// Second 0 drops 100; second 1 drops 50 before row 0 closes at 1.5 s and 30 after;
 		// second 2 drops 7 before the end: 187 in all, as the counters say.
-		{"dropped", func(c *StageCounters, n int64) { c.Scheduled.Add(n); c.Dropped.Add(n) },
+		{"dropped", func(c *Counters, n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Dropped.Add(n) },
 			[4]int64{100, 50, 30, 7}, 2300 * ms, func(r Row) float64 { return float64(r.Dropped) }, []float64{100, 80, 7}, 187},
 		// The same for sends, the run ending 0.9 s into second 2: 45 in it is 50/s.
-		{"sent", func(c *StageCounters, n int64) { c.Scheduled.Add(n); c.Sent.Add(n) },
+		{"sent", func(c *Counters, n int64) { c.Stage(0).Scheduled.Add(n); c.Stage(0).Sent.Add(n) },
 			[4]int64{100, 50, 30, 45}, 2900 * ms, func(r Row) float64 { return r.Sent }, []float64{100, 80, 50}, 0},
+		// The cost offered follows the sends, at 3 units each (the request's Cost).
+		{"cost offered", func(c *Counters, n int64) {
+			c.Stage(0).Scheduled.Add(n)
+			c.Stage(0).Sent.Add(n)
+			for range n {
+				c.RequestSent(0, 0)
+			}
+		}, [4]int64{100, 50, 30, 7}, 2300 * ms, func(r Row) float64 { return r.CostOffered }, []float64{300, 240, 21}, 561},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			cfg := testConfig(Stage{Rate: 100, Duration: 5 * time.Second})
+			cfg.Requests[0].Cost = 3
 			c := NewCounters(1)
+			c.InitRequests(1)
 			start := time.Now()
 			a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
 			// The aggregator's ticks, called directly (no Run goroutine).
 			for i, at := range []time.Duration{100 * ms, 1100 * ms, 1600 * ms, 2100 * ms} {
 				a.advance(at, false) // opens second 1 at 1.1 s, closes row 0 at 1.6 s, opens second 2
-				tt.count(c.Stage(0), tt.n[i])
+				tt.count(c, tt.n[i])
 			}
 			a.advance(tt.end, true)
 			if len(a.timeline) != len(tt.want) {

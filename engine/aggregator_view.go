@@ -36,7 +36,7 @@ func (a *Aggregator) refreshStages(now time.Duration) {
 		sum, active := &view[i].Summary, a.counters.StageActive(i, now)
 		sum.ByRequest = a.byRequest(i)
 		for name, r := range sum.ByRequest {
-			r.setDuration(active)
+			r.SetDuration(active)
 			sum.ByRequest[name] = r
 		}
 		if i < len(a.cfg.Plan.Stages) {
@@ -50,17 +50,18 @@ func (a *Aggregator) refreshStages(now time.Duration) {
 // the time the stage was active, and its rate is over that time: a stage left and revisited with
 // next/previous is not charged for the stages run in between.
 func (a *Aggregator) stageSummary(i int, now time.Duration) Summary {
-	sc := a.counters.Stage(i)
-	scheduled, sent, dropped := sc.Books()
-	s := a.stageAcc(i).summary(scheduled, sent, dropped, a.callsSent(i))
-	s.setDuration(a.counters.StageActive(i, now))
+	bk := a.books(i)
+	bk.scheduled, bk.sent, bk.dropped = a.counters.Stage(i).Books()
+	s := a.stageAcc(i).summary(bk)
+	s.SetDuration(a.counters.StageActive(i, now))
 	return s
 }
 
 // view builds an immutable Stats. Rows and stage views are shared: they are never modified once
 // made (a closed row is final), and slices are cut to their length so appends cannot reach them.
 func (a *Aggregator) view(done bool) *Stats {
-	scheduled, sent, dropped := a.counters.Totals()
+	bk := a.books(-1)
+	bk.scheduled, bk.sent, bk.dropped = a.counters.Totals()
 	ps := a.plan()
 	ps.Saturated = a.tester.Behind
 	if done {
@@ -72,7 +73,7 @@ func (a *Aggregator) view(done bool) *Stats {
 		Mode:       a.cfg.Mode,
 		Elapsed:    time.Since(a.start),
 		Plan:       ps,
-		Total:      a.total.summary(scheduled, sent, dropped, a.callsSent(-1)),
+		Total:      a.total.summary(bk),
 		Stages:     a.stageView,
 		Events:     a.events.List(),
 		RPCMessage: copyMap(a.rpcMsg),

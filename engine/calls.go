@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"hash/maphash"
 	"math"
 	"strconv"
@@ -23,6 +24,49 @@ type RPCCalls struct {
 	index   map[uint64]int32 // for a batch: hash of an id key → its call; the first call wins a duplicate
 	notes   int              // notifications: calls without an id, which get no answer
 	seed    maphash.Seed
+	// specs are what the profile asks of the calls (see SetSpecs): none, one for every call,
+	// or one per call that expects an answer, in body order.
+	specs []CallSpec
+}
+
+// CallSpec is what a profile asks of one call beyond its body: the rules its answer must pass
+// (nil: any result will do) and its cost, in the units a provider bills (0: not counted).
+type CallSpec struct {
+	Expect *Expect
+	Cost   uint32
+}
+
+// SetSpecs says what each call must answer and costs: specs holds one CallSpec for every
+// call, or one per call that expects an answer (those with an id), in body order.
+func (c *RPCCalls) SetSpecs(specs []CallSpec) error {
+	if len(specs) > 1 && len(specs) != c.answers() {
+		return fmt.Errorf("%d call specs for %d calls that expect an answer", len(specs), c.answers())
+	}
+	c.specs = specs
+	return nil
+}
+
+// Spec is what call i (of those that expect an answer, in body order) must answer and costs.
+func (c *RPCCalls) Spec(i int) CallSpec { return c.spec(i) }
+
+// spec is Spec for the classifier, on its hot path.
+func (c *RPCCalls) spec(i int) CallSpec {
+	switch {
+	case len(c.specs) == 1:
+		return c.specs[0]
+	case i < len(c.specs):
+		return c.specs[i]
+	}
+	return CallSpec{}
+}
+
+// noteCost is what the notifications of the body cost: each gets a 2xx and nothing more, so
+// a 2xx answer accepts them all.
+func (c *RPCCalls) noteCost() uint64 {
+	if len(c.specs) != 1 {
+		return 0
+	}
+	return uint64(c.notes) * uint64(c.specs[0].Cost)
 }
 
 // ParseRPCCalls reads the calls of a request body: a JSON object with "jsonrpc" and a string

@@ -34,6 +34,7 @@ type Classifier struct {
 	seen     map[int32]struct{}
 	key      []byte // an answer's id key
 	answered []bool // per call of the batch being classified: an answer was matched to it
+	scratch  []byte // the text of a value an ExpectRule matches (see ExpectRule.Check)
 }
 
 // NewClassifier makes a Classifier for the given rate-limit rules. The limits are copied.
@@ -45,11 +46,13 @@ func NewClassifier(l Limits) *Classifier {
 	}
 }
 
-// Classify fills s.Outcome, s.RPCErrN and the call counts (s.Calls, s.CallsOK,
-// s.CallsLimited) from an HTTP status and body. It appends one RPCError per JSON-RPC error
-// member found (each batch element counted apart) to b.RPCErrors, with Sample = sampleIdx;
-// Message is set only the first time this Classifier sees the code. For a JSON-RPC request
-// (calls not nil) it appends the faults of the answer to b.Faults.
+// Classify fills s.Outcome, s.RPCErrN, the call counts (s.Calls, s.CallsOK, s.CallsLimited,
+// s.CallsInvalid) and s.CostOK from an HTTP status and body. It appends one RPCError per
+// JSON-RPC error member found (each batch element counted apart) to b.RPCErrors, with Sample =
+// sampleIdx; Message is set only the first time this Classifier sees the code. For a JSON-RPC
+// request (calls not nil) it appends the faults of the answer to b.Faults, and the calls whose
+// result broke a rule of their Expect to b.Invalid. s.CostOK, the cost of the calls answered
+// ok, is left 0 for a request that is not JSON-RPC (its cost is the Sender's to give).
 //
 // Rules, in order:
 //   - a status in Limits.Statuses is limited, and so is every call; the body is not read (the
@@ -61,7 +64,8 @@ func NewClassifier(l Limits) *Classifier {
 //   - a 2xx answer to a request that is not JSON-RPC (calls nil: a raw HTTP API) is failed if
 //     it holds a JSON-RPC error, else ok: such APIs answer in any format, so a body that is not
 //     JSON or does not parse is ok, and a body without the bytes "error" is not even parsed;
-//   - a 2xx answer to JSON-RPC calls must answer each call: see classifyCalls.
+//   - a 2xx answer to JSON-RPC calls must answer each call, and each result must pass the
+//     call's Expect: see classifyCalls.
 //
 // A JSON-RPC error is an `error` member holding an object with a numeric `code`. An `error`
 // member that is present, not null and not such an object (a string, an object without a code)
@@ -69,7 +73,7 @@ func NewClassifier(l Limits) *Classifier {
 // under. Codes outside int32 are clamped to it. RPCErrN saturates at 65535 and exactly that many
 // errors are appended, so RPCErrN always equals the number of records added.
 func (c *Classifier) Classify(s *Sample, status int, body []byte, calls *RPCCalls, sampleIdx int32, b *Batch) {
-	s.RPCErrN = 0
+	s.RPCErrN, s.CallsInvalid, s.CostOK = 0, 0, 0
 	s.Calls, s.CallsOK, s.CallsLimited = clampU16(calls.Calls()), 0, 0
 	if containsInt(c.statuses, status) {
 		s.Outcome, s.CallsLimited = OutcomeLimited, s.Calls

@@ -19,6 +19,8 @@ const (
 // callTally collects the outcome of one answer's calls while it is examined.
 type callTally struct {
 	ok, limited int // calls
+	invalid     int // calls whose result broke a rule of their Expect (failed, counted apart)
+	okCost      uint64
 	limitCode   bool
 	faults      [faultCount]uint32
 }
@@ -37,7 +39,7 @@ type callTally struct {
 // Unlike a raw answer, this one is always parsed: answering each call cannot be checked
 // otherwise. The parser is reused, so it allocates nothing once warm.
 func (c *Classifier) classifyCalls(s *Sample, body []byte, calls *RPCCalls, sampleIdx int32, b *Batch) {
-	t := callTally{ok: calls.notes}
+	t := callTally{ok: calls.notes, okCost: calls.noteCost()}
 	switch want := calls.answers(); {
 	case want == 0: // notifications only
 	case isBlank(body):
@@ -53,7 +55,8 @@ func (c *Classifier) classifyCalls(s *Sample, body []byte, calls *RPCCalls, samp
 			c.singleAnswer(v, calls, &t, s, sampleIdx, b)
 		}
 	}
-	s.CallsOK, s.CallsLimited = clampU16(t.ok), clampU16(t.limited)
+	s.CallsOK, s.CallsLimited, s.CallsInvalid = clampU16(t.ok), clampU16(t.limited), clampU16(t.invalid)
+	s.CostOK = uint32(min(t.okCost, math.MaxUint32))
 	faulty := false
 	for f, n := range t.faults {
 		if n > 0 {
@@ -103,7 +106,7 @@ func (c *Classifier) singleAnswer(v *fastjson.Value, calls *RPCCalls, t *callTal
 			return
 		}
 	}
-	t.count(vd)
+	c.count(t, vd, o, calls, 0, sampleIdx, b)
 }
 
 // batchAnswer matches the items of a batch's answer to its calls by id. An object instead of
@@ -154,7 +157,7 @@ func (c *Classifier) batchAnswer(v *fastjson.Value, calls *RPCCalls, t *callTall
 		default:
 			answered[i] = true
 			matched++
-			t.count(vd)
+			c.count(t, vd, o, calls, i, sampleIdx, b)
 		}
 	}
 	t.faults[FaultMissing] += uint32(want - matched)
@@ -179,11 +182,25 @@ func (c *Classifier) judge(o *fastjson.Object, t *callTally, s *Sample, sampleId
 	return answerBad
 }
 
-// count files one answered call under its verdict.
-func (t *callTally) count(vd verdict) {
+// count files answered call i under its verdict. A result is checked against the call's
+// Expect: one that breaks a rule makes the call invalid, a failed call recorded in b.Invalid
+// under the first rule it broke (consecutive calls of a sample that break the same rule share
+// a record).
+func (c *Classifier) count(t *callTally, vd verdict, o *fastjson.Object, calls *RPCCalls, i int, sampleIdx int32, b *Batch) {
 	switch vd {
 	case answerOK:
+		spec := calls.spec(i)
+		if r := spec.Expect.broken(o, &c.scratch); r != nil {
+			t.invalid++
+			if n := len(b.Invalid); n > 0 && b.Invalid[n-1].Sample == sampleIdx && b.Invalid[n-1].Rule == r {
+				b.Invalid[n-1].N++
+			} else {
+				b.Invalid = append(b.Invalid, InvalidCall{Sample: sampleIdx, Rule: r, N: 1})
+			}
+			return
+		}
 		t.ok++
+		t.okCost += uint64(spec.Cost)
 	case answerLimited:
 		t.limited++
 	case answerBad:

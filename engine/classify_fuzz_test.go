@@ -34,8 +34,10 @@ func batchRequest(n, notes int, single bool) []byte {
 
 // FuzzBatchAnswer feeds any answer to a batch (or a single call) and checks the call books:
 // nothing panics; calls ok + limited + failed = the calls sent, each within bounds; the
-// outcome agrees with the calls and faults; every record belongs to the sample; classifying
-// again gives the same; and, where the answer is a JSON array both encoding/json and fastjson
+// outcome agrees with the calls and faults; every record belongs to the sample; with expect
+// rules (when bit 4 of n is set: results must be there and match "^0x"), the invalid calls
+// are failed calls, recorded once each, and none without rules; classifying again gives the
+// same; and, where the answer is a JSON array both encoding/json and fastjson
 // read alike, the calls reported missing are exactly those whose id no item carries, found by
 // an independent reading with encoding/json.
 func FuzzBatchAnswer(f *testing.F) {
@@ -58,6 +60,13 @@ func FuzzBatchAnswer(f *testing.F) {
 		calls := ParseRPCCalls(batchRequest(ids, nn, single))
 		if calls == nil || calls.Calls() != ids+nn {
 			t.Fatalf("request of %d calls read as %v", ids+nn, calls)
+		}
+		rules := n&16 != 0
+		if rules {
+			e := &Expect{Rules: []*ExpectRule{mustRule(t, ExpectPresent, "result", nil), mustRule(t, ExpectMatches, "result", "^0x")}}
+			if err := calls.SetSpecs([]CallSpec{{Expect: e, Cost: 2}}); err != nil {
+				t.Fatal(err)
+			}
 		}
 		c := NewClassifier(DefaultLimits())
 		s := Sample{Calls: 7, CallsOK: 7, CallsLimited: 7, RPCErrN: 9}
@@ -96,6 +105,23 @@ func FuzzBatchAnswer(f *testing.F) {
 		}
 		if status >= 200 && status <= 299 && int(faults[FaultMissing]) > failed {
 			t.Fatalf("%d calls missing but %d failed", faults[FaultMissing], failed)
+		}
+		var invalid uint32
+		for _, v := range b.Invalid {
+			if v.Sample != 3 || v.N == 0 || v.Rule == nil {
+				t.Fatalf("invalid record %+v", v)
+			}
+			invalid += v.N
+		}
+		switch {
+		case int(s.CallsInvalid) > failed || invalid != uint32(s.CallsInvalid):
+			t.Fatalf("%d calls invalid, %d recorded, %d failed", s.CallsInvalid, invalid, failed)
+		case !rules && (s.CallsInvalid > 0 || s.CostOK > 0):
+			t.Fatalf("%d calls invalid, cost %d accepted without rules or costs", s.CallsInvalid, s.CostOK)
+		case rules && s.CostOK != 2*uint32(s.CallsOK):
+			t.Fatalf("cost %d accepted for %d calls ok at 2 each", s.CostOK, s.CallsOK)
+		case s.Invalid() && s.Outcome != OutcomeFailed:
+			t.Fatalf("an invalid request with outcome %v", s.Outcome)
 		}
 		again := Sample{}
 		b2 := &Batch{}

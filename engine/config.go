@@ -51,8 +51,13 @@ type Request struct {
 	Items int
 	// RPC, when the body is JSON-RPC calls, describes them (ParseRPCCalls), so that answers are
 	// matched to calls by id and counted per call; nil for a raw HTTP API, whose answers are
-	// judged by status.
+	// judged by status. Its CallSpecs say what each call's result must pass and costs.
 	RPC *RPCCalls
+	// Cost is what one send of the request costs in a provider's units (compute units,
+	// credits): the sum of its calls' costs, or the request's own for one that is not
+	// JSON-RPC; 0 when the profile sets none. It is counted offered when the request is sent,
+	// and accepted, call by call, when the answer is ok (Sample.CostOK).
+	Cost uint32
 }
 
 // TLSConfig is how https targets are checked. Verification is on unless Insecure.

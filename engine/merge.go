@@ -46,9 +46,8 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	}
 	out.Totals = sumShards(snaps, func(s *Snapshot) (Summary, bool) { return s.Totals, true })
 	hists.SetPercentiles(&out.Totals, -1)
-	if wall := out.EndedAt.Sub(out.StartedAt).Seconds(); wall > 0 {
-		out.Totals.DurationS = roundMs(wall)
-		out.Totals.RPS = roundMs(float64(out.Totals.Completed) / wall)
+	if wall := out.EndedAt.Sub(out.StartedAt); wall > 0 {
+		out.Totals.SetDuration(wall) // the rates too: over the merged run's wall time
 	}
 	out.Stages = mergeStages(snaps, &hists)
 	byRequest, err := mergeByRequest(out, snaps, names)
@@ -182,18 +181,24 @@ func sameRun(snaps []*Snapshot, names []string) error {
 // histograms.
 func sumShards(snaps []*Snapshot, pick func(*Snapshot) (Summary, bool)) Summary {
 	var sum SummarySum
-	var rps, duration float64
+	var rps, offered, accepted, duration float64
 	var lag Percentiles
 	for _, s := range snaps {
 		if v, ok := pick(s); ok {
 			sum.Add(v)
 			rps += v.RPS
+			if v.Cost != nil {
+				offered, accepted = offered+v.Cost.OfferedRate, accepted+v.Cost.AcceptedRate
+			}
 			duration = math.Max(duration, v.DurationS)
 			lag = maxPercentiles(lag, v.SendLag)
 		}
 	}
 	out := sum.Total()
 	out.RPS, out.DurationS, out.SendLag = roundMs(rps), duration, lag
+	if out.Cost != nil {
+		out.Cost.OfferedRate, out.Cost.AcceptedRate = roundMs(offered), roundMs(accepted)
+	}
 	return out
 }
 

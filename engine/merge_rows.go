@@ -32,6 +32,8 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 			m.row.Stage = max(m.row.Stage, r.Stage)
 			m.row.TargetRate += r.TargetRate
 			m.row.RPS += r.RPS
+			m.row.CostOffered += r.CostOffered
+			m.row.CostAccepted += r.CostAccepted
 			m.row.Saturated = m.row.Saturated || r.Saturated
 			m.row.Head, m.row.RefHead = maxHead(m.row.Head, r.Head), maxHead(m.row.RefHead, r.RefHead)
 			m.row.HeadStale = m.row.HeadStale || r.HeadStale
@@ -55,6 +57,7 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 		r.Latency = RowLatency{P50: roundMs(l.P50), P90: roundMs(l.P90), P95: roundMs(l.P95), P99: roundMs(l.P99),
 			P999: roundMs(l.P999), Max: l.Max}
 		r.RPS = roundMs(r.RPS)
+		r.CostOffered, r.CostAccepted = roundMs(r.CostOffered), roundMs(r.CostAccepted)
 		out = append(out, r)
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].T < out[j].T })
@@ -65,7 +68,8 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 func (r Row) counts() Summary {
 	return Summary{Status: r.Status, Errors: r.Errors, RPCErrors: r.RPCErrors, OK: r.OK, Limited: r.Limited, Failed: r.Failed,
 		Inflight: r.Inflight, Dropped: r.Dropped, BytesIn: r.BytesIn,
-		Calls: CallStats{OK: r.CallsOK, Limited: r.CallsLimited, Failed: r.CallsFailed}}
+		Calls:  CallStats{OK: r.CallsOK, Limited: r.CallsLimited, Failed: r.CallsFailed},
+		Expect: &ExpectStats{Invalid: r.Invalid}}
 }
 
 // setCounts sets the row's counts from a Summary's (the inverse of counts).
@@ -74,6 +78,9 @@ func (r *Row) setCounts(s Summary) {
 	r.OK, r.Limited, r.Failed = s.OK, s.Limited, s.Failed
 	r.Inflight, r.Dropped, r.BytesIn = s.Inflight, s.Dropped, s.BytesIn
 	r.CallsOK, r.CallsLimited, r.CallsFailed = s.Calls.OK, s.Calls.Limited, s.Calls.Failed
+	if s.Expect != nil {
+		r.Invalid = s.Expect.Invalid
+	}
 }
 
 // profileName reads the name from a snapshot's redacted profile.

@@ -105,17 +105,12 @@ func (a *Aggregator) byRequest(stage int) map[string]Summary {
 		if acc == nil {
 			continue
 		}
-		var sent, calls int64
+		var bk spanBooks
 		from, to := a.rows.requests(row)
-		for req := from; req < to; req++ {
-			// A request is read only once sent: a streamed one is described (by the feeder,
-			// see feed) before it is, and may be written while the run goes until then.
-			if n := a.counters.RequestSentIn(stage, req); n > 0 {
-				sent += n
-				calls += n * int64(a.cfg.Requests[req].RPC.Calls())
-			}
-		}
-		out[a.rows.names[row]] = acc.summary(sent, sent, 0, calls)
+		bk.sent, bk.callsSent, bk.costSent = a.sentIn(stage, from, to)
+		bk.scheduled = bk.sent
+		bk.rules, bk.costs = a.asks(from, to)
+		out[a.rows.names[row]] = acc.summary(bk)
 	}
 	return out
 }

@@ -64,12 +64,21 @@ type Sample struct {
 	RPCErrN  uint16 // number of JSON-RPC error members in the body (batch items counted apart)
 	// Calls is the number of JSON-RPC calls the request carried (0 when it is not JSON-RPC);
 	// CallsOK and CallsLimited are those answered ok and rate-limited, the rest failed.
+	// CallsInvalid are the failed ones whose result broke a rule of their Expect.
 	Calls        uint16
 	CallsOK      uint16
 	CallsLimited uint16
+	CallsInvalid uint16
 	BytesIn      uint32
 	BytesOut     uint32
+	// CostOK is the cost (Request.Cost's units) of what was answered ok: the calls answered
+	// ok, or the whole request for one that is not JSON-RPC. What was sent is counted when it
+	// is sent (Counters), so an answer that never comes is still offered load.
+	CostOK uint32
 }
+
+// Invalid reports a failed request with a call whose result broke a rule of its Expect.
+func (s *Sample) Invalid() bool { return s.CallsInvalid > 0 && s.Outcome == OutcomeFailed }
 
 // Latency is the coordinated-omission-corrected latency: from intended send to done.
 func (s *Sample) Latency() int64 { return s.Done - s.Intended }
@@ -85,6 +94,14 @@ type RPCError struct {
 	Message string
 }
 
+// InvalidCall is N calls of sample Sample of a batch whose results broke Rule (the first rule
+// of their Expect each broke).
+type InvalidCall struct {
+	Sample int32
+	N      uint32
+	Rule   *ExpectRule
+}
+
 // HeaderSeen is a rate-limit related response header (Retry-After, X-RateLimit-*) as last seen.
 type HeaderSeen struct {
 	Name, Value string
@@ -96,6 +113,7 @@ type Batch struct {
 	Samples   []Sample
 	RPCErrors []RPCError
 	Faults    []CallFault
+	Invalid   []InvalidCall
 	Headers   []HeaderSeen
 }
 
@@ -104,5 +122,7 @@ func (b *Batch) Reset() {
 	b.Samples = b.Samples[:0]
 	b.RPCErrors = b.RPCErrors[:0]
 	b.Faults = b.Faults[:0]
+	clear(b.Invalid) // no rule stays reachable from a pooled batch
+	b.Invalid = b.Invalid[:0]
 	b.Headers = b.Headers[:0]
 }

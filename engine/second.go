@@ -15,6 +15,7 @@ type second struct {
 	latest   int64 // the latest intended time among its samples, whose stage names the row
 	dropMark int64 // the run's dropped total when the second was opened (about when it began)
 	sentMark int64 // the run's sent total then
+	costMark int64 // the run's cost sent then
 	answerCounts
 	latency *hdr.Histogram
 }
@@ -40,13 +41,9 @@ func (s *second) add(smp *Sample) {
 
 // row turns the second into its timeline Row. span is the length of the second that the run
 // covered (a full second except the run's last, partial one), so rps stays a per-second rate.
-func (s *second) row(inflight, sent, dropped int64, span time.Duration) Row {
-	// A final sliver of a second (the drain) holds a few stragglers; scaling them to a rate would
-	// show a burst that never happened, so only a partial second of some length is scaled.
-	rps, sentRate := float64(s.completed), float64(sent)
-	if span >= time.Second/2 && span < time.Second {
-		rps, sentRate = roundMs(rps/span.Seconds()), roundMs(sentRate/span.Seconds())
-	}
+// sent and costSent are the requests and the cost that went out during the second.
+func (s *second) row(inflight, sent, dropped, costSent int64, span time.Duration) Row {
+	rps, sentRate := perSecond(s.completed, span), perSecond(sent, span)
 	return Row{
 		T:          s.t,
 		Stage:      s.stage,
@@ -67,5 +64,18 @@ func (s *second) row(inflight, sent, dropped int64, span time.Duration) Row {
 		CallsOK:      s.calls.outcomes[OutcomeOK],
 		CallsLimited: s.calls.outcomes[OutcomeLimited],
 		CallsFailed:  s.calls.outcomes[OutcomeFailed],
+		Invalid:      s.checks.invalid,
+		CostOffered:  perSecond(costSent, span),
+		CostAccepted: perSecond(s.checks.costOK, span),
 	}
+}
+
+// perSecond is n counted over span as a rate. A final sliver of a second (the drain) holds a
+// few stragglers; scaling them to a rate would show a burst that never happened, so only a
+// partial second of some length is scaled.
+func perSecond(n int64, span time.Duration) float64 {
+	if span >= time.Second/2 && span < time.Second {
+		return roundMs(float64(n) / span.Seconds())
+	}
+	return float64(n)
 }

@@ -128,7 +128,8 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 		smp.Status = 0
 		smp.Err = ClassifyError(err)
 		smp.Outcome = OutcomeFailed
-		smp.Calls, smp.CallsOK, smp.CallsLimited = clampU16(calls.Calls()), 0, 0
+		smp.Calls, smp.CallsOK, smp.CallsLimited, smp.CallsInvalid = clampU16(calls.Calls()), 0, 0, 0
+		smp.CostOK = 0
 		return
 	}
 	a := s.ex.answer(b)
@@ -136,6 +137,9 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 	smp.Err = ErrNone
 	smp.BytesIn = a.bytesIn
 	s.cls.Classify(smp, a.status, a.body, calls, sampleIdx, b)
+	if calls == nil && smp.Outcome == OutcomeOK {
+		smp.CostOK = s.cfg.Requests[idx].Cost // not JSON-RPC: the request is the unit
+	}
 }
 
 // callsOf is the JSON-RPC calls a request sent: rpc, its sample's. For a body whose ids change
@@ -149,5 +153,6 @@ func (s *Sender) callsOf(rpc *RPCCalls, body []byte) *RPCCalls {
 	if !s.calls.parse(&s.bodyP, body) || s.calls.Calls() != rpc.Calls() || s.calls.Batch != rpc.Batch {
 		return rpc
 	}
+	s.calls.specs = rpc.specs // the same calls, so the same checks and costs
 	return &s.calls
 }

@@ -2,6 +2,7 @@ package engine
 
 import (
 	"context"
+	"math/rand/v2"
 	"runtime"
 	"strconv"
 	"testing"
@@ -42,6 +43,9 @@ func TestSendZeroAlloc(t *testing.T) {
 			{Name: "seq", Body: []byte("x"), Template: &seqIDTemplate{}, RPC: seq, Weight: 1, Items: 1},
 			{Name: "batch", Body: batch, RPC: ParseRPCCalls(batch), Weight: 1, Items: 2},
 		}, [2][]byte{[]byte(`{"jsonrpc":"2.0","id":7,"result":1}`), []byte(`[{"jsonrpc":"2.0","id":2,"result":1},{"jsonrpc":"2.0","id":1,"result":1}]`)}},
+		// Results checked against expect rules, per send too, and broken: invalid calls
+		// recorded by rule.
+		{"expect", expectRequests(t, batch), [2][]byte{[]byte(`{"jsonrpc":"2.0","id":7,"result":null}`), []byte(`[{"jsonrpc":"2.0","id":2,"result":"0x1"},{"jsonrpc":"2.0","id":1,"result":12}]`)}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -130,4 +134,32 @@ func TestSenderShapesBounded(t *testing.T) {
 		}
 	}
 	runtime.KeepAlive(kept)
+}
+
+// fixedTemplate renders the same body every time: a templated body whose calls are still read
+// per send.
+type fixedTemplate []byte
+
+func (f fixedTemplate) Append(dst []byte, _ *rand.Rand) []byte { return append(dst, f...) }
+
+// expectRequests are requests with every kind of rule and costs: a templated single call
+// (its calls read per send) that must have a result, and a batch whose results must be hex
+// strings.
+func expectRequests(t testing.TB, batch []byte) []Request {
+	rules := []*ExpectRule{mustRule(t, ExpectPresent, "result", nil), mustRule(t, ExpectNonEmpty, "result", nil),
+		mustRule(t, ExpectEquals, "result", "0x1"), mustRule(t, ExpectMatches, "result", "^0x")}
+	body := []byte(`{"jsonrpc":"2.0","id":7,"method":"m"}`)
+	one := ParseRPCCalls(body)
+	one.PerSend = true
+	if err := one.SetSpecs([]CallSpec{{Expect: &Expect{Rules: rules[:2]}, Cost: 3}}); err != nil {
+		t.Fatal(err)
+	}
+	two := ParseRPCCalls(batch)
+	if err := two.SetSpecs([]CallSpec{{Expect: &Expect{Rules: rules[2:]}, Cost: 5}, {Expect: &Expect{Rules: rules[3:]}, Cost: 7}}); err != nil {
+		t.Fatal(err)
+	}
+	return []Request{
+		{Name: "one", Body: body, Template: fixedTemplate(body), RPC: one, Weight: 1, Items: 1, Cost: 3},
+		{Name: "batch", Body: batch, RPC: two, Weight: 1, Items: 2, Cost: 12},
+	}
 }

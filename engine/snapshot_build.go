@@ -86,11 +86,8 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 	if snap.Profile == nil {
 		snap.Profile = []byte("{}")
 	}
-	snap.Totals.DurationS = roundMs(ended.Seconds())
-	if ended > 0 {
-		// The run's rate is over its whole wall time, the honest figure for "how fast did it go".
-		snap.Totals.RPS = roundMs(float64(snap.Totals.Completed) / ended.Seconds())
-	}
+	// The run's rates are over its whole wall time, the honest figure for "how fast did it go".
+	snap.Totals.SetDuration(ended)
 	for _, r := range snap.Timeline {
 		if r.Saturated {
 			snap.SaturatedSeconds++

@@ -60,17 +60,17 @@ func (a *spanAcc) add(s *Sample) {
 	a.buckets.add(lat)
 }
 
-// summary derives the numbers of the span. Scheduled, sent and dropped (and the calls sent)
-// come from the lock-free counters (they change where no sample exists); in flight is what was
-// sent and not completed.
-func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
+// summary derives the numbers of the span. Scheduled, sent and dropped (and the calls and
+// cost sent) come from the lock-free counters (they change where no sample exists); in flight
+// is what was sent and not completed.
+func (a *spanAcc) summary(bk spanBooks) Summary {
 	s := Summary{
-		Scheduled: scheduled,
-		Sent:      sent,
-		Dropped:   dropped,
+		Scheduled: bk.scheduled,
+		Sent:      bk.sent,
+		Dropped:   bk.dropped,
 		Completed: a.completed,
-		Inflight:  sent - a.completed,
-		Queued:    max(scheduled-sent-dropped, 0),
+		Inflight:  bk.sent - a.completed,
+		Queued:    max(bk.scheduled-bk.sent-bk.dropped, 0),
 		Status:    a.status.toMap(),
 		Errors:    errMap(&a.errs),
 		RPCErrors: rpcMap(a.rpc),
@@ -82,8 +82,9 @@ func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
 		Latency:   a.latency.percentiles(),
 		Service:   a.service.percentiles(),
 		SendLag:   a.lag.percentiles(),
-		Calls:     a.calls.stats(callsSent),
+		Calls:     a.calls.stats(bk.callsSent),
 	}
+	a.checks.stats(&s, bk)
 	s.LatencyByOutcome = map[string]Percentiles{}
 	for o, h := range a.byOutcome {
 		if h != nil && h.TotalCount() > 0 {
@@ -91,18 +92,29 @@ func (a *spanAcc) summary(scheduled, sent, dropped, callsSent int64) Summary {
 		}
 	}
 	if a.first >= 0 && a.last > a.first {
-		s.setDuration(time.Duration(a.last - a.first))
+		s.SetDuration(time.Duration(a.last - a.first))
 	}
 	return s
 }
 
-// setDuration sets the span's length and its rate, answers completed over that time. A summary
-// measured over another time than its first send to its last answer (a stage: the time it was
-// active) is set here too, so the rate always follows the duration shown beside it.
-func (s *Summary) setDuration(d time.Duration) {
+// SetDuration sets the span's length and its rates over that time: answers completed, and the
+// cost offered and accepted. A summary measured over another time than its first send to its
+// last answer (a stage: the time it was active; a run: its wall time) is set here too, so the
+// rates always follow the duration shown beside them.
+func (s *Summary) SetDuration(d time.Duration) {
 	s.DurationS, s.RPS = roundMs(d.Seconds()), 0
 	if d > 0 {
 		s.RPS = roundMs(float64(s.Completed) / d.Seconds())
+	}
+	if s.Cost != nil {
+		// A copy: the summary may share its Cost with a published view.
+		c := *s.Cost
+		c.OfferedRate, c.AcceptedRate = 0, 0
+		if d > 0 {
+			c.OfferedRate = roundMs(float64(c.Offered) / d.Seconds())
+			c.AcceptedRate = roundMs(float64(c.Accepted) / d.Seconds())
+		}
+		s.Cost = &c
 	}
 }
 
@@ -133,6 +145,7 @@ type answerCounts struct {
 	rpc       map[int32]int64
 	outcomes  [outcomeCount]int64
 	calls     callAcc
+	checks    checkAcc
 	completed int64
 	bytesIn   int64
 }
@@ -149,6 +162,7 @@ func (c *answerCounts) count(s *Sample) {
 	}
 	c.outcomes[s.Outcome]++
 	c.calls.add(s)
+	c.checks.add(s)
 	c.bytesIn += int64(s.BytesIn)
 }
 

@@ -70,6 +70,59 @@ type Summary struct {
 	ByRequest map[string]Summary `json:"by_request,omitempty"`
 	// Calls counts JSON-RPC calls beside the requests above; left out when none was sent.
 	Calls CallStats `json:"calls,omitzero"`
+	// Expect counts the answers that broke the requests' expect rules; present when the
+	// requests counted here have rules (so 0 invalid reads as checked and clean).
+	Expect *ExpectStats `json:"expect,omitempty"`
+	// Cost is the load in a provider's units (compute units, credits) offered and accepted;
+	// present when the requests counted here have a cost.
+	Cost *CostStats `json:"cost,omitempty"`
+}
+
+// ExpectStats counts what broke the expect rules: an answer whose result breaks its call's
+// rule (a null block, an empty list, a value that does not match) fails that call, and the
+// request (unless a rate limit wins), as invalid. Invalid requests are among Summary.Failed,
+// invalid calls among CallStats.Failed.
+type ExpectStats struct {
+	// Invalid is the requests failed with an invalid call.
+	Invalid int64 `json:"invalid"`
+	// Calls is the invalid calls (a batch may have several).
+	Calls int64 `json:"calls"`
+	// ByRule counts the invalid calls by the rule each broke first, by its label
+	// (`result present`, `result.hash matches "^0x"`).
+	ByRule map[string]int64 `json:"by_rule,omitempty"`
+}
+
+// Add adds o's counts to e: the one place they are summed (merge, find-limit totals).
+func (e *ExpectStats) Add(o *ExpectStats) {
+	if o == nil {
+		return
+	}
+	e.Invalid += o.Invalid
+	e.Calls += o.Calls
+	if len(o.ByRule) > 0 && e.ByRule == nil {
+		e.ByRule = map[string]int64{}
+	}
+	for k, n := range o.ByRule {
+		e.ByRule[k] += n
+	}
+}
+
+// CostStats is the load in cost units: Request.Cost per send offered, the cost of the calls
+// answered ok accepted, and both per second over the span's duration.
+type CostStats struct {
+	Offered      int64   `json:"offered"`
+	Accepted     int64   `json:"accepted"`
+	OfferedRate  float64 `json:"offered_rate"`
+	AcceptedRate float64 `json:"accepted_rate"`
+}
+
+// Add adds o's counts to c; the rates are set with the duration (Summary.SetDuration).
+func (c *CostStats) Add(o *CostStats) {
+	if o == nil {
+		return
+	}
+	c.Offered += o.Offered
+	c.Accepted += o.Accepted
 }
 
 // CallStats counts JSON-RPC calls apart from requests: a batch of N calls is one request and N
@@ -136,6 +189,13 @@ type Row struct {
 	Head      *uint64 `json:"head,omitempty"`
 	RefHead   *uint64 `json:"ref_head,omitempty"`
 	HeadStale bool    `json:"head_stale,omitempty"`
+	// Invalid is the requests of that second failed by a result that broke an expect rule
+	// (among Failed); left out when there were none.
+	Invalid int64 `json:"invalid,omitempty"`
+	// CostOffered and CostAccepted are the cost units sent and answered ok during the second,
+	// per second (scaled like RPS); left out when the requests have no cost or none moved.
+	CostOffered  float64 `json:"cost_offered,omitempty"`
+	CostAccepted float64 `json:"cost_accepted,omitempty"`
 	// Sent is the requests that went out during the second, per second (a partial last second
 	// scaled like RPS), for the dashboard's "sent/s" beside what came back. Live only: the
 	// snapshot's rows keep their v1 fields (rps is the answers).

@@ -34,6 +34,18 @@ func (a *SummarySum) Add(s Summary) {
 	t.Limited += s.Limited
 	t.Failed += s.Failed
 	t.Calls.Add(s.Calls)
+	if s.Expect != nil {
+		if t.Expect == nil {
+			t.Expect = &ExpectStats{}
+		}
+		t.Expect.Add(s.Expect)
+	}
+	if s.Cost != nil {
+		if t.Cost == nil {
+			t.Cost = &CostStats{}
+		}
+		t.Cost.Add(s.Cost) // counts: the rates go with the sum's duration
+	}
 	t.Connections.Dialed += s.Connections.Dialed
 	t.Connections.DialMax = math.Max(t.Connections.DialMax, s.Connections.DialMax)
 	a.dialMsSum += s.Connections.DialMean * float64(s.Connections.Dialed)

@@ -19,10 +19,14 @@ func sumParts() []Summary {
 		{Scheduled: 50, Sent: 40, Completed: 40, Queued: 10, Status: map[string]int64{"200": 30},
 			Errors: map[string]int64{"refused": 10}, BytesIn: 3000, BytesOut: 2000, OK: 30, Failed: 10,
 			Connections: Connections{Dialed: 1, DialMean: 4, DialMax: 4},
-			Calls:       CallStats{Sent: 40, OK: 30, Failed: 10, Faults: map[string]int64{"missing": 10}}},
+			Calls:       CallStats{Sent: 40, OK: 30, Failed: 10, Faults: map[string]int64{"missing": 10}},
+			Expect:      &ExpectStats{Invalid: 4, Calls: 5, ByRule: map[string]int64{"result present": 5}},
+			Cost:        &CostStats{Offered: 400, Accepted: 300, OfferedRate: 20, AcceptedRate: 15}},
 		// A probe that dialed nothing (a reused connection) and answered all it sent.
 		{Scheduled: 10, Sent: 10, Completed: 10, Status: map[string]int64{"200": 10}, OK: 10, BytesIn: 1000, BytesOut: 500,
-			RPCErrors: map[string]int64{"-32005": 1}},
+			RPCErrors: map[string]int64{"-32005": 1},
+			Expect:    &ExpectStats{Invalid: 1, Calls: 2, ByRule: map[string]int64{"result present": 1, "result nonempty": 1}},
+			Cost:      &CostStats{Offered: 100, Accepted: 100}},
 	}
 }
 
@@ -44,7 +48,10 @@ func TestSummarySumTotal(t *testing.T) {
 		RPCErrors: map[string]int64{"-32005": 4}, BytesIn: 13000, BytesOut: 6500, OK: 127, Limited: 9, Failed: 10,
 		LatencyByOutcome: map[string]Percentiles{},
 		Connections:      Connections{Dialed: 3, DialMean: 2, DialMax: 4}, // (2×1 ms + 1×4 ms) / 3
-		Calls:            CallStats{Sent: 138, OK: 117, Limited: 9, Failed: 10, Faults: map[string]int64{"missing": 10}}}
+		Calls:            CallStats{Sent: 138, OK: 117, Limited: 9, Failed: 10, Faults: map[string]int64{"missing": 10}},
+		// Counts add up where any part has them; rates go with the sum's duration.
+		Expect: &ExpectStats{Invalid: 5, Calls: 7, ByRule: map[string]int64{"result present": 6, "result nonempty": 1}},
+		Cost:   &CostStats{Offered: 500, Accepted: 400}}
 	if !reflect.DeepEqual(got, want) {
 		t.Errorf("sum\n%+v\nwant\n%+v", got, want)
 	}

@@ -53,7 +53,7 @@ func (c *checker) batchCalls(list []table, path string) ([]rpcCall, bool) {
 	ok := true
 	for i, t := range list {
 		field := path + ".batch[" + strconv.Itoa(i+1) + "]"
-		c.unknownKeys(t, field, []string{"method", "params"})
+		c.unknownKeys(t, field, []string{"method", "params", "expect", "cost"})
 		m, has := c.str(t, field, "method", `{method = "getSlot"}`)
 		switch {
 		case !has:

@@ -33,7 +33,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	cfg.TLS = c.tls(doc, src)
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	p.Search, p.HasSearch = c.search(doc)
-	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages))
+	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
 	cfg.Limits = c.limits(doc)
 	p.Demo = c.demo(doc)
 	p.Name = cfg.Name

@@ -111,6 +111,10 @@ func (p *Profile) describeRequests(w io.Writer) {
 		names[i] = ansi.Truncate(safetext.Line(r.Name), describeWidth-2-27, "…")
 		nameWidth = max(nameWidth, ansi.StringWidth(names[i]))
 	}
+	costs := false
+	for _, r := range c.Requests {
+		costs = costs || r.Cost > 0
+	}
 	fmt.Fprintf(w, "\nrequests (%d, share by weight)\n", len(c.Requests))
 	row := func(name, weight, share, bytes string) {
 		fmt.Fprintf(w, "  %s%s  %6s  %6s  %8s\n", name, strings.Repeat(" ", nameWidth-ansi.StringWidth(name)), weight, share, bytes)
@@ -122,7 +126,28 @@ func (p *Profile) describeRequests(w io.Writer) {
 		for _, l := range requestLines(r) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
+		var info requestInfo
+		if i < len(p.info) {
+			info = p.info[i]
+		}
+		for _, l := range asksLines(info, r, costs) {
+			fmt.Fprintf(w, "    %s\n", l)
+		}
 	}
+}
+
+// asksLines say what a request expects of its answers and what one send costs (when the
+// profile sets costs), wrapped to the width.
+func asksLines(info requestInfo, r engine.Request, costs bool) []string {
+	var out []string
+	if len(info.Expect) > 0 {
+		s := "expect " + safetext.Line(strings.Join(info.Expect, "; "))
+		out = append(out, strings.Split(ansi.Wrap(s, describeWidth-4, " "), "\n")...)
+	}
+	if costs {
+		out = append(out, fmt.Sprintf("cost   %d units a send", r.Cost))
+	}
+	return out
 }
 
 // describePlan writes the stages with start times and expected requests.

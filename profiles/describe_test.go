@@ -40,3 +40,39 @@ duration = "30s"
 		}
 	}
 }
+
+// TestDescribeAsks: validate shows under each request the rules its answers must pass and
+// what a send costs, within 80 columns; a profile without costs says nothing about cost.
+func TestDescribeAsks(t *testing.T) {
+	tests := []struct {
+		src  string
+		want []string
+		not  []string
+	}{
+		// Rules and costs, one of them long enough to wrap.
+		{expectProfile, []string{`    expect result.number matches "^0x"; result nonempty`, "    cost   16 units a send",
+			"    cost   150 units a send", `    expect result equals "0x0"`}, nil},
+		// Neither.
+		{"url = \"http://h\"\n[[request]]\nmethod = \"a\"\n[[stage]]\nrate = 1\n", nil, []string{"expect", "cost"}},
+	}
+	for _, tt := range tests {
+		var b bytes.Buffer
+		mustLoad(t, tt.src).Describe(&b)
+		out := b.String()
+		for _, w := range tt.want {
+			if !strings.Contains(out, w+"\n") {
+				t.Errorf("no line %q in:\n%s", w, out)
+			}
+		}
+		for _, n := range tt.not {
+			if strings.Contains(out, n) {
+				t.Errorf("%q in:\n%s", n, out)
+			}
+		}
+		for _, l := range strings.Split(out, "\n") {
+			if ansi.StringWidth(l) > 80 {
+				t.Errorf("%q is wider than 80 columns", l)
+			}
+		}
+	}
+}

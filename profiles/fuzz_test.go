@@ -22,6 +22,7 @@ func FuzzLoad(f *testing.F) {
 	addSeedFiles(f, BundledFS(), BundledNames()...)
 	f.Add([]byte(secretProfile))
 	f.Add([]byte(threeStages))
+	f.Add([]byte(expectProfile))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})
@@ -70,6 +71,15 @@ func checkProfile(t *testing.T, p *Profile) {
 	for _, r := range c.Requests {
 		if r.Weight < 1 || r.Items < 1 || len(r.Body) == 0 && r.Method == "" { // targets may send no body
 			t.Fatalf("bad request %+v", r)
+		}
+		if r.RPC != nil { // a send costs what its calls do
+			var sum uint32
+			for i := range r.RPC.Calls() {
+				sum += r.RPC.Spec(i).Cost
+			}
+			if sum != r.Cost {
+				t.Fatalf("request %s costs %d a send, its calls %d", r.Name, r.Cost, sum)
+			}
 		}
 	}
 	for i, st := range c.Plan.Stages {

@@ -48,6 +48,10 @@ type ResolvedRequest struct {
 	// HTTPMethod and Path are a target's own (path without query); empty for the profile's.
 	HTTPMethod string `json:"http_method,omitempty"`
 	Path       string `json:"path,omitempty"`
+	// Expect are the labels of the rules its answers were checked against; Cost is what one
+	// send of it costs. Both absent when the profile sets none.
+	Expect []string `json:"expect,omitempty"`
+	Cost   uint32   `json:"cost,omitempty"`
 }
 
 // ResolvedTLS is engine.TLSConfig with JSON names; absent when verification is as default.
@@ -87,8 +91,9 @@ func (p *Profile) Redacted() any {
 		rr := ResolvedRequest{Name: q.Name, Weight: q.Weight, BodyBytes: len(q.Body), Items: q.Items,
 			Templated: q.Template != nil, HTTPMethod: q.Method, Path: path}
 		if i < len(p.info) {
-			rr.Method = p.info[i].RPCMethod
+			rr.Method, rr.Expect = p.info[i].RPCMethod, p.info[i].Expect
 		}
+		rr.Cost = q.Cost
 		r.Requests = append(r.Requests, rr)
 	}
 	return r

@@ -16,6 +16,8 @@ type requestInfo struct {
 	RPCMethod string
 	// Source is "method", "batch", "body", "body_file:<path>" or "targets:<file>:<line>".
 	Source string
+	// Expect are the labels of the request's expect rules, each once.
+	Expect []string
 }
 
 // mixEntry is one request of the mix as the loader builds it.
@@ -30,6 +32,9 @@ type mixEntry struct {
 func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []mixEntry {
 	v, ok := doc["request"]
 	if !ok {
+		if _, has := doc["expect"]; has && hasTargets {
+			c.addf("expect", "checks the answers of [[request]] tables, and the profile has none: the target file's requests are not checked; remove expect")
+		}
 		if !hasTargets {
 			c.addf("request", `no requests: add at least one [[request]] table with method = "getBalance" (JSON-RPC), body = '…' or body_file = "…", or a target file: targets = "targets.txt"`)
 		}
@@ -47,11 +52,17 @@ func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []m
 	var (
 		out      []mixEntry
 		explicit = map[string]int{} // name → number of the request that chose it
+		all      []asked
 	)
+	dflt, _ := c.expect(doc, "") // the rules of every request without its own
+	if len(dflt.rules) > 0 && hasTargets {
+		c.addf("expect", "checks the [[request]] tables' answers, and the target file's would go unchecked: write expect into each [[request]] instead")
+	}
 	for i, t := range list {
 		path := "request[" + strconv.Itoa(i+1) + "]"
 		c.unknownKeys(t, path, requestKeys())
-		req, info, ok := c.request(t, path, tc)
+		req, info, a, ok := c.request(t, path, tc, dflt)
+		all = append(all, a)
 		if !ok {
 			continue
 		}
@@ -66,22 +77,24 @@ func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []m
 		}
 		out = append(out, mixEntry{req: req, info: info, named: explicit[req.Name] == i+1})
 	}
+	c.checkCosts(all, hasTargets)
 	return out
 }
 
 // request reads one [[request]]: exactly one of method (+ params, + batch = N), a batch list,
-// body or body_file, and a weight. Template calls in params and body are compiled here. Each
-// step records its own problems; the order of the steps is the order of the messages for one
-// line, so it is kept.
-func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Request, requestInfo, bool) {
+// body or body_file, a weight, and what it asks of its answers and costs (see asks; dflt is
+// the profile's expect). Template calls in params and body are compiled here. Each step
+// records its own problems; the order of the steps is the order of the messages for one line,
+// so it is kept.
+func (c *checker) request(t table, path string, tc *templateCompiler, dflt expectRules) (engine.Request, requestInfo, asked, bool) {
 	weight, weightOK := c.requestWeight(t, path)
 	s, ok := c.requestSends(t, path)
 	if !ok {
-		return engine.Request{}, requestInfo{}, false
+		return engine.Request{}, requestInfo{}, asked{}, false
 	}
 	req, info, ok := c.requestBody(t, path, tc, s)
 	if !ok || !weightOK {
-		return req, info, false
+		return req, info, asked{}, false
 	}
 	req.Weight = weight
 	s.count(&req, &info)
@@ -92,7 +105,9 @@ func (c *checker) request(t table, path string, tc *templateCompiler) (engine.Re
 	if req.RPC != nil && req.Template != nil && s.key == "body" {
 		req.RPC.PerSend = true
 	}
-	return req, info, true
+	a, ok := c.asks(t, path, s, &req, dflt)
+	info.Expect = a.labels
+	return req, info, a, ok
 }
 
 // requestWeight reads a request's weight, 1 when absent. A weight below 1 gets a message of

@@ -28,11 +28,11 @@ func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
 		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
-		"chain", "head_every", "ref_url"}
+		"chain", "head_every", "ref_url", "expect"}
 }
 
 func requestKeys() []string {
-	return []string{"name", "method", "params", "body", "body_file", "weight", "batch"}
+	return []string{"name", "method", "params", "body", "body_file", "weight", "batch", "expect", "cost"}
 }
 
 func stageKeys() []string { return []string{"name", "rate", "duration"} }

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/internal/suggest"
 )
@@ -20,12 +21,12 @@ import (
 //
 // A mistyped metric, a bound without operator or unit, a stage the plan does not have: each
 // is a load-time problem at its line, never a threshold that silently passes.
-func (c *checker) thresholds(doc table, stages int) []thresholds.Threshold {
+func (c *checker) thresholds(doc table, stages int, have mixAsks) []thresholds.Threshold {
 	t, ok := c.subTable(doc, "", "thresholds", `[thresholds] with p99 = "< 50ms"`)
 	if !ok {
 		return nil
 	}
-	out := c.thresholdTable(t, "thresholds", 0)
+	out := c.thresholdTable(t, "thresholds", 0, have)
 	v, has := t["stage"]
 	if !has {
 		return sortByLine(out)
@@ -56,7 +57,7 @@ func (c *checker) thresholds(doc table, stages int) []thresholds.Threshold {
 			c.typeErr(path, byStage[k], "a table", `[thresholds.stage.`+k+`] with p99 = "< 50ms"`)
 			continue
 		}
-		out = append(out, c.thresholdTable(st, path, n)...)
+		out = append(out, c.thresholdTable(st, path, n, have)...)
 	}
 	return sortByLine(out)
 }
@@ -72,7 +73,7 @@ func sortByLine(ts []thresholds.Threshold) []thresholds.Threshold {
 }
 
 // thresholdTable reads metric = "cond" (or a list of conditions) pairs of one table.
-func (c *checker) thresholdTable(t table, path string, stage int) []thresholds.Threshold {
+func (c *checker) thresholdTable(t table, path string, stage int, have mixAsks) []thresholds.Threshold {
 	keys := make([]string, 0, len(t))
 	for k := range t {
 		if stage == 0 && k == "stage" {
@@ -113,6 +114,9 @@ func (c *checker) thresholdTable(t table, path string, stage int) []thresholds.T
 		default:
 			c.typeErr(field, v, "a condition in quotes (or a list of them)", k+` = "< 50ms"`)
 		}
+		if len(conds) > 0 && !c.measurable(k, field, have) {
+			continue
+		}
 		for _, cond := range conds {
 			th, err := thresholds.Parse(k, cond)
 			if err != nil {
@@ -125,4 +129,31 @@ func (c *checker) thresholdTable(t table, path string, stage int) []thresholds.T
 		}
 	}
 	return out
+}
+
+// mixAsks says whether any request of the mix has expect rules, or a cost.
+type mixAsks struct{ rules, costs bool }
+
+func mixAsksOf(reqs []engine.Request) mixAsks {
+	var m mixAsks
+	for _, r := range reqs {
+		m.rules = m.rules || r.RPC.Checks()
+		m.costs = m.costs || r.Cost > 0
+	}
+	return m
+}
+
+// measurable reports whether the profile's requests give metric something to measure: invalid
+// needs expect rules, cost_rate costs. Without them the threshold could only fail (or, worse,
+// pass on a 0 that measured nothing), so it is a problem at its line.
+func (c *checker) measurable(metric, field string, have mixAsks) bool {
+	switch {
+	case thresholds.NeedsRules(metric) && !have.rules:
+		c.addf(field, `no request has expect rules, so no answer is checked: add expect = "result" (to the profile or a [[request]]), or remove the threshold`)
+		return false
+	case thresholds.NeedsCosts(metric) && !have.costs:
+		c.addf(field, "no request has a cost, so none is counted: add cost = N to each [[request]], or remove the threshold")
+		return false
+	}
+	return true
 }

@@ -124,3 +124,21 @@ func (f *fakeController) PrevStage()               { f.record("PrevStage()") }
 func (f *fakeController) Hold(on bool)             { f.record(fmt.Sprintf("Hold(%v)", on)) }
 func (f *fakeController) Stop(reason string)       { f.record("Stop(" + reason + ")") }
 func (f *fakeController) Mark(kind, detail string) { f.record("Mark(" + kind + ", " + detail + ")") }
+
+// withChecks makes the fixture a run with expect rules and costs: some answers broke rules
+// (long labels among them), and the cost rates run to hundreds of thousands of units a second.
+func withChecks(st *engine.Stats) {
+	byRule := map[string]int64{"result present": 1234, `result.transactions.0.hash matches "^0x[0-9a-f]{64}$"`: 56,
+		"result nonempty": 7}
+	st.Total.Expect = &engine.ExpectStats{Invalid: 1290, Calls: 1297, ByRule: byRule}
+	st.Total.Cost = &engine.CostStats{Offered: 98_765_432, Accepted: 87_654_321, OfferedRate: 151_946.8, AcceptedRate: 134_852.8}
+	st.Current.Expect = &engine.ExpectStats{Invalid: 1200, Calls: 1200}
+	st.Current.Cost = &engine.CostStats{OfferedRate: 319_999.9, AcceptedRate: 301_234.5}
+	st.Stages[0].Summary.Expect = &engine.ExpectStats{Invalid: 90, Calls: 97}
+	st.Stages[0].Summary.Cost = &engine.CostStats{OfferedRate: 80_000, AcceptedRate: 79_000}
+	st.Last.Invalid, st.Last.CostOffered, st.Last.CostAccepted = 48, 320_000, 298_765.4
+	for name, r := range st.Total.ByRequest {
+		r.Expect = &engine.ExpectStats{Invalid: r.Failed}
+		st.Total.ByRequest[name] = r
+	}
+}

@@ -2,15 +2,19 @@ package tui
 
 import (
 	"fmt"
-	"github.com/rpcstress/rpcstress/tui/runtext"
-	"github.com/rpcstress/rpcstress/tui/textfmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/runtext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
-// errorsPane shows the failures that are not HTTP statuses: transport error classes, and the
-// JSON-RPC error codes found inside answers, with a message the target sent.
+// errorsPane shows the failures that are not HTTP statuses: transport error classes, the
+// JSON-RPC error codes found inside answers, with a message the target sent, and the results
+// that broke the requests' expect rules (invalid), by rule.
 type errorsPane struct {
 	paneBase
 }
@@ -22,7 +26,23 @@ func (p *errorsPane) Lines() (least, most int) {
 		return 1, 1
 	}
 	tot := &p.c.st.Total
-	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(runtext.FaultRows(tot.Calls.Faults)), 10)
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(runtext.FaultRows(tot.Calls.Faults))+len(invalidRules(tot)), 10)
+}
+
+// invalidRules are the rules broken in the run, the most broken first, as rows: the rule's
+// label and its count of invalid calls; one row "none" while rules hold, none without rules.
+func invalidRules(tot *engine.Summary) [][2]string {
+	if tot.Expect == nil {
+		return nil
+	}
+	if len(tot.Expect.ByRule) == 0 {
+		return [][2]string{{"none", ""}}
+	}
+	var rows [][2]string
+	for _, label := range textfmt.SortedByCount(tot.Expect.ByRule) {
+		rows = append(rows, [2]string{label, textfmt.Int(tot.Expect.ByRule[label])})
+	}
+	return rows
 }
 
 func (p *errorsPane) View() string {
@@ -52,10 +72,18 @@ func (p *errorsPane) line() string {
 			faults += fmt.Sprintf(" (+%d)", len(rows)-1)
 		}
 	}
+	// So are the answers that broke expect rules: they fail quietly, with a 200.
+	invalid := ""
+	if inv := tot.Expect; inv != nil && inv.Invalid > 0 {
+		invalid = "invalid " + textfmt.Int(inv.Invalid)
+	}
 	if codes := textfmt.SortedByCount(tot.RPCErrors); len(codes) > 0 {
 		used := labelWidth + cellWidth(strings.Join(ansiFree(tot.Errors), " · ")) + 3
 		if faults != "" {
 			used += 3 + cellWidth(faults)
+		}
+		if invalid != "" {
+			used += 3 + cellWidth(invalid)
 		}
 		first := codes[0]
 		rpc := fmt.Sprintf("rpc %s ×%d", first, tot.RPCErrors[first])
@@ -71,6 +99,9 @@ func (p *errorsPane) line() string {
 	}
 	if faults != "" && labelWidth+lipgloss.Width(text)+3+cellWidth(faults) <= p.width {
 		text += "   " + s.Bad.Render(faults)
+	}
+	if invalid != "" && labelWidth+lipgloss.Width(text)+3+cellWidth(invalid) <= p.width {
+		text += "   " + s.Bad.Render(invalid)
 	}
 	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
 	return textfmt.Truncate(p.c.label("errors", labelWidth)+text, p.width)
@@ -122,6 +153,17 @@ func (p *errorsPane) table() []string {
 		room := p.width - labelWidth - kindWidth - numWidth - 2
 		lines = append(lines, p.c.groupLabel("faults", i)+s.Bad.Render(kind)+padLeft(r[1], numWidth)+"  "+
 			s.Muted.Render(textfmt.Truncate(r[2], room)))
+	}
+	// Results that broke an expect rule, by rule: the count of calls, before the rule (which
+	// may be long: it is cut at the edge).
+	for i, r := range invalidRules(tot) {
+		if r[1] == "" {
+			lines = append(lines, p.c.groupLabel("invalid", i)+r[0])
+			continue
+		}
+		room := p.width - labelWidth - numWidth - 2
+		lines = append(lines, p.c.groupLabel("invalid", i)+s.Bad.Render(padLeft(r[1], numWidth))+"  "+
+			textfmt.Truncate(safetext.Line(r[0]), room))
 	}
 	return lines
 }

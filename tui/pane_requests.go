@@ -71,6 +71,11 @@ func (p *requestsPane) View() string {
 	if withCalls {
 		cols = append(cols, column{head: "c.fail", drop: 5})
 	}
+	// With expect rules, the requests whose answers broke one (among failed).
+	checks := tot.Expect != nil
+	if checks {
+		cols = append(cols, column{head: "invalid", drop: 2})
+	}
 	rows := make([][]string, shown)
 	for i, name := range names[:shown] {
 		r := tot.ByRequest[name]
@@ -81,6 +86,12 @@ func (p *requestsPane) View() string {
 		}
 		if withCalls {
 			rows[i] = append(rows[i], textfmt.Int(r.Calls.Failed))
+		}
+		if checks {
+			rows[i] = append(rows[i], "-") // a request without rules
+			if r.Expect != nil {
+				rows[i][len(rows[i])-1] = textfmt.Int(r.Expect.Invalid)
+			}
 		}
 		for j := range cols {
 			cols[j].cells = append(cols[j].cells, rows[i][j])

@@ -49,13 +49,22 @@ func (p *stagesPane) View() string {
 	rows := max(p.height-len(lines)-1, 1)
 	from := min(max(p.c.plan.Stage-rows/2, 0), max(len(st.Stages)-rows, 0))
 	shown := st.Stages[from:min(from+rows, len(st.Stages))]
-	cols := make([]column, len(stageColumns))
+	cols := make([]column, len(stageColumns), len(stageColumns)+2)
 	for i, c := range stageColumns {
 		cols[i] = column{head: c.head, drop: c.drop}
 	}
+	// With expect rules, the answers that broke them (among failed); with costs, the cost
+	// units answered ok per second. Each gives way before the figures every run has.
+	checks, costs := st.Total.Expect != nil, st.Total.Cost != nil
+	if checks {
+		cols = append(cols, column{head: "invalid", drop: 2})
+	}
+	if costs {
+		cols = append(cols, column{head: "cost/s", drop: 1})
+	}
 	cells := make([][]string, len(shown))
 	for i := range shown {
-		cells[i] = p.cells(&shown[i])
+		cells[i] = p.cells(&shown[i], checks, costs)
 		for j := range cols {
 			cols[j].cells = append(cols[j].cells, cells[i][j])
 		}
@@ -82,7 +91,7 @@ func (p *stagesPane) View() string {
 
 // cells are one stage's figures. The current stage reads the live stage summary (fresher than
 // the per-second stage list).
-func (p *stagesPane) cells(ss *engine.StageStats) []string {
+func (p *stagesPane) cells(ss *engine.StageStats, checks, costs bool) []string {
 	st := p.c.st
 	current := ss.Index == p.c.plan.Stage
 	sum := &ss.Summary
@@ -106,6 +115,19 @@ func (p *stagesPane) cells(ss *engine.StageStats) []string {
 			cells[6] = textfmt.Pct(sum.Limited, sum.Completed)
 		}
 		cells[7] = textfmt.Int(sum.Failed)
+	}
+	ran := sum.Completed > 0 || current
+	if checks {
+		cells = append(cells, "-")
+		if ran && sum.Expect != nil {
+			cells[len(cells)-1] = textfmt.Int(sum.Expect.Invalid)
+		}
+	}
+	if costs {
+		cells = append(cells, "-")
+		if ran && sum.Cost != nil {
+			cells[len(cells)-1] = textfmt.RPS(sum.Cost.AcceptedRate)
+		}
 	}
 	return cells
 }

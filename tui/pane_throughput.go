@@ -42,6 +42,9 @@ func (p *throughputPane) head() []string {
 		lines = append(lines, s.Section.Render("Throughput"))
 	}
 	lines = append(lines, wrapIndented(p.rateParts(), "  ", labelWidth, p.width)...)
+	if parts := p.costParts(); parts != nil {
+		lines = append(lines, wrapIndented(parts, "  ", labelWidth, p.width)...)
+	}
 	if alarm := p.failingLine(); alarm != "" {
 		lines = append(lines, alarm)
 	}
@@ -98,6 +101,22 @@ func (p *throughputPane) rateParts() []string {
 	return append(parts, dropped)
 }
 
+// costParts: "cost  sent 3200/s  ok 2950/s", the load in the provider's units (compute
+// units, credits) sent and answered ok in the last second, beside the requests' rate; nil
+// when the profile sets no cost.
+func (p *throughputPane) costParts() []string {
+	st, s := p.c.st, p.c.styles
+	if st.Total.Cost == nil {
+		return nil
+	}
+	parts := []string{p.c.label("cost", labelWidth-2)}
+	if len(st.Timeline) == 0 {
+		return append(parts, "sent -", "ok -")
+	}
+	return append(parts, "sent "+textfmt.RPS(st.Last.CostOffered)+"/s",
+		"ok "+s.Value.Render(textfmt.RPS(st.Last.CostAccepted)+"/s"))
+}
+
 // okRate is the successful answers of a second, per second (a partial last second's answers
 // are scaled like its rps).
 func okRate(r *engine.Row) float64 {
@@ -143,6 +162,7 @@ func topCause(r *engine.Row) (string, int64) {
 	for code, n := range r.RPCErrors {
 		consider("rpc "+code, n)
 	}
+	consider("invalid", r.Invalid) // results that broke an expect rule
 	return cause, most
 }
 

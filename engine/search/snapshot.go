@@ -83,8 +83,8 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 		measured += p.MeasureS
 	}
 	if measured > 0 {
-		snap.Totals.DurationS = round3(measured)
-		snap.Totals.RPS = round3(float64(snap.Totals.Completed) / measured)
+		// The rates (answers, cost) are over the measured windows alone.
+		snap.Totals.SetDuration(time.Duration(measured * float64(time.Second)))
 	}
 	var err error
 	if snap.Histograms, err = hists.Encode(len(o.Measures)); err != nil {

@@ -44,6 +44,9 @@ type metric struct {
 	count func(*engine.Summary) int64
 	of    func(*engine.Summary) int64
 	about string
+	// missing says why a run cannot be measured on it ("" when it can): a run whose requests
+	// have no expect rules has no invalid count, one without costs no cost rate.
+	missing func(*engine.Summary) string
 }
 
 func completed(s *engine.Summary) int64 { return s.Completed }
@@ -57,7 +60,28 @@ var metrics = append(latencyMetrics(),
 	metric{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
 	metric{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
 	metric{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
+	metric{name: "invalid", kind: share, count: func(s *engine.Summary) int64 { return s.Expect.Invalid }, of: completed,
+		about: "answers whose result broke an expect rule (among failed)", missing: func(s *engine.Summary) string {
+			if s.Expect == nil {
+				return "the run checked no answers (no request has expect rules)"
+			}
+			return ""
+		}},
+	metric{name: "cost_rate", kind: rate, pick: func(s *engine.Summary) float64 { return s.Cost.AcceptedRate },
+		about: "cost units answered ok per second", missing: func(s *engine.Summary) string {
+			if s.Cost == nil {
+				return "the run counted no cost (no request has a cost)"
+			}
+			return ""
+		}},
 )
+
+// NeedsRules reports whether metric name measures what expect rules find, NeedsCosts whether
+// it measures costs: a profile without them cannot be judged on it.
+func NeedsRules(name string) bool { return name == "invalid" }
+
+// NeedsCosts: see NeedsRules.
+func NeedsCosts(name string) bool { return name == "cost_rate" }
 
 // latencyMetrics are one metric per figure of the latency's engine.Percentiles.
 func latencyMetrics() []metric {
@@ -150,7 +174,7 @@ func Parse(name, cond string) (Threshold, error) {
 		t.Bound, t.Unit, err = parseShare(rest, name)
 	case rate:
 		t.Unit = UnitPerSecond
-		t.Bound, err = parseRate(rest, name)
+		t.Bound, err = parseRate(rest, m)
 	}
 	if err != nil {
 		return t, err
@@ -167,6 +191,9 @@ func exampleFor(m metric) string {
 			return "> 99%"
 		}
 		return "< 1%"
+	}
+	if m.name == "cost_rate" {
+		return "< 5000"
 	}
 	return "> 950"
 }
@@ -203,9 +230,9 @@ func parseShare(v, name string) (float64, string, error) {
 	return float64(n), UnitCount, nil
 }
 
-func parseRate(v, name string) (float64, error) {
+func parseRate(v string, m metric) (float64, error) {
 	if strings.HasSuffix(v, "%") {
-		return 0, fmt.Errorf("%q: %s is answers per second, not a share: write e.g. %s = \"> 950\"", v, name, name)
+		return 0, fmt.Errorf("%q: %s is %s, not a share: write e.g. %s = %q", v, m.name, m.about, m.name, exampleFor(m))
 	}
 	r, err := engine.ParseRate(v)
 	if err != nil {
@@ -237,6 +264,11 @@ func evaluate(t Threshold, s *engine.Snapshot) engine.ThresholdResult {
 		sum = &s.Stages[t.Stage-1].Summary
 	}
 	m, _ := lookup(t.Metric)
+	if m.missing != nil {
+		if r.Note = m.missing(sum); r.Note != "" {
+			return r
+		}
+	}
 	switch {
 	case m.kind == latency && sum.Completed == 0:
 		r.Note = "no answers to measure a latency on"

@@ -15,24 +15,29 @@ func TestParse(t *testing.T) {
 		unit         string
 		err          string // a part of the error; "" for none
 	}{
-		{"p99", "< 50ms", "<", 50, UnitMs, ""},                         // the common case
-		{"p999", "<=1.5s", "<=", 1500, UnitMs, ""},                     // no space, seconds
-		{"mean", " < 250us ", "<", 0.25, UnitMs, ""},                   // microseconds, spaces around
-		{"limited", "< 1%", "<", 1, UnitPct, ""},                       // a share
-		{"failed", "== 0", "==", 0, UnitCount, ""},                     // a count
-		{"ok", ">= 99.5 %", ">=", 99.5, UnitPct, ""},                   // a space before %
-		{"rps", "> 950", ">", 950, UnitPerSecond, ""},                  // per second
-		{"rps", "> 57000/m", ">", 950, UnitPerSecond, ""},              // per minute
-		{"dropped", "== 0", "==", 0, UnitCount, ""},                    // nothing dropped
-		{"p99", "50ms", "", 0, "", "has no comparison"},                // the operator forgotten
-		{"p99", "= 50ms", "", 0, "", "equality is written =="},         // one =
-		{"p99", "< 50", "", 0, "", "has no unit"},                      // the unit forgotten
-		{"p99", "< fast", "", 0, "", "is not a duration"},              // nonsense
-		{"limited", "< 1.5", "", 0, "", "neither a share nor a count"}, // a fraction is not a count
-		{"limited", "< 150%", "", 0, "", "out of range"},               // over 100%
-		{"rps", "> 5%", "", 0, "", "not a share"},                      // a share for a rate
-		{"p99", "<", "", 0, "", "no bound"},                            // an operator alone
-		{"p98", "< 50ms", "", 0, "", "unknown metric"},                 // not a metric
+		{"p99", "< 50ms", "<", 50, UnitMs, ""},                                             // the common case
+		{"p999", "<=1.5s", "<=", 1500, UnitMs, ""},                                         // no space, seconds
+		{"mean", " < 250us ", "<", 0.25, UnitMs, ""},                                       // microseconds, spaces around
+		{"limited", "< 1%", "<", 1, UnitPct, ""},                                           // a share
+		{"failed", "== 0", "==", 0, UnitCount, ""},                                         // a count
+		{"ok", ">= 99.5 %", ">=", 99.5, UnitPct, ""},                                       // a space before %
+		{"rps", "> 950", ">", 950, UnitPerSecond, ""},                                      // per second
+		{"rps", "> 57000/m", ">", 950, UnitPerSecond, ""},                                  // per minute
+		{"dropped", "== 0", "==", 0, UnitCount, ""},                                        // nothing dropped
+		{"p99", "50ms", "", 0, "", "has no comparison"},                                    // the operator forgotten
+		{"p99", "= 50ms", "", 0, "", "equality is written =="},                             // one =
+		{"p99", "< 50", "", 0, "", "has no unit"},                                          // the unit forgotten
+		{"p99", "< fast", "", 0, "", "is not a duration"},                                  // nonsense
+		{"limited", "< 1.5", "", 0, "", "neither a share nor a count"},                     // a fraction is not a count
+		{"limited", "< 150%", "", 0, "", "out of range"},                                   // over 100%
+		{"rps", "> 5%", "", 0, "", "not a share"},                                          // a share for a rate
+		{"invalid", "< 0.1%", "<", 0.1, UnitPct, ""},                                       // invalid answers: a share
+		{"invalid", "== 0", "==", 0, UnitCount, ""},                                        // … or a count
+		{"cost_rate", "< 5000", "<", 5000, UnitPerSecond, ""},                              // cost units per second
+		{"cost_rate", "< 300000/m", "<", 5000, UnitPerSecond, ""},                          // … written per minute
+		{"cost_rate", "< 5%", "", 0, "", "cost units answered ok per second, not a share"}, // a share for the cost rate
+		{"p99", "<", "", 0, "", "no bound"},                                                // an operator alone
+		{"p98", "< 50ms", "", 0, "", "unknown metric"},                                     // not a metric
 	}
 	for _, tt := range tests {
 		th, err := Parse(tt.metric, tt.cond)
@@ -50,9 +55,11 @@ func TestParse(t *testing.T) {
 func TestEvaluate(t *testing.T) {
 	run := &engine.Snapshot{
 		Totals: engine.Summary{Scheduled: 1000, Completed: 1000, OK: 950, Limited: 40, Failed: 10, RPS: 980,
-			Latency: engine.Percentiles{P50: 2, P99: 45, Max: 120}},
+			Latency: engine.Percentiles{P50: 2, P99: 45, Max: 120},
+			Expect:  &engine.ExpectStats{Invalid: 3, Calls: 3}, Cost: &engine.CostStats{AcceptedRate: 4900}},
 		Stages: []engine.StageStats{
-			{Summary: engine.Summary{Scheduled: 500, Completed: 500, OK: 500, RPS: 500, Latency: engine.Percentiles{P99: 3}}},
+			{Summary: engine.Summary{Scheduled: 500, Completed: 500, OK: 500, RPS: 500, Latency: engine.Percentiles{P99: 3},
+				Expect: &engine.ExpectStats{}}},
 			{Summary: engine.Summary{Scheduled: 500, Completed: 500, OK: 450, Limited: 40, Failed: 10, RPS: 480, Latency: engine.Percentiles{P99: 60}}},
 		},
 	}
@@ -71,15 +78,20 @@ func TestEvaluate(t *testing.T) {
 		margin   float64
 		note     string
 	}{
-		{mk("p99", "< 50ms", 0), true, 45, 5, ""},            // 5 ms to spare
-		{mk("p99", "< 50ms", 2), false, 60, -10, ""},         // stage 2 is 10 ms over
-		{mk("limited", "< 1%", 0), false, 4, -3, ""},         // 4% limited: 3 points over
-		{mk("limited", "== 0", 1), true, 0, 0, ""},           // none in stage 1
-		{mk("ok", "> 99%", 1), true, 100, 1, ""},             // all ok in stage 1
-		{mk("rps", ">= 980", 0), true, 980, 0, ""},           // exactly on the bound
-		{mk("failed", "< 10", 0), false, 10, 0, ""},          // exactly on a strict bound
-		{mk("p99", "< 50ms", 3), false, 0, 0, "did not run"}, // no stage 3: fails, never passes
-		{mk("max", "< 1s", 0), true, 120, 880, ""},           // the slowest answer
+		{mk("p99", "< 50ms", 0), true, 45, 5, ""},                     // 5 ms to spare
+		{mk("p99", "< 50ms", 2), false, 60, -10, ""},                  // stage 2 is 10 ms over
+		{mk("limited", "< 1%", 0), false, 4, -3, ""},                  // 4% limited: 3 points over
+		{mk("limited", "== 0", 1), true, 0, 0, ""},                    // none in stage 1
+		{mk("ok", "> 99%", 1), true, 100, 1, ""},                      // all ok in stage 1
+		{mk("rps", ">= 980", 0), true, 980, 0, ""},                    // exactly on the bound
+		{mk("failed", "< 10", 0), false, 10, 0, ""},                   // exactly on a strict bound
+		{mk("p99", "< 50ms", 3), false, 0, 0, "did not run"},          // no stage 3: fails, never passes
+		{mk("max", "< 1s", 0), true, 120, 880, ""},                    // the slowest answer
+		{mk("invalid", "< 0.1%", 0), false, 0.3, -0.2, ""},            // 3 of 1000 invalid: 0.2 points over
+		{mk("invalid", "== 0", 1), true, 0, 0, ""},                    // none invalid in stage 1
+		{mk("cost_rate", "< 5000", 0), true, 4900, 100, ""},           // 4900 units/s accepted: 100 to spare
+		{mk("cost_rate", "> 1000", 1), false, 0, 0, "no cost"},        // stage 1 counted no cost: fails
+		{mk("invalid", "== 0", 2), false, 0, 0, "checked no answers"}, // stage 2 had no rules: fails
 	}
 	for _, tt := range tests {
 		r := Evaluate([]Threshold{tt.th}, run)[0]

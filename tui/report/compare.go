@@ -141,6 +141,9 @@ type compareMetric struct {
 	Format func(float64) string
 	// Delta writes a difference; nil: as Format writes a value.
 	Delta func(float64) string
+	// Has says a summary has the metric at all (nil: every one has): a run without expect
+	// rules has no invalid count, one without costs no cost rate, and a 0 would read as one.
+	Has func(*engine.Summary) bool
 }
 
 func formatCount(v float64) string { return textfmt.Int(int64(math.Round(v))) }
@@ -160,26 +163,26 @@ func shareOf(n, total int64) float64 {
 // compareMetrics are what compare shows for each stage and for the totals: the rate achieved,
 // the latency people quote, and how the answers went.
 var compareMetrics = []compareMetric{
-	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, textfmt.RPS, nil},
-	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, textfmt.Ms, nil},
-	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, textfmt.Ms, nil},
-	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, textfmt.Ms, nil},
-	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.Sum2xx(s.Status)) }, formatCount, nil},
-	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount, nil},
-	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount, nil},
-	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.SumCounts(s.RPCErrors)) }, formatCount, nil},
-	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount, nil},
+	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, textfmt.RPS, nil, nil},
+	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, textfmt.Ms, nil, nil},
+	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, textfmt.Ms, nil, nil},
+	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, textfmt.Ms, nil, nil},
+	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.Sum2xx(s.Status)) }, formatCount, nil, nil},
+	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount, nil, nil},
+	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount, nil, nil},
+	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.SumCounts(s.RPCErrors)) }, formatCount, nil, nil},
+	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount, nil, nil},
 }
 
 // shareMetrics stand for the counts of compareMetrics when the runs' durations differ: a stage
 // that ran 6.2 s has fewer answers than one that ran 8.1 s, whatever the node did, so counts
 // would call the shorter run worse. Shares are of the answers; dropped is of the scheduled.
 var shareMetrics = []compareMetric{
-	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.Sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints},
-	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints},
-	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints},
-	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints},
-	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints},
+	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.Sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints, nil},
+	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints, nil},
+	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints, nil},
+	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints, nil},
+	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints, nil},
 }
 
 // rateMetrics is how many of compareMetrics are rates and latencies, the same whatever a run's
@@ -187,13 +190,45 @@ var shareMetrics = []compareMetric{
 const rateMetrics = 4
 
 // blockMetrics are the metrics of one block: counts when the runs lasted as long, shares when
-// not (see shareMetrics).
-func blockMetrics(byShare bool) []compareMetric {
-	if !byShare {
-		return compareMetrics
+// not (see shareMetrics); then, when a run has them, the answers that broke expect rules and
+// the cost units answered ok per second.
+func blockMetrics(byShare bool, sums []*engine.Summary) []compareMetric {
+	out := compareMetrics
+	if byShare {
+		out = append(append([]compareMetric(nil), compareMetrics[:rateMetrics]...), shareMetrics...)
 	}
-	return append(append([]compareMetric(nil), compareMetrics[:rateMetrics]...), shareMetrics...)
+	rules, costs := false, false
+	for _, s := range sums {
+		rules = rules || s != nil && s.Expect != nil
+		costs = costs || s != nil && s.Cost != nil
+	}
+	if rules {
+		m := invalidMetric
+		if byShare {
+			m = invalidShareMetric
+		}
+		out = append(append([]compareMetric(nil), out...), m)
+	}
+	if costs {
+		out = append(append([]compareMetric(nil), out...), costRateMetric)
+	}
+	return out
 }
+
+func hasRules(s *engine.Summary) bool { return s.Expect != nil }
+func hasCosts(s *engine.Summary) bool { return s.Cost != nil }
+
+// invalidMetric is the answers that broke an expect rule (among failed); invalidShareMetric
+// its share of the answers, for runs that lasted differently; costRateMetric the cost units
+// answered ok per second: more is more of the provider's work served, like rps.
+var (
+	invalidMetric = compareMetric{Name: "invalid", Better: LowerIsBetter, Format: formatCount, Has: hasRules,
+		Value: func(s *engine.Summary) float64 { return float64(s.Expect.Invalid) }}
+	invalidShareMetric = compareMetric{Name: "invalid %", Better: LowerIsBetter, Format: formatSharePct, Delta: formatPoints, Has: hasRules,
+		Value: func(s *engine.Summary) float64 { return shareOf(s.Expect.Invalid, s.Completed) }}
+	costRateMetric = compareMetric{Name: "cost/s", Better: HigherIsBetter, Format: textfmt.RPS, Has: hasCosts,
+		Value: func(s *engine.Summary) float64 { return s.Cost.AcceptedRate }}
+)
 
 // durationTolerance is how far apart two runs' durations may be and their counts still compare:
 // 2 %, more than a stage's span varies between runs of one plan (its first and last answers).

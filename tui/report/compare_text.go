@@ -38,7 +38,8 @@ func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 	writeCompareUnmatched(ew, &c)
 	ew.Line("")
 	ew.Paragraph("", "", "Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that "+
-		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged.")
+		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged."+
+		checksLegend(c.Runs))
 	if ew.Err() != nil {
 		return fmt.Errorf("write compare: %w", ew.Err())
 	}
@@ -154,7 +155,7 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 // absolute Δ is left out; when even that is too wide (four runs and more), the lines get wider:
 // cut numbers would say nothing.
 func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float64) {
-	metrics := blockMetrics(durationsDiffer(secs))
+	metrics := blockMetrics(durationsDiffer(secs), sums)
 	t := compareTable(sums, metrics, true)
 	if t.NaturalWidth("  ") > ew.Width() {
 		t = compareTable(sums, metrics, false)
@@ -189,15 +190,16 @@ func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool)
 	t.Add(head...)
 	for _, m := range metrics {
 		row := []string{m.Name, "-"}
-		if sums[0] != nil {
+		has := func(s *engine.Summary) bool { return s != nil && (m.Has == nil || m.Has(s)) }
+		if has(sums[0]) {
 			row[1] = m.Format(m.Value(sums[0]))
 		}
 		for r := 1; r < len(sums); r++ {
 			cells := make([]string, len(perRun))
 			switch {
-			case sums[r] == nil:
+			case !has(sums[r]):
 				cells[0] = "-"
-			case sums[0] == nil:
+			case !has(sums[0]):
 				cells[0] = m.Format(m.Value(sums[r]))
 			default:
 				d := compareValue(m, m.Value(sums[0]), m.Value(sums[r]))

@@ -19,8 +19,10 @@ import (
 // second. Besides the fixed columns there is one column per HTTP status seen anywhere in the run
 // (status_200, status_429 …), per transport error class (err_timeout …) and per JSON-RPC error
 // code (rpc_-32602 …), so every row has the same columns and a missing count is a 0. A run
-// that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed. A second
-// without answers has empty latency cells; a last row that holds nothing is left out.
+// that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed; one with
+// expect rules then invalid (requests failed by a rule), one with costs cost_offered and
+// cost_accepted (cost units per second). A second without answers has empty latency cells; a
+// last row that holds nothing is left out.
 func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write csv: no snapshot to report")
@@ -30,6 +32,13 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	header := []string{"t", "stage", "target_rate", "rps", "ok", "limited", "failed"}
 	if calls {
 		header = append(header, "calls_ok", "calls_limited", "calls_failed")
+	}
+	checks := checkColumnsOf(&s.Totals)
+	if checks.rules {
+		header = append(header, "invalid")
+	}
+	if checks.costs {
+		header = append(header, "cost_offered", "cost_accepted")
 	}
 	for _, k := range statuses {
 		header = append(header, "status_"+k)
@@ -52,6 +61,12 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 			csvFloat(r.RPS), textfmt.Int(r.OK), textfmt.Int(r.Limited), textfmt.Int(r.Failed))
 		if calls {
 			rec = append(rec, textfmt.Int(r.CallsOK), textfmt.Int(r.CallsLimited), textfmt.Int(r.CallsFailed))
+		}
+		if checks.rules {
+			rec = append(rec, textfmt.Int(r.Invalid))
+		}
+		if checks.costs {
+			rec = append(rec, csvFloat(r.CostOffered), csvFloat(r.CostAccepted))
 		}
 		for _, k := range statuses {
 			rec = append(rec, textfmt.Int(r.Status[k]))

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"html/template"
 	"io"
+	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
@@ -84,12 +85,20 @@ func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 func htmlTotals(s *engine.Snapshot) *textfmt.Table {
 	tot := &s.Totals
 	secs := runtext.RunSeconds(s)
-	t := textfmt.NewTable("rrrrrrrrrr", "scheduled", "sent", "completed", "inflight", "dropped",
-		"req/s", "ok", "limited", "failed", "in")
-	t.Caption = "Totals"
-	t.Add(textfmt.Int(tot.Scheduled), textfmt.Int(tot.Sent), textfmt.Int(tot.Completed), textfmt.Int(tot.Inflight),
+	head := []string{"scheduled", "sent", "completed", "inflight", "dropped", "req/s", "ok", "limited", "failed"}
+	cells := []string{textfmt.Int(tot.Scheduled), textfmt.Int(tot.Sent), textfmt.Int(tot.Completed), textfmt.Int(tot.Inflight),
 		textfmt.Int(tot.Dropped), textfmt.RPS(tot.RPS), countPct(tot.OK, tot.Completed),
-		countPct(tot.Limited, tot.Completed), countPct(tot.Failed, tot.Completed), textfmt.BytesRate(tot.BytesIn, secs))
+		countPct(tot.Limited, tot.Completed), countPct(tot.Failed, tot.Completed)}
+	if tot.Expect != nil { // among the failed, beside them
+		head, cells = append(head, "invalid"), append(cells, countPct(tot.Expect.Invalid, tot.Completed))
+	}
+	if tot.Cost != nil {
+		head, cells = append(head, "cost/s offered", "cost/s accepted"), append(cells, textfmt.RPS(tot.Cost.OfferedRate), textfmt.RPS(tot.Cost.AcceptedRate))
+	}
+	head, cells = append(head, "in"), append(cells, textfmt.BytesRate(tot.BytesIn, secs))
+	t := textfmt.NewTable(strings.Repeat("r", len(head)), head...)
+	t.Caption = "Totals"
+	t.Add(cells...)
 	t.Note = fmt.Sprintf("over %s; in %s, out %s (%s); connections: %s", textfmt.Seconds(secs),
 		textfmt.Bytes(float64(tot.BytesIn)), textfmt.Bytes(float64(tot.BytesOut)),
 		textfmt.BytesRate(tot.BytesOut, secs), dialText(tot.Connections))

@@ -39,7 +39,8 @@ func TestSummaryMatchesSchema(t *testing.T) {
 		Limiter: &engine.LimiterEstimate{Kind: "none"}}
 	cut := fixture.Snapshot()
 	cut.Profile, cut.Stages, cut.Events = nil, nil, nil
-	for name, s := range map[string]*engine.Snapshot{"run": withProfile(fixture.SnapshotWithTimeline()), "find-limit": withSearch, "cut short": cut} {
+	for name, s := range map[string]*engine.Snapshot{"run": withProfile(fixture.SnapshotWithTimeline()), "find-limit": withSearch, "cut short": cut,
+		"rules and costs": withProfile(fixture.CheckedSnapshot())} {
 		var b bytes.Buffer
 		if err := WriteJSON(&b, s); err != nil {
 			t.Fatal(err)

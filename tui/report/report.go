@@ -104,8 +104,14 @@ func totalsTable(s *engine.Snapshot) *textfmt.Table {
 	// Shares are of the completed answers, as everywhere in the report.
 	t.Add("outcomes", fmt.Sprintf("ok %s  limited %s  failed %s", countPct(tot.OK, tot.Completed),
 		countPct(tot.Limited, tot.Completed), countPct(tot.Failed, tot.Completed)))
+	if inv := invalidText(tot); inv != "" {
+		t.Add("invalid", inv)
+	}
 	if calls := callsText(tot.Calls); calls != "" {
 		t.Add("calls", calls) // JSON-RPC calls: a batch of N is one request and N calls
+	}
+	if cost := costText(tot); cost != "" {
+		t.Add("cost units", cost)
 	}
 	t.Add("transfer", fmt.Sprintf("in %s (%s)  out %s (%s)",
 		textfmt.Bytes(float64(tot.BytesIn)), textfmt.BytesRate(tot.BytesIn, secs),

@@ -12,12 +12,14 @@ import (
 )
 
 // detailTables are the report's tables after the totals and the latency, in order: stages,
-// the chain's head, requests, statuses, errors, faults, rate-limit headers and events. The text report writes
-// each as a section; the HTML page draws them below its charts.
+// requests (each followed by its invalid answers and cost, when the run has rules or costs), the
+// chain's head, statuses, errors, faults, the expect rules broken, rate-limit headers and events.
+// The text report writes each as a section; the HTML page draws them below its charts.
 func detailTables(s *engine.Snapshot) []*textfmt.Table {
 	tot := &s.Totals
-	return []*textfmt.Table{stagesTable(s), chainTable(s), requestsTable(tot), statusTable(tot), transportTable(tot),
-		rpcErrorsTable(tot, s.RPCMessages), faultsTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events)}
+	return []*textfmt.Table{stagesTable(s), stageChecksTable(s), chainTable(s), requestsTable(tot),
+		requestChecksTable(tot), statusTable(tot), transportTable(tot), rpcErrorsTable(tot, s.RPCMessages),
+		faultsTable(tot), invalidTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events)}
 }
 
 // percentileRow is one line of the latency table.
