@@ -202,24 +202,10 @@ func (a *Aggregator) ingest(b *Batch) {
 		}
 	}
 	for _, f := range b.Faults {
-		a.total.calls.addFault(f.Fault, f.N)
-		if int(f.Sample) < len(b.Samples) {
-			s := &b.Samples[f.Sample]
-			a.stageAcc(int(s.Stage)).calls.addFault(f.Fault, f.N)
-			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
-			tot.calls.addFault(f.Fault, f.N)
-			st.calls.addFault(f.Fault, f.N)
-		}
+		a.eachSpan(b, f.Sample, func(sp *spanAcc) { sp.calls.addFault(f.Fault, f.N) })
 	}
 	for _, v := range b.Invalid {
-		a.total.checks.addRule(v.Rule, v.N)
-		if int(v.Sample) < len(b.Samples) {
-			s := &b.Samples[v.Sample]
-			a.stageAcc(int(s.Stage)).checks.addRule(v.Rule, v.N)
-			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
-			tot.checks.addRule(v.Rule, v.N)
-			st.checks.addRule(v.Rule, v.N)
-		}
+		a.eachSpan(b, v.Sample, func(sp *spanAcc) { sp.checks.addRule(v.Rule, v.N) })
 	}
 	for _, h := range b.Headers {
 		a.headers[h.Name] = h.Value
@@ -228,6 +214,19 @@ func (a *Aggregator) ingest(b *Batch) {
 	select {
 	case a.free <- b:
 	default:
+	}
+}
+
+// eachSpan calls add on every span a sample's counts belong to: the run, and when the sample is
+// in the batch, its stage and its request (in the run and in the stage).
+func (a *Aggregator) eachSpan(b *Batch, sample int32, add func(*spanAcc)) {
+	add(a.total)
+	if int(sample) < len(b.Samples) {
+		s := &b.Samples[sample]
+		add(a.stageAcc(int(s.Stage)))
+		tot, st := a.requestAccs(int(s.Stage), int(s.Request))
+		add(tot)
+		add(st)
 	}
 }
 

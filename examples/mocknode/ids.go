@@ -123,15 +123,28 @@ func appendHexWords(dst []byte, w []uint64, nibbles int) []byte {
 
 // appendHash32 writes the 32-byte hash of payload in domain d as a quoted 0x string.
 func appendHash32(dst []byte, d domain, payload uint64) []byte {
-	dst = append(dst, `"0x`...)
-	return append(appendHashHex(dst, d, payload), '"')
+	return appendQuotedKeyHex(dst, d, payload, 64)
 }
 
 // appendHashHex writes the hash's 64 hex digits alone, as geth's error messages print hashes.
 func appendHashHex(dst []byte, d domain, payload uint64) []byte {
+	return appendKeyHex(dst, d, payload, 64)
+}
+
+// appendQuotedKeyHex writes appendKeyHex's digits as a quoted 0x string, as JSON-RPC writes
+// hashes and addresses.
+func appendQuotedKeyHex(dst []byte, d domain, payload uint64, digits int) []byte {
+	dst = append(dst, `"0x`...)
+	return append(appendKeyHex(dst, d, payload, digits), '"')
+}
+
+// appendKeyHex writes the first digits (at most 64) hex digits of payload's key in domain d: 64
+// for a hash, 40 for an address.
+func appendKeyHex(dst []byte, d domain, payload uint64, digits int) []byte {
 	var w [4]uint64
-	words(d.key(payload), w[:])
-	return appendHexWords(dst, w[:], 64)
+	n := (digits + 15) / 16
+	words(d.key(payload), w[:n])
+	return appendHexWords(dst, w[:n], digits)
 }
 
 // parseHash32 reads a 0x hash of 64 hex digits (any case) that the node wrote in domain d,
@@ -173,15 +186,12 @@ func parseHexWord(b []byte) (uint64, bool) {
 // appendEthAddress writes the address of payload in domain d, quoted, lower case (as nodes
 // write addresses; the EIP-55 checksum is for people).
 func appendEthAddress(dst []byte, d domain, payload uint64) []byte {
-	dst = append(dst, `"0x`...)
-	return append(appendEthAddressHex(dst, d, payload), '"')
+	return appendQuotedKeyHex(dst, d, payload, 40)
 }
 
 // appendEthAddressHex writes the address's 40 hex digits, without quotes or 0x.
 func appendEthAddressHex(dst []byte, d domain, payload uint64) []byte {
-	var w [3]uint64
-	words(d.key(payload), w[:])
-	return appendHexWords(dst, w[:], 40)
+	return appendKeyHex(dst, d, payload, 40)
 }
 
 // parseEthAddressHex reads 40 hex digits (any case) that the node wrote as an address: the
