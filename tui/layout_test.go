@@ -64,7 +64,7 @@ func layoutViews() map[string]func(*engine.Stats) {
 			st.Head.Target.LastErr = "HTTP 503 " + strings.Repeat("サービス利用不可\x1b[2J", 10)
 			st.Head.Ref.Failing, st.Head.Ref.LastErr = true, "no answer within 5s"
 		},
-		"checks and costs": withChecks,
+		"checks and costs":       withChecks,
 		"head, checks and costs": func(st *engine.Stats) { followingHead(st); withChecks(st) },
 		"calm": func(st *engine.Stats) {
 			st.Tester, st.Plan.Saturated = engine.TesterLoad{}, false
