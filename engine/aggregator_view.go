@@ -87,6 +87,7 @@ func (a *Aggregator) view(done bool) *Stats {
 	}
 	a.addConnections(&st.Total)
 	st.Total.ByRequest = a.byRequest(-1)
+	st.LatencyByRequest = a.latencyByRequest()
 	st.Current = a.stageSummary(ps.Stage, st.Elapsed)
 	st.Histogram = a.stageAcc(ps.Stage).buckets.view()
 	n := len(a.timeline)
@@ -106,6 +107,17 @@ func (a *Aggregator) view(done bool) *Stats {
 		}
 	}
 	return st
+}
+
+// latencyByRequest is the run's latency buckets per request row that has answers.
+func (a *Aggregator) latencyByRequest() map[string]LatencyCounts {
+	out := make(map[string]LatencyCounts, len(a.reqTotal))
+	for row, acc := range a.reqTotal {
+		if acc != nil {
+			out[a.rows.names[row]] = LatencyCounts{Buckets: acc.buckets, Sum: time.Duration(acc.latency.sumUs) * time.Microsecond}
+		}
+	}
+	return out
 }
 
 // addConnections fills the connection-setup figures, measured apart from request latency.

@@ -264,8 +264,12 @@ type Stats struct {
 	RPCMessage map[string]string // JSON-RPC error code -> a message seen with it
 	Headers    map[string]string // rate-limit headers, last value seen
 	Histogram  []Bucket          // latency buckets of the current stage
-	Tester     TesterLoad        // the tester's own health in the last complete second
-	Head       *HeadState        // the chain's head the run follows; nil when none
-	Done       bool              // the run ended; Total is final
-	EndReason  string
+	// LatencyByRequest is the whole run's latency per request row (the names of
+	// Total.ByRequest) in the fixed buckets of LatencyEdges. The rows share out the requests,
+	// so their sum is the run's.
+	LatencyByRequest map[string]LatencyCounts
+	Tester           TesterLoad // the tester's own health in the last complete second
+	Head             *HeadState // the chain's head the run follows; nil when none
+	Done             bool       // the run ended; Total is final
+	EndReason        string
 }
