@@ -33,7 +33,7 @@ type LatencyCounts struct {
 }
 
 // Count is how many latencies were counted.
-func (c *LatencyCounts) Count() int64 {
+func (c LatencyCounts) Count() int64 {
 	var n int64
 	for _, b := range c.Buckets {
 		n += b
