@@ -82,6 +82,7 @@ type runFlags struct {
 	saveEvery  time.Duration
 	cpuProfile string
 	targets    string
+	metrics    string // --metrics-listen
 }
 
 func newRunFlags(fs *flag.FlagSet) *runFlags {
@@ -100,6 +101,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.Int64Var(&f.requests, "requests", 0, "stop after `N` requests (like bombardier -n)")
 	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
+	fs.StringVar(&f.metrics, "metrics-listen", "", "serve the live numbers to Prometheus on `host:port`/metrics (127.0.0.1:9464; :9464 for every interface)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
 	return f
 }

@@ -18,6 +18,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine/thresholds"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/outfile"
+	"github.com/rpcstress/rpcstress/internal/promexport"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
@@ -64,10 +65,20 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if p.Config.TLS.Insecure {
 		fmt.Fprintln(c.stdout, "warning: TLS verification OFF (insecure = true): any certificate is accepted")
 	}
-	if code, ok := c.schedule(ctx, p, f); !ok {
+	if err := applyShard(p, f); err != nil {
+		return c.fail(exitUsage, err)
+	}
+	metrics, err := c.startMetrics(f.metrics, p)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	if metrics != nil {
+		defer c.stopMetrics(ctx, metrics)
+	}
+	if code, ok := c.schedule(ctx, f); !ok {
 		return code
 	}
-	code := c.execute(ctx, p, f)
+	code := c.execute(ctx, p, f, metrics)
 	if node != nil {
 		c.printNodeCount(node)
 	}
@@ -83,16 +94,20 @@ func (c *cli) loadProfile(pos []string) (*profiles.Profile, error) {
 	return whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
 }
 
-// schedule applies --shard and waits for --start-at; ok is false when the run must not start,
-// with the exit code.
-func (c *cli) schedule(ctx context.Context, p *profiles.Profile, f *runFlags) (code int, ok bool) {
+// applyShard applies --shard.
+func applyShard(p *profiles.Profile, f *runFlags) error {
 	if f.shard != "" {
 		i, n, err := parseShard(f.shard)
 		if err != nil {
-			return c.fail(exitUsage, err), false
+			return err
 		}
 		p.Config.Shard, p.Config.ShardCount = i, n
 	}
+	return nil
+}
+
+// schedule waits for --start-at; ok is false when the run must not start, with the exit code.
+func (c *cli) schedule(ctx context.Context, f *runFlags) (code int, ok bool) {
 	if f.startAt == "" {
 		return 0, true
 	}
@@ -115,13 +130,16 @@ func snapshotMeta(p *profiles.Profile) (engine.SnapshotMeta, error) {
 }
 
 // execute runs a loaded profile and saves its snapshot, whatever ends it.
-func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags) int {
+func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags, metrics *promexport.Server) int {
 	if code, ok := c.readHead(ctx, p.Config); !ok {
 		return code
 	}
 	runner, err := engine.NewRunner(p.Config, engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps)})
 	if err != nil {
 		return c.fail(exitRunFailed, err)
+	}
+	if metrics != nil {
+		metrics.Collector().SetSource(runner.Stats)
 	}
 	// Where the numbers go is checked before anything is sent, not found wrong after the run.
 	out, err := newRunOutput(f.out, defaultSnapshotPath(p.Name, runner.Start()))

@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"strconv"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/promtest"
+)
+
+// TestE2EPrometheus: a real Prometheus scrapes a run's --metrics-listen every second. Its
+// rate(rpcstress_requests_total[10s]) in the middle of the run matches rpcstress's own
+// achieved rate within 2 %, every series carries the run and the shard, and its last scrape
+// (rpcstress waits for it after the run) holds exactly the snapshot's count. Serial: it
+// asserts a rate.
+func TestE2EPrometheus(t *testing.T) {
+	promtest.Require(t)
+	_, url := startNode(t, mocknode.Config{})
+	listen := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
+	prom := promtest.Start(t, listen)
+	const rate, seconds = 400, 14
+	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \""+strconv.Itoa(rate)+"/s\"\nduration = \""+strconv.Itoa(seconds)+"s\"\n")
+	r := runCLI(t, nil, p, "--metrics-listen", listen, "--shard", "1/1")
+	mustRun(t, r, exitOK)
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+
+	// The middle of the run: its last 10 s window ends 2 s before the end.
+	at := r.snap.StartedAt.Add((seconds - 2) * time.Second)
+	got := query(ctx, t, prom, `sum by (run, shard) (rate(rpcstress_requests_total[10s]))`, at)
+	own := r.snap.Stages[0].Summary.RPS
+	if d := (got.Value - own) / own; d > 0.02 || d < -0.02 {
+		t.Errorf("Prometheus's rate %.2f/s, rpcstress's achieved %.2f/s: %.2f%% apart", got.Value, own, d*100)
+	}
+	if got.Metric["run"] != "e2e" || got.Metric["shard"] != "1/1" {
+		t.Errorf("labels %v, want run e2e and shard 1/1", got.Metric)
+	}
+	t.Logf("rate(rpcstress_requests_total[10s]) %.2f/s, achieved %.2f/s", got.Value, own)
+
+	final := query(ctx, t, prom, `sum(rpcstress_requests_total)`, time.Now())
+	if final.Value != float64(r.snap.Totals.Completed) {
+		t.Errorf("Prometheus's last scrape counts %v requests, the snapshot %d: the final numbers were not scraped\nstderr: %s",
+			final.Value, r.snap.Totals.Completed, r.stderr)
+	}
+}
+
+// query runs an instant query that must give one series.
+func query(ctx context.Context, t *testing.T, prom *promtest.Server, q string, at time.Time) promtest.Sample {
+	t.Helper()
+	res, err := prom.Query(ctx, q, at)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res) != 1 {
+		t.Fatalf("%s: %d series, want 1: %v\nprometheus: %s", q, len(res), res, prom.Log())
+	}
+	return res[0]
+}
