@@ -30,6 +30,7 @@ import (
 //     timeline second its answers are held to;
 //   - TestFaultSlowTarget (the process's heap and RSS) and TestFaultRudeTargets (the
 //     process's goroutines): what other tests hold would be counted as theirs;
+//   - TestE2EPrometheus: Prometheus's rate of the run within 2 % of the achieved rate;
 //   - TestE2ETargetsStdin changes the working directory (t.Chdir), which Go allows only to a
 //     test that runs alone.
 

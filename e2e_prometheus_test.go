@@ -2,7 +2,11 @@ package main
 
 import (
 	"context"
+	"net"
+	"os"
 	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -57,4 +61,39 @@ func query(ctx context.Context, t *testing.T, prom *promtest.Server, q string, a
 		t.Fatalf("%s: %d series, want 1: %v\nprometheus: %s", q, len(res), res, prom.Log())
 	}
 	return res[0]
+}
+
+// TestE2EMetricsListenBadAddress: a --metrics-listen that cannot be served is refused before
+// anything is sent (and before --start-at waits), with exit 2 and what to write instead.
+func TestE2EMetricsListenBadAddress(t *testing.T) {
+	t.Parallel()
+	node, url := startNode(t, mocknode.Config{})
+	taken, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer taken.Close()
+	p := writeProfile(t, url, 4, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n")
+	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
+	rows := []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--metrics-listen", "9464"}, `--metrics-listen "9464" is not host:port: write e.g. 127.0.0.1:9464`}, // a port alone
+		{[]string{"--metrics-listen", taken.Addr().String()}, "is in use by another program: choose another port"},    // taken
+		{[]string{"--metrics-listen", "9464", "--start-at", later}, `"9464" is not host:port`},                        // told before the wait
+	}
+	for _, r := range rows {
+		// Should the address be checked after the wait, a signal ends it: a failure, not a hang.
+		sig := make(chan os.Signal, 1)
+		interrupt := time.AfterFunc(3*time.Second, func() { sig <- syscall.SIGINT })
+		run := runCLI(t, sig, append([]string{p}, r.args...)...)
+		interrupt.Stop()
+		if run.code != exitUsage || !strings.Contains(run.stderr, r.want) || run.snap != nil {
+			t.Errorf("%v: exit %d, snapshot %v, stderr %q; want exit 2 saying %q and no snapshot", r.args, run.code, run.snap != nil, run.stderr, r.want)
+		}
+	}
+	if n := node.Stats().Requests; n != 0 {
+		t.Errorf("the node got %d requests: a bad address must stop the run before it sends", n)
+	}
 }
