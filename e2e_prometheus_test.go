@@ -2,8 +2,11 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"net"
 	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"syscall"
@@ -43,10 +46,55 @@ func TestE2EPrometheus(t *testing.T) {
 	}
 	t.Logf("rate(rpcstress_requests_total[10s]) %.2f/s, achieved %.2f/s", got.Value, own)
 
+	checkDashboard(ctx, t, prom, at)
+
 	final := query(ctx, t, prom, `sum(rpcstress_requests_total)`, time.Now())
 	if final.Value != float64(r.snap.Totals.Completed) {
 		t.Errorf("Prometheus's last scrape counts %v requests, the snapshot %d: the final numbers were not scraped\nstderr: %s",
 			final.Value, r.snap.Totals.Completed, r.stderr)
+	}
+}
+
+// checkDashboard evaluates every query of examples/grafana's dashboard as Grafana would (the
+// run variable set to the run, $__rate_interval to 10s) against the Prometheus that scraped
+// the run: each must parse and show the run, but for the errors, which a clean run has none of.
+func checkDashboard(ctx context.Context, t *testing.T, prom *promtest.Server, at time.Time) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("examples", "grafana", "dashboard.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var dash struct {
+		Panels []struct {
+			Title   string
+			Targets []struct{ Expr string }
+		}
+	}
+	if err := json.Unmarshal(b, &dash); err != nil {
+		t.Fatalf("dashboard.json: %v", err)
+	}
+	vars := strings.NewReplacer("$run", "e2e", "$__rate_interval", "10s")
+	n := 0
+	for _, p := range dash.Panels {
+		for _, tg := range p.Targets {
+			n++
+			res, err := prom.Query(ctx, vars.Replace(tg.Expr), at)
+			switch {
+			case err != nil:
+				t.Errorf("panel %q: %v", p.Title, err)
+			case len(res) == 0 && !strings.Contains(tg.Expr, "errors_total"):
+				t.Errorf("panel %q: %s shows nothing of the run", p.Title, tg.Expr)
+			}
+		}
+	}
+	if n < 10 {
+		t.Errorf("the dashboard has only %d queries", n)
+	}
+	if promtool, err := exec.LookPath("promtool"); err == nil {
+		out, err := exec.CommandContext(ctx, promtool, "check", "config", filepath.Join("examples", "grafana", "prometheus.yml")).CombinedOutput()
+		if err != nil {
+			t.Errorf("examples/grafana/prometheus.yml: %v\n%s", err, out)
+		}
 	}
 }
 
