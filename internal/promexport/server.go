@@ -34,7 +34,7 @@ func Listen(addr string) (net.Listener, error) {
 	ln, err := net.Listen("tcp", addr)
 	switch {
 	case errors.Is(err, syscall.EADDRINUSE):
-		return nil, fmt.Errorf("%s is in use by another program: choose another port (Prometheus's registry of exporter ports suggests 9464)", addr)
+		return nil, fmt.Errorf("%s is in use by another program: choose another port", addr)
 	case errors.Is(err, syscall.EACCES):
 		return nil, fmt.Errorf("%s: may not listen there (ports below 1024 need root): choose a port above 1023, e.g. 9464", addr)
 	case errors.Is(err, syscall.EADDRNOTAVAIL):
