@@ -76,6 +76,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.collectLatency(e, st)
 	c.collectPlan(e, st)
 	c.collectTester(e, st)
+	c.collectRules(e, st)
 }
 
 // collectBooks emits the run's books: what was scheduled, sent, dropped, in flight, queued.

@@ -22,7 +22,9 @@ func fakeStats() *engine.Stats {
 		RPCErrors: map[string]int64{"-32005": 3, "-32602": 1}, BytesIn: 9000, BytesOut: 7000,
 		Connections: engine.Connections{Dialed: 3},
 		Calls:       engine.CallStats{Sent: 130, OK: 100, Limited: 20, Failed: 4, Faults: map[string]int64{"missing": 2}},
-		ByRequest:   map[string]engine.Summary{"getBalance": get, "getSlot": slot}}
+		ByRequest:   map[string]engine.Summary{"getBalance": get, "getSlot": slot},
+		Expect:      &engine.ExpectStats{Invalid: 2, Calls: 3, ByRule: map[string]int64{"result present": 3}},
+		Cost:        &engine.CostStats{Offered: 2200, Accepted: 1600}}
 	var lat, lat2 engine.LatencyCounts
 	lat.Buckets[3], lat.Buckets[4], lat.Buckets[engine.LatencyBucketCount-1] = 50, 44, 1
 	lat.Sum = 300 * time.Millisecond
@@ -36,6 +38,8 @@ func fakeStats() *engine.Stats {
 			Latency: engine.RowLatency{P50: 1.5, P90: 2.25, P95: 3, P99: 7.5, P999: 9, Max: 12}},
 		LatencyByRequest: map[string]engine.LatencyCounts{"getBalance": lat, "getSlot": lat2},
 		Tester:           engine.TesterLoad{Lag: 3 * time.Millisecond, Behind: true, CPU: 0.75, Cores: 2},
+		Head: &engine.HeadState{Target: engine.HeadReading{Head: 1000, Known: true, Reads: 12, Failures: 1},
+			Ref: &engine.HeadReading{Head: 1003, Known: true, Reads: 12}},
 	}
 }
 
@@ -86,6 +90,15 @@ func TestCollect(t *testing.T) {
 		{`rpcstress_run_info{mode="open",version="v1.2.3"}`, 1},                                                      // always 1
 		{`rpcstress_latency_seconds_count{method="getBalance"}`, float64(st.LatencyByRequest["getBalance"].Count())}, // a histogram per request
 		{`rpcstress_latency_seconds_sum{method="getSlot"}`, st.LatencyByRequest["getSlot"].Sum.Seconds()},            // its sum in seconds
+		{`rpcstress_invalid_requests_total{}`, float64(tot.Expect.Invalid)},                                          // expect rules broken
+		{`rpcstress_invalid_calls_total{rule="result present"}`, float64(tot.Expect.ByRule["result present"])},       // by rule
+		{`rpcstress_cost_offered_total{}`, float64(tot.Cost.Offered)},                                                // cost units sent
+		{`rpcstress_cost_accepted_total{}`, float64(tot.Cost.Accepted)},                                              // and answered ok
+		{`rpcstress_head_target{}`, float64(st.Head.Target.Head)},                                                    // the target's head
+		{`rpcstress_head_reference{}`, float64(st.Head.Ref.Head)},                                                    // the reference's
+		{`rpcstress_head_lag_blocks{}`, float64(st.Head.Ref.Head - st.Head.Target.Head)},                             // how far behind
+		{`rpcstress_head_read_failures_total{node="target"}`, float64(st.Head.Target.Failures)},                      // its failed reads
+		{`rpcstress_head_reads_total{node="reference"}`, float64(st.Head.Ref.Reads)},                                 // the reference's reads
 	}
 	for _, r := range rows {
 		v, ok := got[r.series]
@@ -131,7 +144,8 @@ func TestCollectLatency(t *testing.T) {
 }
 
 // TestCollectEdgeCases: what a scrape gives before the run starts, in a second without
-// answers, with an unknown CPU, and with names that are not UTF-8 (from a target file).
+// answers, with an unknown CPU, for a profile without expect rules, costs or a chain, and with
+// names that are not UTF-8 (from a target file).
 func TestCollectEdgeCases(t *testing.T) {
 	c := NewCollector(Options{Mode: "open"})
 	got, _ := gather(t, c)
@@ -141,12 +155,14 @@ func TestCollectEdgeCases(t *testing.T) {
 	st := fakeStats()
 	st.Last = engine.Row{}
 	st.Tester.CPU = -1
+	st.Total.Expect, st.Total.Cost, st.Head = nil, nil, nil // a profile without rules, costs or a chain
 	st.Total.ByRequest["bad\xffname"] = engine.Summary{OK: 1}
 	c.SetSource(func() *engine.Stats { return st })
 	got, _ = gather(t, c) // fails on an invalid metric
-	for _, name := range []string{"rpcstress_last_second_latency_seconds", "rpcstress_tester_cpu_cores"} {
+	for _, name := range []string{"rpcstress_last_second_latency_seconds", "rpcstress_tester_cpu_cores",
+		"rpcstress_invalid_requests_total", "rpcstress_cost_offered_total", "rpcstress_head_target", "rpcstress_head_reads_total"} {
 		if n := got.sum(name); n != 0 || math.IsNaN(n) {
-			t.Errorf("%s present (%v): a second without answers has no percentiles, an unknown CPU no value", name, n)
+			t.Errorf("%s present (%v): not to be emitted", name, n)
 		}
 		for k := range got {
 			if len(k) > len(name) && k[:len(name)+1] == name+"{" {

@@ -18,6 +18,7 @@ type descs struct {
 	lastLatency                    *prometheus.Desc
 	testerCPU, testerLag, behind   *prometheus.Desc
 	elapsed, info                  *prometheus.Desc
+	rules                          ruleDescs
 }
 
 // newDescs makes the descriptions; target is a constant label of the run's own series (the
@@ -28,6 +29,7 @@ func newDescs(target string) descs {
 		return prometheus.NewDesc("rpcstress_"+name, help, labels, c)
 	}
 	return descs{
+		rules:          newRuleDescs(d),
 		scheduled:      d("requests_scheduled_total", "Requests the plan scheduled."),
 		sent:           d("requests_sent_total", "Requests sent."),
 		dropped:        d("requests_dropped_total", "Requests the schedule wanted but the backlog could not hold (the tester could not keep up)."),
@@ -62,9 +64,9 @@ func newDescs(target string) descs {
 
 // all lists every description, for Describe.
 func (d *descs) all() []*prometheus.Desc {
-	return []*prometheus.Desc{d.scheduled, d.sent, d.dropped, d.requests, d.methodRequests,
+	return append([]*prometheus.Desc{d.scheduled, d.sent, d.dropped, d.requests, d.methodRequests,
 		d.responses, d.transportErrs, d.rpcErrors, d.callsSent, d.calls, d.callFaults,
 		d.bytesIn, d.bytesOut, d.dials, d.latency, d.targetRate, d.achieved, d.sentRate,
 		d.inflight, d.queued, d.stage, d.stages, d.state, d.lastLatency, d.testerCPU,
-		d.testerLag, d.behind, d.elapsed, d.info}
+		d.testerLag, d.behind, d.elapsed, d.info}, d.rules.all()...)
 }
