@@ -1,12 +1,11 @@
 package main
 
 import (
-	"bytes"
 	"context"
+	"github.com/rpcstress/rpcstress/internal/syncbuf"
 	"io"
 	"os"
 	"path/filepath"
-	"sync"
 	"testing"
 	"time"
 
@@ -20,22 +19,7 @@ import (
 // parallel, and the binary they share, are in e2e_main_test.go.
 
 // syncBuffer collects output written from the run's goroutines.
-type syncBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (s *syncBuffer) Write(p []byte) (int, error) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.Write(p)
-}
-
-func (s *syncBuffer) String() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.b.String()
-}
+type syncBuffer = syncbuf.Buffer
 
 // cliRun is what one in-process run of rpcstress left: its exit status, its output and the
 // snapshot it wrote (nil if none) at out.

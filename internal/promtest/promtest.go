@@ -4,10 +4,10 @@
 package promtest
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
+	"github.com/rpcstress/rpcstress/internal/syncbuf"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,7 +16,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"sync"
 	"testing"
 	"time"
 )
@@ -24,7 +23,7 @@ import (
 // Server is a running Prometheus.
 type Server struct {
 	URL string // http://127.0.0.1:PORT
-	log *lockedBuffer
+	log *syncbuf.Buffer
 }
 
 // Require finds the prometheus binary, or skips the test where it is absent outside CI (in CI,
@@ -70,7 +69,7 @@ func Start(t testing.TB, targets ...string) *Server {
 		t.Fatal(err)
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(FreePort(t))
-	s := &Server{URL: "http://" + addr, log: &lockedBuffer{}}
+	s := &Server{URL: "http://" + addr, log: &syncbuf.Buffer{}}
 	cmd := exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--log.level=warn")
 	cmd.Stdout, cmd.Stderr = s.log, s.log
@@ -186,20 +185,3 @@ func (s *Server) Query(ctx context.Context, query string, at time.Time) ([]Sampl
 
 // Log is what Prometheus printed, for a failing test's message.
 func (s *Server) Log() string { return s.log.String() }
-
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
