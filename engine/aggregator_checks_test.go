@@ -28,11 +28,7 @@ func checksConfig(t *testing.T) (*Config, *ExpectRule) {
 // the calls answered ok.
 func TestAggregatorChecks(t *testing.T) {
 	cfg, present := checksConfig(t)
-	c := NewCounters(2)
-	c.InitRequests(2)
-	start := time.Now().Add(-5 * time.Second)
-	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
-	go a.Run()
+	a, c := startAggregator(cfg, 5*time.Second)
 	b := a.getBatch()
 	ms := func(n int) int64 { return int64(time.Duration(n) * time.Millisecond) }
 	add := func(stage, req uint16, done int64, outcome Outcome, ok, invalid uint16, costOK uint32) {

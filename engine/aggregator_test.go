@@ -9,6 +9,18 @@ import (
 
 func fixedPlan() PlanState { return PlanState{State: StateRunning, StageCount: 1, TargetRate: 100} }
 
+// startAggregator runs an aggregator over cfg's stages and requests as if the run began ago
+// (fixedPlan, one view an hour so only the test's Finish publishes); the test counts its sends
+// on the returned counters and feeds its answers through batches.
+func startAggregator(cfg *Config, ago time.Duration) (*Aggregator, *Counters) {
+	c := NewCounters(len(cfg.Plan.Stages))
+	c.InitRequests(len(cfg.Requests))
+	start := time.Now().Add(-ago)
+	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
+	go a.Run()
+	return a, c
+}
+
 // TestAggregatorTimeline: samples land in the second they completed in, seconds without answers
 // still get a row, and the rows add up to the totals.
 func TestAggregatorTimeline(t *testing.T) {

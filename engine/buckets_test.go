@@ -11,11 +11,7 @@ import (
 func TestLatencyByRequest(t *testing.T) {
 	cfg := testConfig(Stage{Rate: 100, Duration: time.Hour})
 	cfg.Requests = append(cfg.Requests, Request{Name: "s", Body: []byte("{}"), Weight: 1, Items: 1})
-	c := NewCounters(1)
-	c.InitRequests(len(cfg.Requests))
-	start := time.Now()
-	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
-	go a.Run()
+	a, c := startAggregator(cfg, 0)
 	edges := LatencyEdges()
 	samples := []struct {
 		req     uint16

@@ -14,11 +14,7 @@ func TestAggregatorCalls(t *testing.T) {
 		{Name: "a+b x2", Body: []byte(batch), Weight: 1, Items: 2, RPC: ParseRPCCalls([]byte(batch))},
 		{Name: "GET /health", Body: nil, Weight: 1, Items: 1},
 	}
-	c := NewCounters(1)
-	c.InitRequests(2)
-	start := time.Now().Add(-3 * time.Second)
-	a := NewAggregator(cfg, c, NewEventLog(start), fixedPlan, start, time.Hour)
-	go a.Run()
+	a, c := startAggregator(cfg, 3*time.Second)
 	b := a.getBatch()
 	at := func(ms int) (int64, int64, int64) {
 		d := int64(time.Duration(ms) * time.Millisecond)
