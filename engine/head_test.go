@@ -135,6 +135,20 @@ func waitFor(t *testing.T, what string, cond func() bool) {
 	}
 }
 
+// runHeadTracker starts a head tracker over cfg, logging to events (nil: none); cancel ends
+// its run, and done closes once the tracker has stopped.
+func runHeadTracker(t *testing.T, cfg *Config, events *EventLog) (tr *headTracker, cancel context.CancelFunc, done <-chan struct{}) {
+	t.Helper()
+	tr, err := newHeadTracker(cfg, events, time.Now())
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithCancel(t.Context())
+	stopped := make(chan struct{})
+	go func() { tr.run(ctx); close(stopped) }()
+	return tr, cancel, stopped
+}
+
 // TestHeadTrackerFollows: the tracker follows a head the node moves, into the templates' cell;
 // a failing node leaves the head stale (kept, counted, said once in the events) and the run
 // going; when the node answers again the head moves on.
@@ -145,13 +159,7 @@ func TestHeadTrackerFollows(t *testing.T) {
 		t.Fatal(err)
 	}
 	events := NewEventLog(time.Now())
-	tr, err := newHeadTracker(cfg, events, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { tr.run(ctx); close(done) }()
+	tr, cancel, done := runHeadTracker(t, cfg, events)
 	defer func() { cancel(); <-done }()
 
 	node.SetHead(105)
@@ -196,13 +204,7 @@ func TestHeadTrackerCancel(t *testing.T) {
 	cfg.Timeout = time.Minute
 	cfg.Head.Cell = &HeadCell{}
 	cfg.Head.Cell.Store(7)
-	tr, err := newHeadTracker(cfg, nil, time.Now())
-	if err != nil {
-		t.Fatal(err)
-	}
-	ctx, cancel := context.WithCancel(context.Background())
-	done := make(chan struct{})
-	go func() { tr.run(ctx); close(done) }()
+	tr, cancel, done := runHeadTracker(t, cfg, nil)
 	<-arrived
 	began := time.Now()
 	cancel()
