@@ -27,13 +27,7 @@ func checkSchema(t *testing.T, s *engine.Snapshot) {
 	if schemasErr != nil {
 		t.Fatal(schemasErr)
 	}
-	b, err := json.MarshalIndent(s, "", "  ")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if err := schemas.Validate(schema.Snapshot, b); err != nil {
-		t.Errorf("the snapshot does not match its schema: %v", err)
-	}
+	schemas.RequireValid(t, schema.Snapshot, s, "the snapshot")
 }
 
 // TestEngineSnapshotsMatchSchema: every kind of snapshot the engine builds is valid against

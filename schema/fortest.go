@@ -1,6 +1,7 @@
 package schema
 
 import (
+	"encoding/json"
 	"reflect"
 	"testing"
 )
@@ -28,4 +29,19 @@ func MustCompile(tb testing.TB) *Schemas {
 		tb.Fatal(err)
 	}
 	return s
+}
+
+// RequireValid fails tb when v, encoded as rpcstress writes its files (indented JSON), does not
+// match the schema of k; the error begins with what, the document's name for the reader. A
+// value that does not encode stops tb.
+func (s *Schemas) RequireValid(tb testing.TB, k Kind, v any, what string) {
+	tb.Helper()
+	b, err := json.MarshalIndent(v, "", "  ")
+	if err != nil {
+		tb.Fatal(err)
+		return
+	}
+	if err := s.Validate(k, b); err != nil {
+		tb.Errorf("%s does not match its schema: %v", what, err)
+	}
 }

@@ -88,6 +88,9 @@ type recorder struct {
 func (r *recorder) Helper()           {}
 func (r *recorder) Error(args ...any) { r.errors = append(r.errors, fmt.Sprint(args...)) }
 func (r *recorder) Fatal(args ...any) { r.fatal = true; r.Error(args...) }
+func (r *recorder) Errorf(format string, args ...any) {
+	r.Error(fmt.Sprintf(format, args...))
+}
 
 // TestRequireType: the test helper reports each problem CheckType finds as one error, none for
 // a matching type, and stops at a definition that does not exist.
@@ -121,6 +124,40 @@ func TestRequireType(t *testing.T) {
 				t.Fatalf("errors %q (fatal %v), want %d (fatal %v)", r.errors, r.fatal, len(tt.errors), tt.fatal)
 			}
 			got := strings.Join(r.errors, "\n")
+			for _, w := range tt.errors {
+				if !strings.Contains(got, w) {
+					t.Errorf("errors %q, want one about %q", r.errors, w)
+				}
+			}
+		})
+	}
+}
+
+// TestRequireValid: the test helper fails with the document's name when a value does not match
+// the schema, and stops when the value does not encode at all. (A valid snapshot passing is
+// seen by every snapshot test of engine and engine/search.)
+func TestRequireValid(t *testing.T) {
+	s, err := Compile()
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name   string
+		v      any
+		errors []string // a word of each error
+		fatal  bool
+	}{
+		{"not a snapshot", map[string]int{"schema_version": 1}, []string{"the run does not match its schema"}, false}, // named, not fatal
+		{"does not encode", make(chan int), []string{"unsupported type"}, true},                                       // stops
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := &recorder{TB: t}
+			s.RequireValid(r, Snapshot, tt.v, "the run")
+			got := strings.Join(r.errors, "\n")
+			if r.fatal != tt.fatal || len(r.errors) != len(tt.errors) {
+				t.Fatalf("errors %q (fatal %v), want %d (fatal %v)", r.errors, r.fatal, len(tt.errors), tt.fatal)
+			}
 			for _, w := range tt.errors {
 				if !strings.Contains(got, w) {
 					t.Errorf("errors %q, want one about %q", r.errors, w)

@@ -1,7 +1,6 @@
 package search
 
 import (
-	"encoding/json"
 	"testing"
 	"time"
 
@@ -13,10 +12,7 @@ import (
 // (probes, answer, limiter estimate, burst probe) included, is valid against
 // schema/snapshot.v1.json, whichever way the search ended.
 func TestSearchSnapshotsMatchSchema(t *testing.T) {
-	schemas, err := schema.Compile()
-	if err != nil {
-		t.Fatal(err)
-	}
+	schemas := schema.MustCompile(t)
 	tests := []struct {
 		name  string
 		cfg   Config
@@ -40,13 +36,7 @@ func TestSearchSnapshotsMatchSchema(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			b, err := json.MarshalIndent(snap, "", "  ")
-			if err != nil {
-				t.Fatal(err)
-			}
-			if err := schemas.Validate(schema.Snapshot, b); err != nil {
-				t.Errorf("the search snapshot does not match its schema: %v", err)
-			}
+			schemas.RequireValid(t, schema.Snapshot, snap, "the search snapshot")
 		})
 	}
 }
