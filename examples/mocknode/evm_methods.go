@@ -113,16 +113,3 @@ func boolParam(v *fastjson.Value) (bool, bool) {
 	}
 	return false, false
 }
-
-// isHexHash reports b is 0x and 64 hex digits.
-func isHexHash(b []byte) bool {
-	if len(b) != 66 || b[0] != '0' || (b[1] != 'x' && b[1] != 'X') {
-		return false
-	}
-	for _, c := range b[2:] {
-		if _, ok := hexDigit(c); !ok {
-			return false
-		}
-	}
-	return true
-}

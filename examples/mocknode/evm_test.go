@@ -407,3 +407,31 @@ func TestEVMFeeHistory(t *testing.T) {
 		{"beyond head", "eth_feeHistory", `[2,` + hexq(head+1) + `]`, -32000, msgBeyondHead},
 	})
 }
+
+// TestHexParams: an address is 0x and 40 hex digits, a hash 0x and 64, of either case; any other
+// length or a letter that is not hex is refused.
+func TestHexParams(t *testing.T) {
+	addr := "0x" + strings.Repeat("aB", 20)
+	hash := "0X" + strings.Repeat("0f", 32)
+	tests := []struct {
+		in            string
+		address, hash bool
+	}{
+		{addr, true, false},                     // 40 digits, mixed case
+		{hash, false, true},                     // 64 digits, upper-case 0X
+		{addr[:41], false, false},               // one digit short
+		{addr + "0", false, false},              // one digit over
+		{addr[:41] + "g", false, false},         // not a hex digit
+		{"1x" + addr[2:], false, false},         // no 0x
+		{strings.Repeat("a", 42), false, false}, // digits where 0x goes
+		{"", false, false},                      // nothing
+	}
+	for _, tt := range tests {
+		if got := isEthAddress([]byte(tt.in)); got != tt.address {
+			t.Errorf("isEthAddress(%q) = %v, want %v", tt.in, got, tt.address)
+		}
+		if got := isHexHash([]byte(tt.in)); got != tt.hash {
+			t.Errorf("isHexHash(%q) = %v, want %v", tt.in, got, tt.hash)
+		}
+	}
+}

@@ -161,8 +161,14 @@ func isBase58(b []byte) bool {
 
 // isEthAddress reports whether b is 0x followed by 40 hex digits (any case; the EIP-55
 // checksum is not checked, as most nodes don't).
-func isEthAddress(b []byte) bool {
-	if len(b) != 42 || b[0] != '0' || (b[1] != 'x' && b[1] != 'X') {
+func isEthAddress(b []byte) bool { return isHexDigits(b, 40) }
+
+// isHexHash reports b is 0x and 64 hex digits.
+func isHexHash(b []byte) bool { return isHexDigits(b, 64) }
+
+// isHexDigits reports whether b is 0x (or 0X) followed by exactly n hex digits of any case.
+func isHexDigits(b []byte, n int) bool {
+	if len(b) != n+2 || b[0] != '0' || (b[1] != 'x' && b[1] != 'X') {
 		return false
 	}
 	for _, c := range b[2:] {
