@@ -63,6 +63,9 @@ type Aggregator struct {
 	// headIn is the head tracker's state as of a moment of the run (nil: the run follows no
 	// head); the Runner wires it to the tracker.
 	headIn func(now time.Duration) *HeadState
+	// watch reads the node's resources beside the run (nil: nothing is watched); each row
+	// takes its reading of that second.
+	watch  Watcher
 	tester TesterLoad    // the tester's health in the last closed second
 	cpuAt  time.Duration // the process's CPU time at the last measure, and when (since start)
 	wallAt time.Duration
@@ -335,6 +338,9 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		}
 		a.tester.Behind = row.Saturated
 		a.measureCPU(now)
+		if a.watch != nil {
+			row.Watch = a.watch.At(s.t)
+		}
 		a.timeline = append(a.timeline, row)
 		if span >= time.Second/2 {
 			// The run's final sliver (the drain's last stragglers) is no "last second" to show:

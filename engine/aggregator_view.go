@@ -100,6 +100,9 @@ func (a *Aggregator) view(done bool) *Stats {
 		st.Head = a.headIn(st.Elapsed)
 		st.Head.Advance, st.Head.AdvanceOver = HeadAdvance(a.timeline, n-1, HeadWindow)
 	}
+	if a.watch != nil {
+		st.Watch = a.watch.Info()
+	}
 	if n > 0 {
 		st.Last = a.timeline[n-1]
 		if a.lastWhole >= 0 {

@@ -22,6 +22,9 @@ type RunOptions struct {
 	PublishEvery time.Duration
 	// DrainTimeout bounds the wait for in-flight requests at the end; default Timeout + 2 s.
 	DrainTimeout time.Duration
+	// Watch, when set, reads the node's resources beside the run (see Watcher): the Runner
+	// runs it for as long as the run goes and files its readings in the timeline.
+	Watch Watcher
 }
 
 // Runner is one run of the engine: scheduler, worker pool, client and aggregator, wired
@@ -81,6 +84,9 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	}
 	if r.head != nil {
 		r.agg.headIn = r.head.state
+	}
+	if opt.Watch != nil {
+		r.agg.watch = opt.Watch
 	}
 	return r, nil
 }
@@ -152,6 +158,7 @@ func (r *Runner) planState() PlanState {
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
 	go r.agg.Run()
 	stopHead := r.followHead(ctx)
+	stopWatch := r.runWatch(ctx)
 	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, feed: r.feed}
 	if r.feed != nil {
 		go r.feed.run()
@@ -188,6 +195,7 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	}
 	r.events.Add("end", reason)
 	stopHead()
+	stopWatch() // its last reading, of the second the run ends in, before that row closes
 	r.agg.Finish(reason)
 	r.client.Close()
 	return r.agg.Snapshot(meta)
@@ -204,6 +212,24 @@ func (r *Runner) followHead(ctx context.Context) (stop func()) {
 	go func() {
 		defer close(done)
 		r.head.run(ctx)
+	}()
+	return func() {
+		cancel()
+		<-done
+	}
+}
+
+// runWatch runs the Watcher, when there is one, until the returned func stops it and waits
+// for its last reading.
+func (r *Runner) runWatch(ctx context.Context) (stop func()) {
+	if r.opt.Watch == nil {
+		return func() {}
+	}
+	ctx, cancel := context.WithCancel(ctx)
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		r.opt.Watch.Run(ctx, r.start, r.events.Add)
 	}()
 	return func() {
 		cancel()

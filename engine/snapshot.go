@@ -69,6 +69,9 @@ type Snapshot struct {
 	Thresholds []ThresholdResult `json:"thresholds,omitempty"`
 	// Chain is the head the run followed (chain = "evm" | "solana"); absent when none.
 	Chain *ChainStats `json:"chain,omitempty"`
+	// Watch says what the run watched beside the load (processes, a node's metrics) and sums
+	// it up per stage; the timeline's rows hold the readings. Absent when nothing was.
+	Watch *WatchInfo `json:"watch,omitempty"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:

@@ -96,6 +96,11 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 	if st.Head != nil {
 		snap.Chain = chainStats(st.Head)
 	}
+	if st.Watch != nil {
+		w := *st.Watch // the view's is shared: the stages are the snapshot's own
+		w.Stages = WatchStages(snap.Timeline, len(snap.Stages))
+		snap.Watch = &w
+	}
 	if a.cfg.ShardCount > 1 {
 		snap.Shard = fmt.Sprintf("%d/%d", a.cfg.Shard, a.cfg.ShardCount)
 	}

@@ -200,6 +200,9 @@ type Row struct {
 	// scaled like RPS), for the dashboard's "sent/s" beside what came back. Live only: the
 	// snapshot's rows keep their v1 fields (rps is the answers).
 	Sent float64 `json:"-"`
+	// Watch is what the watchers read over the second (--watch-pid, --node-metrics); left
+	// out when the run watches nothing, or nothing was read for that second.
+	Watch *WatchRow `json:"watch,omitempty"`
 }
 
 // Event is something that happened to the run: a stage change, a control action, a save.
@@ -270,6 +273,7 @@ type Stats struct {
 	LatencyByRequest map[string]LatencyCounts
 	Tester           TesterLoad // the tester's own health in the last complete second
 	Head             *HeadState // the chain's head the run follows; nil when none
+	Watch            *WatchInfo // what the run watches (the rows hold the readings); nil: nothing
 	Done             bool       // the run ended; Total is final
 	EndReason        string
 }
