@@ -36,6 +36,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
 	cfg.Limits = c.limits(doc)
 	p.Demo = c.demo(doc)
+	p.Watch = c.nodeWatch(doc, src.getenv)
 	p.Name = cfg.Name
 	p.perMinute = writtenPerMinute(doc)
 	p.Config = cloneConfig(p.base)

@@ -23,6 +23,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(secretProfile))
 	f.Add([]byte(threeStages))
 	f.Add([]byte(expectProfile))
+	f.Add([]byte(watchSeed))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})

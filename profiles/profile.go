@@ -28,6 +28,8 @@ type Profile struct {
 	HasSearch bool
 	// Thresholds are the [thresholds] a run is judged by at its end.
 	Thresholds []thresholds.Threshold
+	// Watch is what the profile watches beside the load (watch, [node_metrics]).
+	Watch NodeWatch
 	// Overridden lists the overrides the last Apply made, as flags ("--rate 500/s"), for
 	// Describe and snapshots.
 	Overridden []string

@@ -135,6 +135,9 @@ func (s *scraper) file(i int, samples model.Vector, kinds map[string]string, now
 		return
 	}
 	s.kinds[i] = kinds[sel.Name]
+	if sel.Rate {
+		s.kinds[i] = engine.SeriesCounter
+	}
 	if s.kinds[i] != engine.SeriesCounter {
 		s.values[i] = &sum
 		return
@@ -246,6 +249,22 @@ func (c *capped) Read(p []byte) (int, error) {
 	n, err := c.r.Read(p)
 	c.left -= int64(n)
 	return n, err
+}
+
+// keep keeps only the selectors that matched in the last scrape (the defaults an endpoint
+// has), and reports how many that is.
+func (s *scraper) keep() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	n := 0
+	for i := range s.sels {
+		if s.matched[i] > 0 {
+			s.sels[n], s.values[n], s.kinds[n], s.matched[n], s.prev[n] = s.sels[i], s.values[i], s.kinds[i], s.matched[i], s.prev[i]
+			n++
+		}
+	}
+	s.sels, s.values, s.kinds, s.matched, s.prev = s.sels[:n], s.values[:n], s.kinds[:n], s.matched[:n], s.prev[:n]
+	return n
 }
 
 // metrics is the endpoint as the snapshot and the views describe it, as of now.

@@ -91,12 +91,12 @@ func metricsBody(kv ...string) string {
 }
 
 // TestScrapeValues: gauges read as their value, counters (and a summary's count) as their
-// rate between two scrapes, the series a selector matches added up, a counter that went back
+// rate between two scrapes, rate(…) a gauge as a rate too, the series a selector matches added up, a counter that went back
 // (the node restarted) counted from zero as Prometheus's rate() does.
 func TestScrapeValues(t *testing.T) {
 	e, url := startExposition(t, metricsBody("%HEAD%", "100", "%REQ%", "1000", "%U0%", "10", "%U1%", "20"))
 	s := newScraper(url, url, selectors(t, "chain_head_block", "rpc_requests", `node_cpu_seconds_total{mode="user"}`,
-		"rpc_duration_count", `rpc_duration{quantile="0.5"}`, "no_such_series"))
+		"rpc_duration_count", `rpc_duration{quantile="0.5"}`, "no_such_series", "rate(chain_head_block)"))
 	ctx := context.Background()
 	t0 := time.Unix(1000, 0)
 	for i, step := range []struct {
@@ -105,13 +105,13 @@ func TestScrapeValues(t *testing.T) {
 		want []any // per selector: a value, or nil for none
 	}{
 		// The first scrape: gauges have values, counters no rate yet.
-		{0, "", []any{100.0, nil, nil, nil, 0.25, nil}},
+		{0, "", []any{100.0, nil, nil, nil, 0.25, nil, nil}},
 		// Two seconds on: rpc_requests +400 → 200/s, user CPU (both cores) +3 s → 1.5/s.
 		{2 * time.Second, metricsBody("%HEAD%", "104", "%REQ%", "1400", "%U0%", "11", "%U1%", "22"),
-			[]any{104.0, 200.0, 1.5, 200.0, 0.25, nil}},
+			[]any{104.0, 200.0, 1.5, 200.0, 0.25, nil, 2.0}},
 		// The node restarted: its counters start again, the increase is what they hold.
 		{4 * time.Second, metricsBody("%HEAD%", "104", "%REQ%", "100", "%U0%", "1", "%U1%", "1"),
-			[]any{104.0, 50.0, 1.0, 50.0, 0.25, nil}},
+			[]any{104.0, 50.0, 1.0, 50.0, 0.25, nil, 0.0}},
 	} {
 		if step.body != "" {
 			e.set(step.body)
@@ -133,8 +133,8 @@ func TestScrapeValues(t *testing.T) {
 		}
 	}
 	m := s.metrics()
-	wantKinds := []string{engine.SeriesGauge, engine.SeriesCounter, engine.SeriesCounter, engine.SeriesCounter, engine.SeriesGauge, ""}
-	wantMatched := []int{1, 1, 2, 1, 1, 0}
+	wantKinds := []string{engine.SeriesGauge, engine.SeriesCounter, engine.SeriesCounter, engine.SeriesCounter, engine.SeriesGauge, "", engine.SeriesCounter}
+	wantMatched := []int{1, 1, 2, 1, 1, 0, 1}
 	for j, ser := range m.Series {
 		if ser.Kind != wantKinds[j] || ser.Matched != wantMatched[j] {
 			t.Errorf("%s: kind %q matched %d, want %q %d", ser.Selector, ser.Kind, ser.Matched, wantKinds[j], wantMatched[j])

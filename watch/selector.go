@@ -14,10 +14,14 @@ import (
 // Selector picks series of a node's metrics: a name, and labels that must have these values
 // (name{label="value",…}, as PromQL writes it without operators). Every series that matches
 // is added up: node_cpu_seconds_total{mode="user"} is the user CPU of every core.
+//
+// rate(…) around a selector shows the series as a rate per second whatever its type: some
+// nodes export running counts as gauges (go-ethereum's rpc_requests).
 type Selector struct {
 	Text   string // as written
 	Name   string
 	Labels map[string]string
+	Rate   bool // rate(…): shown per second, as a counter
 }
 
 // maxSelector is the longest selector read: a name and a few labels.
@@ -36,15 +40,19 @@ func ParseSelector(text string) (Selector, error) {
 	case strings.ContainsAny(s, "\n\r#"):
 		return Selector{}, fmt.Errorf("%q is not a series: write one name, with labels in braces if needed, e.g. 'p2p_peers{direction=\"inbound\"}'", clip(s, 60))
 	}
+	inner, rate := s, false
+	if in, ok := strings.CutPrefix(s, "rate("); ok && strings.HasSuffix(in, ")") {
+		inner, rate = strings.TrimSpace(strings.TrimSuffix(in, ")")), true
+	}
 	p := expfmt.NewTextParser(model.UTF8Validation)
-	fams, err := p.TextToMetricFamilies(strings.NewReader(s + " 0\n"))
+	fams, err := p.TextToMetricFamilies(strings.NewReader(inner + " 0\n"))
 	if err == nil && (len(fams) != 1 || countMetrics(fams) != 1 || hasTimestamp(fams)) {
 		err = errors.New("one series at a time, without a value")
 	}
 	if err != nil {
-		return Selector{}, fmt.Errorf("%q is not a series (%s): write it as name or name{label=\"value\"}", clip(s, 60), parseMsg(err))
+		return Selector{}, fmt.Errorf("%q is not a series (%s): write it as name, name{label=\"value\"} or rate(name)", clip(s, 60), parseMsg(err))
 	}
-	sel := Selector{Text: s, Labels: map[string]string{}}
+	sel := Selector{Text: s, Labels: map[string]string{}, Rate: rate}
 	for name, f := range fams {
 		sel.Name = name
 		for _, lp := range f.GetMetric()[0].GetLabel() {

@@ -18,6 +18,8 @@ func TestParseSelector(t *testing.T) {
 		// Labels, with spaces around, as the endpoint writes them.
 		{"labels", ` node_cpu_seconds_total{mode="user", cpu="0"} `, "node_cpu_seconds_total", map[string]string{"mode": "user", "cpu": "0"}, ""},
 		// Escapes in a label value are read as the exposition format reads them.
+		// rate(…) shows any series per second.
+		{"rate", ` rate( rpc_requests{kind="x"} ) `, "rpc_requests", map[string]string{"kind": "x"}, ""},
 		{"escaped", `m{path="a\"b\\c"}`, "m", map[string]string{"path": `a"b\c`}, ""},
 		// Empty.
 		{"empty", "  ", "", nil, "is empty"},

@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strconv"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -113,7 +114,11 @@ func New(ctx context.Context, cfg Config) (w *Watcher, warnings []string, err er
 		return nil, nil, fmt.Errorf("reading rpcstress's own process: %w", err)
 	}
 	if m := cfg.Metrics; m != nil {
-		w.scrape = newScraper(m.URL, m.Display, m.Series)
+		sels := m.Series
+		if len(sels) == 0 {
+			sels = defaultSelectors()
+		}
+		w.scrape = newScraper(m.URL, m.Display, sels)
 		warnings = append(warnings, w.firstScrape(ctx, m)...)
 	}
 	w.publishInfo()
@@ -152,11 +157,19 @@ func open(pfs procfs.FS, t Target, now time.Time) (engine.WatchedProc, *procRead
 
 // firstScrape reads the endpoint before the run, so that a wrong URL or a series it does not
 // have is said before anything is sent. Neither stops the run: a node may expose a series
-// only once it has work, and a failing scrape is counted, never fatal.
+// only once it has work, and a failing scrape is counted, never fatal. Without series named,
+// the defaults the endpoint has are kept.
 func (w *Watcher) firstScrape(ctx context.Context, m *Metrics) []string {
 	samples, err := w.scrape.scrape(ctx, time.Now())
 	if err != nil {
 		return []string{fmt.Sprintf("%s %s: %s: the run goes on, and counts the scrapes that fail", m.Where, m.Display, err)}
+	}
+	if len(m.Series) == 0 {
+		if w.scrape.keep() == 0 {
+			return []string{fmt.Sprintf("%s %s has none of the series shown by default (%s): name those to show in the profile, [node_metrics] series = [\"…\"]",
+				m.Where, m.Display, strings.Join(DefaultSeries(), ", "))}
+		}
+		return nil
 	}
 	var out []string
 	have := names(samples)
@@ -165,6 +178,24 @@ func (w *Watcher) firstScrape(ctx context.Context, m *Metrics) []string {
 			continue
 		}
 		out = append(out, fmt.Sprintf("%s: %s has no series %s%s", m.Where, m.Display, sel.Text, didYouMean(sel.Name, have)))
+	}
+	return out
+}
+
+// DefaultSeries are the series shown when none are named, those of them the endpoint has: a
+// process's CPU and memory as most Prometheus clients export them, and go-ethereum's own
+// (its CPU load, its head, the calls it served per second).
+func DefaultSeries() []string {
+	return []string{"process_cpu_seconds_total", "process_resident_memory_bytes",
+		"system_cpu_procload", "chain_head_block", "rate(rpc_requests)"}
+}
+
+func defaultSelectors() []Selector {
+	var out []Selector
+	for _, text := range DefaultSeries() {
+		if sel, err := ParseSelector(text); err == nil { // they all do: TestDefaultSeries
+			out = append(out, sel)
+		}
 	}
 	return out
 }

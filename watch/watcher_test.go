@@ -130,3 +130,29 @@ func TestWatcherNewErrors(t *testing.T) {
 }
 
 var _ engine.Watcher = (*Watcher)(nil)
+
+// TestDefaultSeries: without series named, those of the defaults the endpoint has are shown
+// (go-ethereum's here); an endpoint with none of them says how to name some.
+func TestDefaultSeries(t *testing.T) {
+	if got := len(defaultSelectors()); got != len(DefaultSeries()) {
+		t.Fatalf("%d of %d default series parse", got, len(DefaultSeries()))
+	}
+	e, url := startExposition(t, "# TYPE chain_head_block gauge\nchain_head_block 5\n# TYPE rpc_requests gauge\nrpc_requests 10\n# TYPE other gauge\nother 1\n")
+	w, warnings, err := New(context.Background(), Config{Metrics: &Metrics{URL: url, Display: "node", Where: "--node-metrics"}})
+	if err != nil || len(warnings) != 0 {
+		t.Fatalf("%v %q", err, warnings)
+	}
+	var got []string
+	for _, s := range w.Info().Metrics.Series {
+		got = append(got, s.Selector+" "+s.Kind)
+	}
+	if strings.Join(got, ", ") != "chain_head_block gauge, rate(rpc_requests) counter" {
+		t.Errorf("series shown: %q", got)
+	}
+	e.set("# TYPE other gauge\nother 1\n")
+	_, warnings, err = New(context.Background(), Config{Metrics: &Metrics{URL: url, Display: "node", Where: "--node-metrics"}})
+	if err != nil || len(warnings) != 1 || !strings.Contains(warnings[0], "--node-metrics node has none of the series shown by default (process_cpu_seconds_total,") ||
+		!strings.Contains(warnings[0], "series = [") {
+		t.Errorf("%v %q", err, warnings)
+	}
+}
