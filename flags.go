@@ -83,6 +83,7 @@ type runFlags struct {
 	cpuProfile string
 	targets    string
 	metrics    string // --metrics-listen
+	watch      watchFlags
 }
 
 func newRunFlags(fs *flag.FlagSet) *runFlags {
@@ -103,6 +104,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
 	fs.StringVar(&f.metrics, "metrics-listen", "", "serve the live numbers to Prometheus on `host:port`/metrics (127.0.0.1:9464; :9464 for every interface)")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
+	f.watch.declare(fs)
 	return f
 }
 

@@ -131,10 +131,14 @@ func snapshotMeta(p *profiles.Profile) (engine.SnapshotMeta, error) {
 
 // execute runs a loaded profile and saves its snapshot, whatever ends it.
 func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags, metrics *promexport.Server) int {
+	watcher, err := c.startWatch(ctx, p, &f.watch)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
 	if code, ok := c.readHead(ctx, p.Config); !ok {
 		return code
 	}
-	runner, err := engine.NewRunner(p.Config, engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps)})
+	runner, err := engine.NewRunner(p.Config, engine.RunOptions{PublishEvery: time.Second / time.Duration(f.fps), Watch: watcher})
 	if err != nil {
 		return c.fail(exitRunFailed, err)
 	}

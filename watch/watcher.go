@@ -43,6 +43,9 @@ func (c *Config) Enabled() bool { return len(c.Procs) > 0 || c.Metrics != nil }
 // about 1.5 s after it began (engine's rowGrace), well within them.
 const ringSize = 8
 
+// minReading is the shortest part of a second read as the run ends (see Run).
+const minReading = 500 * time.Millisecond
+
 // scrapeWait is how long a reading waits for the scrape started with it, so that a node that
 // answers quickly has its series in the same second; a slower one's land in the next.
 const scrapeWait = 300 * time.Millisecond
@@ -211,7 +214,11 @@ func (w *Watcher) Run(ctx context.Context, start time.Time, event func(kind, det
 		select {
 		case <-ctx.Done():
 			timer.Stop()
-			if t := int(time.Since(start) / time.Second); t > last {
+			// The part of a second the run ends in gets a reading when it is long enough to
+			// mean something: over a sliver, CPU time counted in ticks of 10 ms reads as
+			// anything from 0 to several cores.
+			since := time.Since(start)
+			if t := int(since / time.Second); t > last && since-time.Duration(t)*time.Second >= minReading {
 				w.read(ctx, t, start, event, false) // the last values: no scrape as the run ends
 			}
 			if w.scrape != nil {

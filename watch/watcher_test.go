@@ -3,6 +3,7 @@ package watch
 import (
 	"context"
 	"net/http"
+	"os"
 	"strconv"
 	"strings"
 	"sync"
@@ -54,7 +55,7 @@ func TestWatcherRun(t *testing.T) {
 		defer close(done)
 		w.Run(ctx, start, ev.add)
 	}()
-	time.Sleep(2300 * time.Millisecond)
+	time.Sleep(2600 * time.Millisecond)
 	cancel()
 	<-done
 
@@ -92,6 +93,26 @@ func TestWatcherRun(t *testing.T) {
 	}
 	if w.At(3) != nil || w.At(-1) != nil {
 		t.Error("a reading of a second that was not read")
+	}
+}
+
+// TestWatcherSliver: a run that ends 0.2 s into a second has no reading of that sliver (CPU
+// ticks of 10 ms over 0.2 s would read as anything); one that ends 0.6 s in has.
+func TestWatcherSliver(t *testing.T) {
+	for _, tc := range []struct {
+		after time.Duration
+		read  bool
+	}{{200 * time.Millisecond, false}, {600 * time.Millisecond, true}} {
+		w, _, err := New(context.Background(), Config{Procs: []Target{{Spec: strconv.Itoa(os.Getpid()), Where: "--watch-pid"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithTimeout(context.Background(), tc.after)
+		w.Run(ctx, time.Now(), nil)
+		cancel()
+		if got := w.At(0) != nil; got != tc.read {
+			t.Errorf("a run of %s: read %v, want %v", tc.after, got, tc.read)
+		}
 	}
 }
 
