@@ -89,12 +89,18 @@ func New(ctx context.Context, cfg Config) (w *Watcher, warnings []string, err er
 	w = &Watcher{cores: runtime.GOMAXPROCS(0)}
 	var errs []error
 	labels := map[string]int{}
+	pids := map[int]Target{}
 	for _, t := range cfg.Procs {
 		d, r, note, err := open(pfs, t, now)
 		if err != nil {
 			errs = append(errs, fmt.Errorf("%s %s: %w", t.Where, t.Spec, err))
 			continue
 		}
+		if prev, dup := pids[d.PID]; dup {
+			errs = append(errs, fmt.Errorf("%s %s: pid %d is watched already (%s %s): name each process once", t.Where, t.Spec, d.PID, prev.Where, prev.Spec))
+			continue
+		}
+		pids[d.PID] = t
 		labels[d.Label]++
 		if n := labels[d.Label]; n > 1 {
 			d.Label += "#" + strconv.Itoa(n)

@@ -132,6 +132,13 @@ func TestWatcherNewErrors(t *testing.T) {
 	if warnings != nil {
 		t.Errorf("warnings %q", warnings)
 	}
+	// One process named twice (by its pid and by its name) is a mistake to say, not to repeat.
+	sleeper := startNamed(t, "rpcswatch-dup")
+	pid := strconv.Itoa(sleeper.Process.Pid)
+	_, _, err = New(context.Background(), Config{Procs: []Target{{Spec: pid, Where: "--watch-pid"}, {Spec: "rpcswatch-dup", Where: "p.toml:2: watch[1]"}}})
+	if want := "p.toml:2: watch[1] rpcswatch-dup: pid " + pid + " is watched already (--watch-pid " + pid + "): name each process once"; err == nil || err.Error() != want {
+		t.Errorf("got %v, want %q", err, want)
+	}
 	e.mu.Lock()
 	e.status = http.StatusNotFound
 	e.mu.Unlock()

@@ -132,19 +132,22 @@ const (
 	Worse
 )
 
-// compareMetric is one line of a comparison block: how to read it from a summary, how to print
-// it, and which way is better.
-type compareMetric struct {
+// metricOf is one line of a comparison block: how to read it from what the block compares (a
+// stage's summary, a watched process over a stage), how to print it, and which way is better.
+type metricOf[T any] struct {
 	Name   string
 	Better Direction
-	Value  func(*engine.Summary) float64
+	Value  func(*T) float64
 	Format func(float64) string
 	// Delta writes a difference; nil: as Format writes a value.
 	Delta func(float64) string
 	// Has says a summary has the metric at all (nil: every one has): a run without expect
 	// rules has no invalid count, one without costs no cost rate, and a 0 would read as one.
-	Has func(*engine.Summary) bool
+	Has func(*T) bool
 }
+
+// compareMetric is a line of the blocks of summaries: the totals and each stage.
+type compareMetric = metricOf[engine.Summary]
 
 func formatCount(v float64) string { return textfmt.Int(int64(math.Round(v))) }
 
@@ -260,7 +263,7 @@ const noisePct = 1.0
 // compareValue is the delta of v against ref for metric m. Numbers that print the same are the
 // same (Abs 0); a change under noisePct of a non-zero reference is shown but not judged. From
 // zero, any change is judged: the first failures are news.
-func compareValue(m compareMetric, ref, v float64) Delta {
+func compareValue[T any](m metricOf[T], ref, v float64) Delta {
 	d := Delta{Abs: v - ref, Pct: math.NaN()}
 	if ref != 0 {
 		d.Pct = 100 * (v - ref) / math.Abs(ref)

@@ -136,6 +136,7 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 	for _, sum := range sums[1:] {
 		if sum != nil {
 			writeCompareTable(ew, sums, secs)
+			writeCompareNode(ew, c, i)
 			return
 		}
 	}
@@ -175,8 +176,9 @@ func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float6
 	}
 }
 
-// compareTable lays out one block, with or without the absolute Δ column.
-func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool) *textfmt.Table {
+// compareTable lays out one block, with or without the absolute Δ column: a row per metric,
+// a column per run of what it compares (nil: the run has none).
+func compareTable[T any](sums []*T, metrics []metricOf[T], withAbs bool) *textfmt.Table {
 	perRun, align := []string{"", "Δ", "Δ%", ""}, "rrrl"
 	if !withAbs {
 		perRun, align = []string{"", "Δ%", ""}, "rrl"
@@ -190,7 +192,7 @@ func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool)
 	t.Add(head...)
 	for _, m := range metrics {
 		row := []string{m.Name, "-"}
-		has := func(s *engine.Summary) bool { return s != nil && (m.Has == nil || m.Has(s)) }
+		has := func(s *T) bool { return s != nil && (m.Has == nil || m.Has(s)) }
 		if has(sums[0]) {
 			row[1] = m.Format(m.Value(sums[0]))
 		}
@@ -220,7 +222,7 @@ func compareTable(sums []*engine.Summary, metrics []compareMetric, withAbs bool)
 	return t
 }
 
-func formatDeltaAbs(m compareMetric, d Delta) string {
+func formatDeltaAbs[T any](m metricOf[T], d Delta) string {
 	f := m.Format
 	if m.Delta != nil {
 		f = m.Delta

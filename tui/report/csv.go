@@ -21,8 +21,9 @@ import (
 // code (rpc_-32602 …), so every row has the same columns and a missing count is a 0. A run
 // that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed; one with
 // expect rules then invalid (requests failed by a rule), one with costs cost_offered and
-// cost_accepted (cost units per second). A second without answers has empty latency cells; a
-// last row that holds nothing is left out.
+// cost_accepted (cost units per second); a watched run has the node's columns last
+// (watchColumns). A second without answers has empty latency cells; a last row that holds
+// nothing is left out.
 func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write csv: no snapshot to report")
@@ -50,6 +51,7 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		header = append(header, "rpc_"+k)
 	}
 	header = append(header, "inflight", "dropped", "p50_ms", "p90_ms", "p99_ms", "max_ms", "bytes_in", "saturated")
+	header = append(header, watchColumns(s)...)
 
 	cw := csv.NewWriter(w)
 	if err := cw.Write(safeRecord(header)); err != nil {
@@ -89,6 +91,7 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		}
 		rec = append(rec, textfmt.Int(r.Inflight), textfmt.Int(r.Dropped), p50, p90, p99, pmax,
 			textfmt.Int(r.BytesIn), saturated)
+		rec = append(rec, watchCells(s, &r)...)
 		if err := cw.Write(safeRecord(rec)); err != nil {
 			return fmt.Errorf("write csv: %w", err)
 		}

@@ -38,13 +38,15 @@ var (
 
 // timelineCharts makes the report's charts over the per-second timeline, each with the stages
 // shaded as bands: achieved rps against the target rate, latency percentiles, answers per
-// second stacked by status, and the rate-limited share. A find-limit run adds its probes.
+// second stacked by status, and the rate-limited share; a watched run the node's CPU and
+// memory. A find-limit run adds its probes.
 func timelineCharts(s *engine.Snapshot) ([]htmlChart, error) {
 	var specs []svgchart.Chart
 	if len(s.Timeline) > 0 {
 		bands := stageBands(s)
 		end := float64(s.Timeline[len(s.Timeline)-1].T + 1)
-		for _, ch := range []svgchart.Chart{throughputChart(s), latencyChart(s), statusChart(s), limitedChart(s)} {
+		over := append([]svgchart.Chart{throughputChart(s), latencyChart(s), statusChart(s), limitedChart(s)}, watchCharts(s)...)
+		for _, ch := range over {
 			ch.Bands, ch.XMax, ch.XLabel = bands, end, "seconds since the start"
 			specs = append(specs, ch)
 		}

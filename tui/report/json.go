@@ -42,6 +42,9 @@ type jsonSummary struct {
 	// limiter estimate, settings and probes: what a script asks of a run first.
 	Thresholds []engine.ThresholdResult `json:"thresholds,omitempty"`
 	Search     *engine.SearchResult     `json:"search,omitempty"`
+	// Watch is what the run watched and its per-stage figures (the readings per second are
+	// the snapshot's timeline's).
+	Watch *engine.WatchInfo `json:"watch,omitempty"`
 }
 
 // WriteJSON writes the run's summary as indented JSON: totals, stages with their specs and
@@ -65,7 +68,7 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		EndReason: s.EndReason, Totals: s.Totals, Stages: stages, Events: events,
 		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders,
 		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
-		Thresholds: s.Thresholds, Search: s.Search,
+		Thresholds: s.Thresholds, Search: s.Search, Watch: s.Watch,
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)

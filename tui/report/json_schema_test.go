@@ -14,8 +14,8 @@ import (
 
 // TestSummaryMatchesSchema: schema/summary.v1.json describes what `report --format json`
 // writes, field for field (the snapshot's own types are checked in engine), and the summaries
-// of a run, of a find-limit search with thresholds, and of a snapshot cut short at once are
-// valid against it.
+// of a run, of a find-limit search with thresholds, of a snapshot cut short at once and of a
+// watched run are valid against it.
 func TestSummaryMatchesSchema(t *testing.T) {
 	problems, err := schema.CheckType(schema.Summary, "", reflect.TypeOf(jsonSummary{}), map[reflect.Type]reflect.Type{
 		reflect.TypeOf(engine.Stage{}): nil, reflect.TypeOf(time.Time{}): nil, reflect.TypeOf(json.RawMessage{}): nil,
@@ -39,8 +39,9 @@ func TestSummaryMatchesSchema(t *testing.T) {
 		Limiter: &engine.LimiterEstimate{Kind: "none"}}
 	cut := fixture.Snapshot()
 	cut.Profile, cut.Stages, cut.Events = nil, nil, nil
-	for name, s := range map[string]*engine.Snapshot{"run": withProfile(fixture.SnapshotWithTimeline()), "find-limit": withSearch, "cut short": cut,
-		"rules and costs": withProfile(fixture.CheckedSnapshot())} {
+	runs := map[string]*engine.Snapshot{"run": withProfile(fixture.SnapshotWithTimeline()), "find-limit": withSearch, "cut short": cut,
+		"rules and costs": withProfile(fixture.CheckedSnapshot()), "watched": withProfile(fixture.WatchedSnapshot())}
+	for name, s := range runs {
 		var b bytes.Buffer
 		if err := WriteJSON(&b, s); err != nil {
 			t.Fatal(err)

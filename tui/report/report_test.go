@@ -139,5 +139,13 @@ func textOutputs(t *testing.T, width int) map[string]string {
 	write("compare of 3", func(b io.Writer) error { return WriteCompare(b, runs, width) })
 	write("compare of 2", func(b io.Writer) error { return WriteCompare(b, runs[:2], width) })
 	write("search report", func(b io.Writer) error { return WriteSearch(b, rich.Search, width) })
+	// A watched run, its first process with a long name and its series with long labels.
+	watched, again := fixture.WatchedSnapshot(), fixture.WatchedSnapshot()
+	watched.Watch.Procs[0].Label = strings.Repeat("very-long-process-name-", 4)
+	watched.Watch.Metrics.Series[1].Selector = `rpc_duration_all_count{method="eth_getBlockByNumber",status="success",transport="http"}`
+	write("watched report", func(b io.Writer) error { return WriteReport(b, watched, width) })
+	write("watched compare", func(b io.Writer) error {
+		return WriteCompare(b, []CompareRun{{File: "a.json", Snapshot: watched}, {File: "b.json", Snapshot: again}}, width)
+	})
 	return out
 }

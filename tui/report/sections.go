@@ -11,15 +11,18 @@ import (
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
-// detailTables are the report's tables after the totals and the latency, in order: stages,
-// requests (each followed by its invalid answers and cost, when the run has rules or costs), the
-// chain's head, statuses, errors, faults, the expect rules broken, rate-limit headers and events.
-// The text report writes each as a section; the HTML page draws them below its charts.
+// detailTables are the report's tables after the totals and the latency, in order: stages (then
+// their invalid answers and cost, when the run has rules or costs), the chain's head, the
+// node's resources (when watched), requests (then theirs), statuses, errors, faults, the expect
+// rules broken, rate-limit headers and events. The text report writes each as a section; the
+// HTML page draws them below its charts.
 func detailTables(s *engine.Snapshot) []*textfmt.Table {
 	tot := &s.Totals
-	return []*textfmt.Table{stagesTable(s), stageChecksTable(s), chainTable(s), requestsTable(tot),
+	tables := []*textfmt.Table{stagesTable(s), stageChecksTable(s), chainTable(s)}
+	tables = append(tables, nodeTables(s)...)
+	return append(tables, requestsTable(tot),
 		requestChecksTable(tot), statusTable(tot), transportTable(tot), rpcErrorsTable(tot, s.RPCMessages),
-		faultsTable(tot), invalidTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events)}
+		faultsTable(tot), invalidTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events))
 }
 
 // percentileRow is one line of the latency table.
