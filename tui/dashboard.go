@@ -81,6 +81,7 @@ type Dashboard struct {
 	events     eventsPane
 	stages     stagesPane
 	requests   requestsPane
+	node       nodePane
 	footer     footerPane
 
 	width, height int
@@ -125,6 +126,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.events = eventsPane{paneBase: base}
 	d.stages = stagesPane{paneBase: base}
 	d.requests = requestsPane{paneBase: base}
+	d.node = nodePane{paneBase: base}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

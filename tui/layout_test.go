@@ -54,6 +54,13 @@ func layoutViews() map[string]func(*engine.Stats) {
 			st.Total.ByRequest["取引を取得する長い名前のメソッド"] = st.Total.ByRequest["getSlot"]
 		},
 		"closed loop": func(st *engine.Stats) { st.Mode = engine.ModeClosed },
+		"watched":     watched,
+		"watched, long names": func(st *engine.Stats) {
+			watched(st)
+			st.Watch.Procs[0].Label = "ノード" + strings.Repeat("very-long-process-name", 5)
+			st.Watch.Metrics.Series[0].Selector = `rpc_duration_all_count{method="eth_getBlockByNumber",status="ok"}`
+			st.Watch.Metrics.LastError = strings.Repeat("無効な応答 ", 30)
+		},
 		"tester is the load": func(st *engine.Stats) {
 			st.Tester = engine.TesterLoad{Lag: 1500 * time.Millisecond, Behind: true, CPU: 1.97, Cores: 2}
 		},
@@ -190,6 +197,7 @@ func checkPanesFit(t *testing.T, where string, d *Dashboard) {
 		"events":     {d.events.View, d.events.width, d.events.height},
 		"stages":     {d.stages.View, d.stages.width, d.stages.height},
 		"requests":   {d.requests.View, d.requests.width, d.requests.height},
+		"node":       {d.node.View, d.node.width, d.node.height},
 	}
 	for name, p := range panes {
 		if p.height <= 0 {

@@ -21,6 +21,12 @@ func SelfBusyText(w *engine.WatchInfo, cpuPct float64) string {
 		"as much as the node; lower the rate or split it across machines (--shard)", CPU(cpuPct), w.Cores)
 }
 
+// SelfBusyShort is SelfBusyText in a line of the dashboard: "rpcstress used 175% CPU, over
+// 80% of its 2 cores: it measures itself too".
+func SelfBusyShort(w *engine.WatchInfo, cpuPct float64) string {
+	return fmt.Sprintf("rpcstress used %s CPU, over 80%% of its %d cores: it measures itself too", CPU(cpuPct), w.Cores)
+}
+
 // ExitedText says that a watched process exited, and when: "geth (pid 1234) exited at 12.3s".
 func ExitedText(p *engine.WatchedProc) string {
 	return fmt.Sprintf("%s (pid %d) exited at %s: its numbers stop there", p.Label, p.PID, textfmt.Seconds(*p.ExitedAt))
