@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"net/url"
 	"strings"
 	"sync"
 	"time"
@@ -221,14 +222,17 @@ func kindOf(t dto.MetricType, name string) string {
 	return engine.SeriesGauge
 }
 
-// cleanErr keeps the URL out of a transport error: its userinfo and query may hold secrets.
+// cleanErr says why a request failed without the URL (net/http's "Get URL: …"): its userinfo
+// and query may hold secrets, and the message names the endpoint anyway.
 func (s *scraper) cleanErr(err error) error {
-	msg := err.Error()
-	msg = strings.ReplaceAll(msg, s.url, s.display)
-	if strings.Contains(msg, "Client.Timeout") || errors.Is(err, context.DeadlineExceeded) {
+	if errors.Is(err, context.DeadlineExceeded) || strings.Contains(err.Error(), "Client.Timeout") {
 		return fmt.Errorf("no answer within %s", scrapeTimeout)
 	}
-	return errors.New(msg)
+	var ue *url.Error
+	if errors.As(err, &ue) {
+		err = ue.Err
+	}
+	return errors.New(strings.ReplaceAll(err.Error(), s.url, s.display))
 }
 
 // capped reads at most left bytes of r, then fails (over is set).

@@ -23,11 +23,23 @@ type Node struct {
 	URL     string
 	Dev     string // the funded developer account
 	Emitter string // the log-emitting contract, after History
+	PID     int    // its process
+	// MetricsURL is its Prometheus endpoint (Options.Metrics); empty without.
+	MetricsURL string
+}
+
+// Options change how geth starts; the zero value is Start's.
+type Options struct {
+	// Metrics opens geth's Prometheus endpoint (--metrics) on the next free port.
+	Metrics bool
 }
 
 // Start starts geth --dev on a free port below 32768 (the machine is shared: ephemeral ports are
 // everyone's) with only HTTP open, and stops it when the test ends.
-func Start(tb testing.TB) *Node {
+func Start(tb testing.TB) *Node { return StartWith(tb, Options{}) }
+
+// StartWith is Start with options.
+func StartWith(tb testing.TB, opts Options) *Node {
 	tb.Helper()
 	bin, err := exec.LookPath("geth")
 	if err != nil {
@@ -39,13 +51,19 @@ func Start(tb testing.TB) *Node {
 	dir := tb.TempDir()
 	for try := 0; try < 20; try++ {
 		port := 20000 + rand.IntN(10000)
-		if !free(port) || !free(port+1) {
+		if !free(port) || !free(port+1) || opts.Metrics && !free(port+2) {
 			continue
 		}
-		cmd := exec.Command(bin, "--dev", "--datadir", dir, "--http", "--http.addr", "127.0.0.1",
+		args := []string{"--dev", "--datadir", dir, "--http", "--http.addr", "127.0.0.1",
 			"--http.port", strconv.Itoa(port), "--http.api", "eth,net,web3,debug",
-			"--authrpc.port", strconv.Itoa(port+1), "--port", "0", "--nodiscover", "--maxpeers", "0",
-			"--ipcdisable", "--verbosity", "2")
+			"--authrpc.port", strconv.Itoa(port + 1), "--port", "0", "--nodiscover", "--maxpeers", "0",
+			"--ipcdisable", "--verbosity", "2"}
+		metricsURL := ""
+		if opts.Metrics {
+			args = append(args, "--metrics", "--metrics.addr", "127.0.0.1", "--metrics.port", strconv.Itoa(port+2))
+			metricsURL = fmt.Sprintf("http://127.0.0.1:%d/debug/metrics/prometheus", port+2)
+		}
+		cmd := exec.Command(bin, args...)
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
 		if err := cmd.Start(); err != nil {
@@ -55,7 +73,7 @@ func Start(tb testing.TB) *Node {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 		})
-		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port)}
+		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), PID: cmd.Process.Pid, MetricsURL: metricsURL}
 		deadline := time.Now().Add(30 * time.Second)
 		for time.Now().Before(deadline) {
 			var accts []string

@@ -144,6 +144,13 @@ func textOutputs(t *testing.T, width int) map[string]string {
 	watched.Watch.Procs[0].Label = strings.Repeat("very-long-process-name-", 4)
 	watched.Watch.Metrics.Series[1].Selector = `rpc_duration_all_count{method="eth_getBlockByNumber",status="success",transport="http"}`
 	write("watched report", func(b io.Writer) error { return WriteReport(b, watched, width) })
+	// A watched run whose node's metrics never answered.
+	unscraped := fixture.WatchedSnapshot()
+	for i := range unscraped.Watch.Stages {
+		unscraped.Watch.Stages[i].Series = nil
+	}
+	unscraped.Watch.Metrics.Failures, unscraped.Watch.Metrics.LastError = 20, strings.Repeat("connection refused ", 10)
+	write("unscraped report", func(b io.Writer) error { return WriteReport(b, unscraped, width) })
 	write("watched compare", func(b io.Writer) error {
 		return WriteCompare(b, []CompareRun{{File: "a.json", Snapshot: watched}, {File: "b.json", Snapshot: again}}, width)
 	})

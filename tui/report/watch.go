@@ -57,7 +57,9 @@ func nodeStagesTable(s *engine.Snapshot) *textfmt.Table {
 		}
 	}
 	notes = append(notes, busy...)
-	t.Note = strings.Join(notes, ". ") + "."
+	if len(notes) > 0 {
+		t.Note = strings.Join(notes, ". ") + "."
+	}
 	return t
 }
 
@@ -96,5 +98,6 @@ func seriesStagesTable(s *engine.Snapshot) *textfmt.Table {
 		}
 	}
 	t.Note = m.URL + ": " + runtext.ScrapeText(m)
+	t.Empty = fmt.Sprintf("none read (%d of %d scrapes failed)", m.Failures, m.Scrapes)
 	return t
 }
