@@ -37,6 +37,8 @@ type scraper struct {
 	display string
 	client  *http.Client
 	sels    []Selector
+	// families are the families sels may pick from: the only ones turned into samples.
+	families map[string]bool
 
 	mu       sync.Mutex
 	values   []*float64 // per selector, as of the last successful scrape
@@ -63,7 +65,7 @@ type counterPoint struct {
 func newScraper(url, display string, sels []Selector) *scraper {
 	n := len(sels)
 	return &scraper{
-		url: url, display: display, sels: sels,
+		url: url, display: display, sels: sels, families: familiesOf(sels),
 		client: &http.Client{Timeout: scrapeTimeout},
 		values: make([]*float64, n), kinds: make([]string, n), matched: make([]int, n), prev: make([]counterPoint, n),
 	}
@@ -93,11 +95,12 @@ func (s *scraper) start(ctx context.Context) <-chan struct{} {
 	return done
 }
 
-// scrape reads the endpoint once, at now, and files what it found. A failure is counted and
-// keeps the last values (stale); one cut short by the run's end is not a failure.
-func (s *scraper) scrape(ctx context.Context, now time.Time) (model.Vector, error) {
+// scrape reads the endpoint once, at now, and files what it found; it returns the names of
+// the series the endpoint has (for "did you mean"). A failure is counted and keeps the last
+// values (stale); one cut short by the run's end is not a failure.
+func (s *scraper) scrape(ctx context.Context, now time.Time) ([]string, error) {
 	began := time.Now()
-	samples, kinds, err := s.fetch(ctx)
+	found, err := s.fetch(ctx)
 	took := time.Since(began)
 	if err != nil && ctx.Err() != nil {
 		return nil, err
@@ -115,9 +118,9 @@ func (s *scraper) scrape(ctx context.Context, now time.Time) (model.Vector, erro
 	s.okTime += took
 	s.okN++
 	for i := range s.sels {
-		s.file(i, samples, kinds, now)
+		s.file(i, found.samples, found.kinds, now)
 	}
-	return samples, nil
+	return found.names, nil
 }
 
 // file computes selector i's value from a scrape's samples, at now.
@@ -160,28 +163,37 @@ func (s *scraper) file(i int, samples model.Vector, kinds map[string]string, now
 	s.values[i] = &rate
 }
 
-// fetch gets and decodes the exposition: its samples (histograms and summaries flattened into
-// their _count, _sum and _bucket series) and each sample name's kind.
-func (s *scraper) fetch(ctx context.Context) (model.Vector, map[string]string, error) {
+// scraped is what one scrape found: the samples of the families a selector may pick
+// (histograms and summaries flattened into their _count, _sum and _bucket series), each sample
+// name's kind, and the names of every series the endpoint has.
+type scraped struct {
+	samples model.Vector
+	kinds   map[string]string
+	names   []string
+}
+
+// fetch gets and decodes the exposition. Only the families a selector may pick are turned
+// into samples: go-ethereum exposes some 1,700 series, and flattening them all (a map of
+// labels each) was most of a scrape's cost.
+func (s *scraper) fetch(ctx context.Context) (scraped, error) {
 	ctx, cancel := context.WithTimeout(ctx, scrapeTimeout)
 	defer cancel()
 	req, err := http.NewRequestWithContext(ctx, http.MethodGet, s.url, nil)
 	if err != nil {
-		return nil, nil, err
+		return scraped{}, err
 	}
 	req.Header.Set("Accept", acceptHeader)
 	resp, err := s.client.Do(req)
 	if err != nil {
-		return nil, nil, s.cleanErr(err)
+		return scraped{}, s.cleanErr(err)
 	}
 	defer resp.Body.Close()
 	if resp.StatusCode != http.StatusOK {
-		return nil, nil, fmt.Errorf("HTTP %s", resp.Status)
+		return scraped{}, fmt.Errorf("HTTP %s", resp.Status)
 	}
 	body := &capped{r: resp.Body, left: maxScrape}
 	dec := expfmt.NewDecoder(body, expfmt.ResponseFormat(resp.Header))
-	var samples model.Vector
-	kinds := map[string]string{}
+	out := scraped{kinds: map[string]string{}}
 	opts := &expfmt.DecodeOptions{Timestamp: model.Now()}
 	for {
 		var mf dto.MetricFamily
@@ -190,21 +202,53 @@ func (s *scraper) fetch(ctx context.Context) (model.Vector, map[string]string, e
 				break
 			}
 			if body.over {
-				return nil, nil, fmt.Errorf("the answer is larger than %d MiB: is this a metrics endpoint?", maxScrape>>20)
+				return scraped{}, fmt.Errorf("the answer is larger than %d MiB: is this a metrics endpoint?", maxScrape>>20)
 			}
-			return nil, nil, fmt.Errorf("not a Prometheus exposition: %s", parseMsg(err))
+			return scraped{}, fmt.Errorf("not a Prometheus exposition: %s", parseMsg(err))
+		}
+		out.names = append(out.names, seriesNames(&mf)...)
+		if !s.families[mf.GetName()] {
+			continue
 		}
 		vec, err := expfmt.ExtractSamples(opts, &mf)
 		if err != nil {
-			return nil, nil, fmt.Errorf("reading %s: %w", mf.GetName(), err)
+			return scraped{}, fmt.Errorf("reading %s: %w", mf.GetName(), err)
 		}
 		for _, smp := range vec {
 			name := string(smp.Metric[model.MetricNameLabel])
-			kinds[name] = kindOf(mf.GetType(), name)
+			out.kinds[name] = kindOf(mf.GetType(), name)
 		}
-		samples = append(samples, vec...)
+		out.samples = append(out.samples, vec...)
 	}
-	return samples, kinds, nil
+	return out, nil
+}
+
+// seriesNames are the names of a family's series: its own, and a histogram's or a summary's
+// _count, _sum (and _bucket).
+func seriesNames(mf *dto.MetricFamily) []string {
+	n := mf.GetName()
+	switch mf.GetType() {
+	case dto.MetricType_SUMMARY:
+		return []string{n, n + "_count", n + "_sum"}
+	case dto.MetricType_HISTOGRAM, dto.MetricType_GAUGE_HISTOGRAM:
+		return []string{n + "_bucket", n + "_count", n + "_sum"}
+	}
+	return []string{n}
+}
+
+// familiesOf are the family names the selectors may pick from: each name, and what it is
+// the _count, _sum or _bucket of.
+func familiesOf(sels []Selector) map[string]bool {
+	out := map[string]bool{}
+	for _, sel := range sels {
+		out[sel.Name] = true
+		for _, suffix := range []string{"_count", "_sum", "_bucket"} {
+			if base, ok := strings.CutSuffix(sel.Name, suffix); ok {
+				out[base] = true
+			}
+		}
+	}
+	return out
 }
 
 // kindOf is how a sample named name, of a family of type t, is shown: counters, and the

@@ -50,7 +50,7 @@ func (e *exposition) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	_, _ = w.Write([]byte(body))
 }
 
-func startExposition(t *testing.T, body string) (*exposition, string) {
+func startExposition(t testing.TB, body string) (*exposition, string) {
 	t.Helper()
 	e := &exposition{}
 	e.set(body)
@@ -59,7 +59,7 @@ func startExposition(t *testing.T, body string) (*exposition, string) {
 	return e, srv.URL + "/metrics"
 }
 
-func selectors(t *testing.T, texts ...string) []Selector {
+func selectors(t testing.TB, texts ...string) []Selector {
 	t.Helper()
 	var out []Selector
 	for _, s := range texts {

@@ -3,7 +3,6 @@ package watch
 import (
 	"errors"
 	"fmt"
-	"sort"
 	"strings"
 
 	dto "github.com/prometheus/client_model/go"
@@ -103,18 +102,4 @@ func (s *Selector) matches(m model.Metric) bool {
 		}
 	}
 	return true
-}
-
-// names lists the distinct series names of a scrape, sorted, for "did you mean".
-func names(samples model.Vector) []string {
-	seen := map[string]bool{}
-	for _, smp := range samples {
-		seen[string(smp.Metric[model.MetricNameLabel])] = true
-	}
-	out := make([]string, 0, len(seen))
-	for n := range seen {
-		out = append(out, n)
-	}
-	sort.Strings(out)
-	return out
 }

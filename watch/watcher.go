@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"os"
 	"runtime"
+	"slices"
 	"strconv"
 	"strings"
 	"sync"
@@ -169,7 +170,7 @@ func open(pfs procfs.FS, t Target, now time.Time) (engine.WatchedProc, *procRead
 // only once it has work, and a failing scrape is counted, never fatal. Without series named,
 // the defaults the endpoint has are kept.
 func (w *Watcher) firstScrape(ctx context.Context, m *Metrics) []string {
-	samples, err := w.scrape.scrape(ctx, time.Now())
+	have, err := w.scrape.scrape(ctx, time.Now())
 	if err != nil {
 		return []string{fmt.Sprintf("%s %s: %s: the run goes on, and counts the scrapes that fail", m.Where, m.Display, err)}
 	}
@@ -181,7 +182,8 @@ func (w *Watcher) firstScrape(ctx context.Context, m *Metrics) []string {
 		return nil
 	}
 	var out []string
-	have := names(samples)
+	slices.Sort(have)
+	have = slices.Compact(have)
 	for i, sel := range m.Series {
 		if w.scrape.matched[i] > 0 {
 			continue
