@@ -113,7 +113,7 @@ func TestE2EWatchBadInput(t *testing.T) {
 		{"no such name", []string{profile("name.toml", "watch = [\"rpcswatch-nothing\"]\n", "")},
 			`name.toml:3: watch[1] rpcswatch-nothing: no process named "rpcswatch-nothing" is running (looked for it as pgrep -x does): start it first, or give its pid or pid file`},
 		{"missing pid file", []string{plain, "--watch-pid", filepath.Join(dir, "geth.pid")},
-			"rpcstress: watch: --watch-pid " + filepath.Join(dir, "geth.pid") + ": pid file open " + filepath.Join(dir, "geth.pid") + ": no such file or directory"},
+			"rpcstress: watch: --watch-pid " + filepath.Join(dir, "geth.pid") + ": pid file " + filepath.Join(dir, "geth.pid") + ": no such file or directory: give the file the node writes its pid to, or its pid"},
 		{"metrics without a scheme", []string{plain, "--node-metrics", "127.0.0.1:6060/debug/metrics/prometheus"},
 			`rpcstress: --node-metrics "127.0.0.1:6060/debug/metrics/prometheus": write the scheme too, e.g. http://127.0.0.1:6060/debug/metrics/prometheus`},
 		{"metrics of another scheme", []string{plain, "--node-metrics", "ftp://127.0.0.1/metrics"},

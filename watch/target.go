@@ -77,7 +77,11 @@ func isDigits(s string) bool {
 func readPidFile(path string) (int, error) {
 	f, err := os.Open(path)
 	if err != nil {
-		return 0, fmt.Errorf("pid file %w: give the file the node writes its pid to, or its pid", err)
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err // the path is said once, first
+		}
+		return 0, fmt.Errorf("pid file %s: %w: give the file the node writes its pid to, or its pid", path, err)
 	}
 	defer f.Close()
 	buf := make([]byte, maxPidFile+1)
