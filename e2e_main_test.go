@@ -32,7 +32,9 @@ import (
 //     process's goroutines): what other tests hold would be counted as theirs;
 //   - TestE2EPrometheus: Prometheus's rate of the run within 2 % of the achieved rate;
 //   - TestE2ETargetsStdin changes the working directory (t.Chdir), which Go allows only to a
-//     test that runs alone.
+//     test that runs alone;
+//   - TestE2EWatchGeth: geth's CPU per second against /proc's, and its calls per second
+//     against the rate achieved.
 
 // TestMain lets more parallel tests run at once (see clockParallel), runs the package's tests,
 // then removes what they shared (the binary buildBinary built once for all of them).
