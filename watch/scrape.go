@@ -1,6 +1,7 @@
 package watch
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -191,8 +192,16 @@ func (s *scraper) fetch(ctx context.Context) (scraped, error) {
 	if resp.StatusCode != http.StatusOK {
 		return scraped{}, fmt.Errorf("HTTP %s", resp.Status)
 	}
-	body := &capped{r: resp.Body, left: maxScrape}
-	dec := expfmt.NewDecoder(body, expfmt.ResponseFormat(resp.Header))
+	// The answer is read whole first, so that its size and the time it takes are said as such
+	// (a parser stopped half-way reads them as a broken exposition).
+	body, err := io.ReadAll(io.LimitReader(resp.Body, maxScrape+1))
+	switch {
+	case err != nil:
+		return scraped{}, fmt.Errorf("reading the answer: %w", s.cleanErr(err))
+	case len(body) > maxScrape:
+		return scraped{}, fmt.Errorf("the answer is larger than %d MiB: is this a metrics endpoint?", maxScrape>>20)
+	}
+	dec := expfmt.NewDecoder(bytes.NewReader(body), expfmt.ResponseFormat(resp.Header))
 	out := scraped{kinds: map[string]string{}}
 	opts := &expfmt.DecodeOptions{Timestamp: model.Now()}
 	for {
@@ -200,9 +209,6 @@ func (s *scraper) fetch(ctx context.Context) (scraped, error) {
 		if err := dec.Decode(&mf); err != nil {
 			if errors.Is(err, io.EOF) {
 				break
-			}
-			if body.over {
-				return scraped{}, fmt.Errorf("the answer is larger than %d MiB: is this a metrics endpoint?", maxScrape>>20)
 			}
 			return scraped{}, fmt.Errorf("not a Prometheus exposition: %s", parseMsg(err))
 		}
@@ -277,26 +283,6 @@ func (s *scraper) cleanErr(err error) error {
 		err = ue.Err
 	}
 	return errors.New(strings.ReplaceAll(err.Error(), s.url, s.display))
-}
-
-// capped reads at most left bytes of r, then fails (over is set).
-type capped struct {
-	r    io.Reader
-	left int64
-	over bool
-}
-
-func (c *capped) Read(p []byte) (int, error) {
-	if c.left <= 0 {
-		c.over = true
-		return 0, errors.New("too large")
-	}
-	if int64(len(p)) > c.left {
-		p = p[:c.left]
-	}
-	n, err := c.r.Read(p)
-	c.left -= int64(n)
-	return n, err
 }
 
 // keep keeps only the selectors that matched in the last scrape (the defaults an endpoint
