@@ -27,11 +27,6 @@ func SelfBusyShort(w *engine.WatchInfo, cpuPct float64) string {
 	return fmt.Sprintf("rpcstress used %s CPU, over 80%% of its %d cores: it measures itself too", CPU(cpuPct), w.Cores)
 }
 
-// ExitedText says that a watched process exited, and when: "geth (pid 1234) exited at 12.3s".
-func ExitedText(p *engine.WatchedProc) string {
-	return fmt.Sprintf("%s (pid %d) exited at %s: its numbers stop there", p.Label, p.PID, textfmt.Seconds(*p.ExitedAt))
-}
-
 // ScrapeText sums up how scraping a node's metrics went: "60 scrapes, 2 failed (last: HTTP
 // 503), 7.5 ms each".
 func ScrapeText(m *engine.WatchedMetrics) string {
