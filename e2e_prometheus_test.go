@@ -29,7 +29,8 @@ func TestE2EPrometheus(t *testing.T) {
 	prom := promtest.Start(t, listen)
 	const rate, seconds = 400, 14
 	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \""+strconv.Itoa(rate)+"/s\"\nduration = \""+strconv.Itoa(seconds)+"s\"\n")
-	r := runCLI(t, nil, p, "--metrics-listen", listen, "--shard", "1/1")
+	// It watches a process too (its own: the mock node runs in it), for the dashboard's node CPU.
+	r := runCLI(t, nil, p, "--metrics-listen", listen, "--shard", "1/1", "--watch-pid", strconv.Itoa(os.Getpid()))
 	mustRun(t, r, exitOK)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()

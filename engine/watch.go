@@ -114,6 +114,10 @@ type WatchedSeries struct {
 	Matched int `json:"matched"`
 }
 
+// SelfLabel names rpcstress's own process beside the watched ones (WatchRow.Self) in every
+// view: the pane, the tables, the CSV columns, the exported series.
+const SelfLabel = "rpcstress"
+
 // Kinds of a watched series.
 const (
 	SeriesCounter = "counter"

@@ -77,7 +77,7 @@ func (p *nodePane) rows(w *engine.WatchInfo) []string {
 			return nil
 		})))
 	}
-	rows = append(rows, p.procRow(len(rows), runtext.SelfLabel, procValues(timeline, func(r *engine.WatchRow) *engine.ProcUse { return r.Self })))
+	rows = append(rows, p.procRow(len(rows), engine.SelfLabel, procValues(timeline, func(r *engine.WatchRow) *engine.ProcUse { return r.Self })))
 	if w.Metrics != nil {
 		for j, ser := range w.Metrics.Series {
 			rows = append(rows, p.seriesRow(j, &ser))

@@ -77,6 +77,7 @@ func (c *Collector) Collect(ch chan<- prometheus.Metric) {
 	c.collectPlan(e, st)
 	c.collectTester(e, st)
 	c.collectRules(e, st)
+	c.collectNode(e, st)
 }
 
 // collectBooks emits the run's books: what was scheduled, sent, dropped, in flight, queued.

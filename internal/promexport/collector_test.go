@@ -40,6 +40,24 @@ func fakeStats() *engine.Stats {
 		Tester:           engine.TesterLoad{Lag: 3 * time.Millisecond, Behind: true, CPU: 0.75, Cores: 2},
 		Head: &engine.HeadState{Target: engine.HeadReading{Head: 1000, Known: true, Reads: 12, Failures: 1},
 			Ref: &engine.HeadReading{Head: 1003, Known: true, Reads: 12}},
+		Watch:    watchInfo(),
+		Timeline: []engine.Row{{T: 10, Watch: watchRow(150)}, {T: 11, Watch: watchRow(180)}, {T: 12}},
+	}
+}
+
+// watchInfo is a watched node: geth, and a series of its metrics scraped 12 times, 1 failed.
+func watchInfo() *engine.WatchInfo {
+	return &engine.WatchInfo{Cores: 2, Procs: []engine.WatchedProc{{Spec: "geth", Label: "geth", PID: 42}},
+		Metrics: &engine.WatchedMetrics{Scrapes: 12, Failures: 1, Series: []engine.WatchedSeries{{Selector: "rate(rpc_requests)", Kind: engine.SeriesCounter, Matched: 1}}}}
+}
+
+// watchRow is a second's reading of it: geth at cpu %, 8 kB written a second.
+func watchRow(cpu float64) *engine.WatchRow {
+	fds, rd, wr, calls := 120, 0.0, 8192.0, 240.0
+	return &engine.WatchRow{
+		Procs:  []*engine.ProcUse{{CPU: cpu, RSS: 1 << 30, Threads: 40, FDs: &fds, ReadBps: &rd, WriteBps: &wr}},
+		Self:   &engine.ProcUse{CPU: 30, RSS: 1 << 25, Threads: 9, FDs: &fds, ReadBps: &rd, WriteBps: &rd},
+		Series: []*float64{&calls},
 	}
 }
 
@@ -99,6 +117,16 @@ func TestCollect(t *testing.T) {
 		{`rpcstress_head_lag_blocks{}`, float64(st.Head.Ref.Head - st.Head.Target.Head)},                             // how far behind
 		{`rpcstress_head_read_failures_total{node="target"}`, float64(st.Head.Target.Failures)},                      // its failed reads
 		{`rpcstress_head_reads_total{node="reference"}`, float64(st.Head.Ref.Reads)},                                 // the reference's reads
+		{`rpcstress_node_cpu_percent{process="geth"}`, 180},                                                          // the newest second read
+		{`rpcstress_node_cpu_percent{process="rpcstress"}`, 30},                                                      // rpcstress itself
+		{`rpcstress_node_resident_bytes{process="geth"}`, 1 << 30},                                                   // its memory
+		{`rpcstress_node_threads{process="geth"}`, 40},                                                               // its threads
+		{`rpcstress_node_open_files{process="geth"}`, 120},                                                           // its files
+		{`rpcstress_node_disk_write_bytes_per_second{process="geth"}`, 8192},                                         // its disk writes
+		{`rpcstress_node_disk_read_bytes_per_second{process="geth"}`, 0},                                             // and reads
+		{`rpcstress_node_series{series="rate(rpc_requests)"}`, 240},                                                  // the node's own series
+		{`rpcstress_node_scrapes_total{}`, 12},                                                                       // scrapes of it
+		{`rpcstress_node_scrape_failures_total{}`, 1},                                                                // and how many failed
 	}
 	for _, r := range rows {
 		v, ok := got[r.series]

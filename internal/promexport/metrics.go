@@ -19,6 +19,7 @@ type descs struct {
 	testerCPU, testerLag, behind   *prometheus.Desc
 	elapsed, info                  *prometheus.Desc
 	rules                          ruleDescs
+	node                           nodeDescs
 }
 
 // newDescs makes the descriptions; target is a constant label of the run's own series (the
@@ -30,6 +31,7 @@ func newDescs(target string) descs {
 	}
 	return descs{
 		rules:          newRuleDescs(d),
+		node:           newNodeDescs(d),
 		scheduled:      d("requests_scheduled_total", "Requests the plan scheduled."),
 		sent:           d("requests_sent_total", "Requests sent."),
 		dropped:        d("requests_dropped_total", "Requests the schedule wanted but the backlog could not hold (the tester could not keep up)."),
@@ -68,5 +70,5 @@ func (d *descs) all() []*prometheus.Desc {
 		d.responses, d.transportErrs, d.rpcErrors, d.callsSent, d.calls, d.callFaults,
 		d.bytesIn, d.bytesOut, d.dials, d.latency, d.targetRate, d.achieved, d.sentRate,
 		d.inflight, d.queued, d.stage, d.stages, d.state, d.lastLatency, d.testerCPU,
-		d.testerLag, d.behind, d.elapsed, d.info}, d.rules.all()...)
+		d.testerLag, d.behind, d.elapsed, d.info}, append(d.rules.all(), d.node.all()...)...)
 }

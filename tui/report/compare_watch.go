@@ -70,17 +70,17 @@ func nodeLabels(w *engine.WatchInfo) []string {
 	for _, p := range w.Procs {
 		out = append(out, p.Label)
 	}
-	return append(out, runtext.SelfLabel)
+	return append(out, engine.SelfLabel)
 }
 
 // stageProc is the process labelled label over stage j of a run (rpcstress's own for
-// runtext.SelfLabel), or nil.
+// engine.SelfLabel), or nil.
 func stageProc(s *engine.Snapshot, j int, label string) *engine.ProcStage {
 	if s.Watch == nil || j < 0 || j >= len(s.Watch.Stages) {
 		return nil
 	}
 	sw := &s.Watch.Stages[j]
-	if label == runtext.SelfLabel {
+	if label == engine.SelfLabel {
 		return sw.Self
 	}
 	for k, p := range s.Watch.Procs {

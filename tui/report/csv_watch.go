@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
-	"github.com/rpcstress/rpcstress/tui/runtext"
 )
 
 // watchColumns are the CSV's columns of a watched run, after the others: per watched process
@@ -34,7 +33,7 @@ func watchColumns(s *engine.Snapshot) []string {
 	for _, p := range w.Procs {
 		proc(p.Label)
 	}
-	proc(runtext.SelfLabel)
+	proc(engine.SelfLabel)
 	if w.Metrics != nil {
 		for _, ser := range w.Metrics.Series {
 			out = append(out, unique("m_"+columnName(ser.Selector)))

@@ -7,7 +7,6 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/tui/report/svgchart"
-	"github.com/rpcstress/rpcstress/tui/runtext"
 )
 
 // procColours are the watched processes' lines, in turn; rpcstress's own is grey and dashed.
@@ -49,6 +48,6 @@ func watchCharts(s *engine.Snapshot) []svgchart.Chart {
 			return nil
 		})
 	}
-	add(runtext.SelfLabel, colourTarget, true, func(w *engine.WatchRow) *engine.ProcUse { return w.Self })
+	add(engine.SelfLabel, colourTarget, true, func(w *engine.WatchRow) *engine.ProcUse { return w.Self })
 	return []svgchart.Chart{cpu, mem}
 }

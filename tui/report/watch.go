@@ -50,7 +50,7 @@ func nodeStagesTable(s *engine.Snapshot) *textfmt.Table {
 			}
 		}
 		if p := sw.Self; p != nil {
-			t.Add(append(lead, runtext.SelfLabel, runtext.CPU(p.CPUMean), runtext.CPU(p.CPUMax), memoryText(p))...)
+			t.Add(append(lead, engine.SelfLabel, runtext.CPU(p.CPUMean), runtext.CPU(p.CPUMax), memoryText(p))...)
 			if w.SelfBusy(p.CPUMax) {
 				busy = append(busy, fmt.Sprintf("In stage %d, %s", i+1, runtext.SelfBusyText(w, p.CPUMax)))
 			}

@@ -7,9 +7,6 @@ import (
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
-// SelfLabel names rpcstress's own process beside the watched ones.
-const SelfLabel = "rpcstress"
-
 // CPU writes a process's CPU as top does, to a tenth of a point at most: "85.2%", "210%",
 // "0.3%" (100 % is one core).
 func CPU(pct float64) string { return textfmt.TrimZeros(textfmt.Sig(pct, 3, 1)) + "%" }
