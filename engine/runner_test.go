@@ -34,7 +34,13 @@ func run(t *testing.T, cfg *engine.Config) *engine.Snapshot {
 // runWith is run that also returns the runner, to ask it what the snapshot does not say.
 func runWith(t *testing.T, cfg *engine.Config) (*engine.Snapshot, *engine.Runner) {
 	t.Helper()
-	r, err := engine.NewRunner(cfg, engine.RunOptions{})
+	return runOpts(t, cfg, engine.RunOptions{})
+}
+
+// runOpts is runWith with the runner's options.
+func runOpts(t *testing.T, cfg *engine.Config, opts engine.RunOptions) (*engine.Snapshot, *engine.Runner) {
+	t.Helper()
+	r, err := engine.NewRunner(cfg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -84,15 +84,7 @@ func TestRunnerWatch(t *testing.T) {
 	_, url := startNode(t, mocknode.Config{})
 	cfg := balanceConfig(url, engine.Stage{Rate: 50, Duration: 1500 * time.Millisecond}, engine.Stage{Rate: 50, Duration: time.Second})
 	fw := &fakeWatcher{}
-	r, err := engine.NewRunner(cfg, engine.RunOptions{Watch: fw})
-	if err != nil {
-		t.Fatal(err)
-	}
-	snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
-	if err != nil {
-		t.Fatal(err)
-	}
-	checkSchema(t, snap)
+	snap, r := runOpts(t, cfg, engine.RunOptions{Watch: fw})
 	if !fw.stopped || !fw.started.Equal(r.Start()) {
 		t.Errorf("watcher run from %v (run started %v), stopped %v", fw.started, r.Start(), fw.stopped)
 	}
