@@ -43,7 +43,7 @@ func (e *evm) declare(k *sink) {
 	e.contr = k.file("contracts.txt", "contracts that emitted logs, for eth_getCode and eth_getLogs by address")
 	e.tokens = k.file("erc20_tokens.txt", "ERC-20 token contracts seen in Transfer logs")
 	e.calls = k.file("erc20_calls.txt", `eth_call objects {"to":token,"data":balanceOf(holder)} for holders seen in Transfer logs`)
-	e.ranges = k.file("log_ranges.txt", `eth_getLogs filters {"fromBlock","toBlock"} of 10 blocks that hold logs`)
+	e.ranges = k.file("log_ranges.txt", `eth_getLogs filters {"fromBlock","toBlock"} of up to 10 blocks that hold logs, inside the blocks read`)
 }
 
 func (e *evm) identify(ctx context.Context) (string, int64, error) {
@@ -205,20 +205,25 @@ func (e *evm) logs(ctx context.Context, from, to int64) ([]string, error) {
 		case err != nil:
 			return skipped, err
 		default:
-			e.fileLogs(ls)
+			e.fileLogs(ls, to)
 		}
 		n = end + 1
 	}
 	return skipped, nil
 }
 
-func (e *evm) fileLogs(ls []evmLog) {
+// fileLogs files the logs of blocks up to to. A log range is the logSpan blocks around the log,
+// cut to the blocks read: past the last (the head) geth refuses the filter ("block range extends
+// beyond current head block"), below the window a pruned node no longer has the blocks.
+func (e *evm) fileLogs(ls []evmLog, to int64) {
 	for _, l := range ls {
 		addr := strings.ToLower(l.Address)
 		e.contr.add(addr)
 		if bn, err := parseHex(l.BlockNumber); err == nil {
-			lo := max(bn-bn%logSpan, e.from) // never below the window: the node may not serve it
-			e.ranges.add(fmt.Sprintf(`{"fromBlock":"%s","toBlock":"%s"}`, hexNum(lo), hexNum(lo+logSpan-1)))
+			lo := bn - bn%logSpan
+			hi := min(lo+logSpan-1, to)
+			lo = max(lo, e.from) // never below the window: the node may not serve it
+			e.ranges.add(fmt.Sprintf(`{"fromBlock":"%s","toBlock":"%s"}`, hexNum(lo), hexNum(hi)))
 		}
 		if len(l.Topics) != 3 || !strings.EqualFold(l.Topics[0], transferTopic) {
 			continue

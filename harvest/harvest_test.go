@@ -250,3 +250,32 @@ func TestSourceHidesSecrets(t *testing.T) {
 		t.Errorf("Source kept a secret: %s", got)
 	}
 }
+
+// TestEVMLogRangesInside: every eth_getLogs filter written lies inside the blocks read. A range
+// past the head is refused by geth ("block range extends beyond current head block") and one
+// below the window asks a pruned node for what it no longer has: either would fail a run of
+// the mix that the node would otherwise serve. The fake chain has logs in every 5th block; the
+// head and the window's start fall inside 10-block spans.
+func TestEVMLogRangesInside(t *testing.T) {
+	f := &fakeEVM{head: 53, prunedBelow: 12}
+	dir := t.TempDir()
+	m, err := Run(context.Background(), Options{URL: f.start(t), Chain: EVM, Blocks: 100, OutDir: dir, Rate: 10000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ranges := lines(t, dir, "log_ranges.txt")
+	if len(ranges) == 0 {
+		t.Fatal("no log ranges")
+	}
+	for _, l := range ranges {
+		var r struct{ FromBlock, ToBlock string }
+		if err := json.Unmarshal([]byte(l), &r); err != nil {
+			t.Fatalf("%s: %v", l, err)
+		}
+		from, _ := parseHex(r.FromBlock)
+		to, _ := parseHex(r.ToBlock)
+		if from < m.From || to > m.To || from > to {
+			t.Errorf("%s is not inside the blocks read, %d…%d", l, m.From, m.To)
+		}
+	}
+}
