@@ -32,11 +32,12 @@ func BundledNames() []string {
 }
 
 // LoadBundled loads a bundled profile by file name, e.g. LoadBundled("demo.toml", os.LookupEnv).
-func LoadBundled(name string, getenv func(string) (string, bool)) (*Profile, error) {
+// A bundled profile's data_dir is on disk, relative to the working directory, like any other.
+func LoadBundled(name string, getenv func(string) (string, bool), opts ...Option) (*Profile, error) {
 	data, err := fs.ReadFile(bundled, name)
 	if err != nil {
 		return nil, &Error{File: name, Problems: []*Problem{{File: name,
 			Msg: "no such bundled profile: choose one of " + strings.Join(BundledNames(), ", "), Err: err}}}
 	}
-	return load(&source{name: name, getenv: getenv, readBody: fsReader(bundled), open: fsOpener(bundled)}, data)
+	return load(&source{name: name, getenv: getenv, readBody: fsReader(bundled), open: fsOpener(bundled)}, data, opts...)
 }

@@ -19,7 +19,12 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	cfg.Head = c.chain(doc, src)
 	tc := newTemplateCompiler(src)
 	tc.head = cfg.Head.Cell
+	tc.data = c.dataFolder(doc, src)
+	if tc.data != nil {
+		p.DataDir = tc.data.dir
+	}
 	mix := c.requests(doc, tc, hasTargets)
+	c.reportAbsent(tc.data)
 	mix = append(mix, c.targets(doc, cfg, src)...) // may set the URL
 	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
 	if len(mix) > maxMix {

@@ -47,6 +47,9 @@ func (p *Profile) Describe(w io.Writer) {
 	if c.MaxRequests > 0 {
 		add("limit", "stops after %d requests", c.MaxRequests)
 	}
+	if p.DataDir != "" {
+		add("data", "{{line}} files from the folder %s", safetext.Line(p.DataDir))
+	}
 	if len(p.Overridden) > 0 {
 		add("overrides", "%s", safetext.Line(strings.Join(p.Overridden, " ")))
 	}

@@ -16,8 +16,8 @@ import (
 // Load reads, validates and compiles the profile at path. getenv resolves ${VAR} references
 // (pass os.LookupEnv; nil means an empty environment). body_file paths are relative to the
 // profile's folder, as are the files of templates, targets and ca_file. An invalid profile yields
-// an *Error listing every problem.
-func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
+// an *Error listing every problem. Options (DataDir) say what the command line adds.
+func Load(path string, getenv func(string) (string, bool), opts ...Option) (*Profile, error) {
 	if info, err := os.Stat(path); err == nil {
 		if kind := notRegular(info.Mode()); kind != "" {
 			return nil, notRegularError("profile "+path+": ", kind)
@@ -31,17 +31,17 @@ func Load(path string, getenv func(string) (string, bool)) (*Profile, error) {
 		return nil, fmt.Errorf("profile %s: %w", path, err)
 	}
 	dir := filepath.Dir(path)
-	return load(diskSource(path, dir, getenv), data)
+	return load(diskSource(path, dir, getenv), data, opts...)
 }
 
 // LoadBytes is Load for a profile in memory: name stands for the file in messages (and gives
 // the default profile name); baseDir is where body_file, lines, targets and ca_file paths
 // start ("" is the working directory).
-func LoadBytes(name string, data []byte, baseDir string, getenv func(string) (string, bool)) (*Profile, error) {
+func LoadBytes(name string, data []byte, baseDir string, getenv func(string) (string, bool), opts ...Option) (*Profile, error) {
 	if baseDir == "" {
 		baseDir = "."
 	}
-	return load(diskSource(name, baseDir, getenv), data)
+	return load(diskSource(name, baseDir, getenv), data, opts...)
 }
 
 // source is where a profile comes from and how it reaches what lies outside it.
@@ -57,6 +57,8 @@ type source struct {
 	// defaultURL is where targets without a URL of their own go (the jsonrpc format) when
 	// the profile has no url: --url, for FromTargets.
 	defaultURL string
+	// dataDir is --data: the folder of the lines files, over the profile's data_dir.
+	dataDir string
 }
 
 // displayPath is where a file named in the profile lives, as a path people can open.
@@ -81,7 +83,10 @@ func (s *source) defaultName() string {
 }
 
 // load parses, checks and compiles.
-func load(src *source, data []byte) (*Profile, error) {
+func load(src *source, data []byte, opts ...Option) (*Profile, error) {
+	for _, o := range opts {
+		o(src)
+	}
 	// The scan comes first: the parser must never see a file nested too deeply (see maxDepth).
 	lines, deep := indexLines(string(data))
 	if deep != nil {

@@ -30,6 +30,9 @@ type Profile struct {
 	Thresholds []thresholds.Threshold
 	// Watch is what the profile watches beside the load (watch, [node_metrics]).
 	Watch NodeWatch
+	// DataDir is the folder the {{line}} and {{lineSeq}} files were read from (data_dir, or
+	// --data over it); "" when they are next to the profile.
+	DataDir string
 	// Overridden lists the overrides the last Apply made, as flags ("--rate 500/s"), for
 	// Describe and snapshots.
 	Overridden []string

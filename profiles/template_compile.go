@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"maps"
 	"math/rand/v2"
 	"slices"
@@ -24,6 +25,7 @@ type templateCompiler struct {
 	lined map[linesKey][][]byte // lines file and escaping → lines ready to append
 	fails map[string]error      // lines files that could not be read
 	head  *engine.HeadCell      // the chain's head for {{head}} and {{recent N}}; nil: no chain
+	data  *dataFolder           // where lines files are read from; nil: beside the profile
 }
 
 type linesKey struct {
@@ -44,11 +46,22 @@ func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
 	if err, ok := tc.fails[name]; ok {
 		return nil, err
 	}
+	if tc.data != nil && tc.data.missing {
+		return [][]byte{{}}, nil // the folder's absence is the one problem, said at data_dir
+	}
 	raw, ok := tc.raw[name]
 	if !ok {
-		data, err := tc.src.readBody(name)
+		read, fix := tc.src.readBody, "put the file next to the profile (paths are relative to its folder) or fix the path"
+		if tc.data != nil {
+			read, fix = tc.data.read, "make it readable, or point --data at another folder"
+		}
+		data, err := read(name)
+		if tc.data != nil && errors.Is(err, fs.ErrNotExist) {
+			tc.data.lack(name)
+			return [][]byte{{}}, nil // said once with the others missing, at data_dir
+		}
 		if err != nil {
-			err = errors.New(fileProblem(err, "put the file next to the profile (paths are relative to its folder) or fix the path"))
+			err = errors.New(fileProblem(err, fix))
 			tc.fails[name] = err
 			return nil, err
 		}
