@@ -38,8 +38,8 @@ type command struct {
 func commands() []command {
 	cmds := []command{
 		runCommand(),
-		withoutFlags(command{name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
-			argFiles: "toml"}, (*cli).validate),
+		withFlags(command{name: "validate", args: "PROFILE.toml", summary: "check a profile, print the resolved plan",
+			argFiles: "toml"}, newValidateFlags, (*cli).validate),
 		withFlags(command{name: "report", args: "RUN.json", summary: "print the report of a saved run",
 			argFiles: "json"}, newReportFlags, (*cli).report),
 		withoutFlags(command{name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",

@@ -40,7 +40,7 @@ func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) in
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-	p, err := c.loadProfile(pos)
+	p, err := c.loadProfile(pos, f.data)
 	if err != nil {
 		return c.failInput(err)
 	}

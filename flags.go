@@ -16,7 +16,7 @@ import (
 // snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
 type sessionFlags struct {
 	headless, inline, exitOnEnd, demo bool
-	out, url, refURL                  string
+	out, url, refURL, data            string
 	connections, fps                  int
 	timeout                           time.Duration
 	// fs is the flag set they are declared in, which knows which flags the command line gave
@@ -41,6 +41,7 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
+	dataFlag(fs, &f.data)
 }
 
 // given reports whether the command line gave the flag name, once parsed: 0 is the "not

@@ -44,7 +44,7 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if f.targets != "" {
 		p, err = c.loadTargets(f, o)
 	} else {
-		p, err = c.loadProfile(pos)
+		p, err = c.loadProfile(pos, f.data)
 	}
 	if err != nil {
 		return c.failInput(err)
@@ -86,12 +86,17 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 }
 
 // loadProfile loads the profile named on the command line, or the bundled demo when none is
-// (--demo). A signal while it is read ends the program (whileWatching).
-func (c *cli) loadProfile(pos []string) (*profiles.Profile, error) {
-	if len(pos) == 0 {
-		return profiles.LoadBundled("demo.toml", c.getenv)
+// (--demo), its {{line}} files from data (--data) if given. A signal while it is read ends the
+// program (whileWatching).
+func (c *cli) loadProfile(pos []string, data string) (*profiles.Profile, error) {
+	opts, err := dataOptions(data)
+	if err != nil {
+		return nil, err
 	}
-	return whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv) })
+	if len(pos) == 0 {
+		return profiles.LoadBundled("demo.toml", c.getenv, opts...)
+	}
+	return whileWatching(c, "loading "+pos[0]+": nothing was sent", func() (*profiles.Profile, error) { return profiles.Load(pos[0], c.getenv, opts...) })
 }
 
 // applyShard applies --shard.

@@ -17,12 +17,25 @@ import (
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
+// validateFlags are validate's flags: --data alone.
+type validateFlags struct{ data string }
+
+func newValidateFlags(fs *flag.FlagSet) *validateFlags {
+	f := &validateFlags{}
+	dataFlag(fs, &f.data)
+	return f
+}
+
 // validate checks a profile and prints the resolved plan.
-func (c *cli) validate(args []string) int {
+func (c *cli) validate(_ context.Context, f *validateFlags, args []string) int {
 	if len(args) != 1 {
 		return c.fail(exitUsage, errors.New("usage: rpcstress validate PROFILE.toml"))
 	}
-	p, err := whileWatching(c, "loading "+args[0], func() (*profiles.Profile, error) { return profiles.Load(args[0], c.getenv) })
+	data, err := dataOptions(f.data)
+	if err != nil {
+		return c.fail(exitUsage, err)
+	}
+	p, err := whileWatching(c, "loading "+args[0], func() (*profiles.Profile, error) { return profiles.Load(args[0], c.getenv, data...) })
 	if err != nil {
 		return c.failInput(err)
 	}
