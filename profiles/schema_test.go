@@ -17,7 +17,7 @@ func TestResolvedMatchesSchema(t *testing.T) {
 		map[reflect.Type]reflect.Type{reflect.TypeOf(engine.Stage{}): nil})
 	schemas := schema.MustCompile(t)
 	for _, name := range BundledNames() {
-		p, err := LoadBundled(name, nil)
+		p, err := LoadBundled(name, nil, DataDir(mixData))
 		if err != nil {
 			t.Fatal(err)
 		}

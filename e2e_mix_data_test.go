@@ -1,0 +1,50 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestMixNeedsHarvest: the bundled chain mixes read a harvest; without one, validate and the
+// run stop before sending and say what to run, and --data names another folder.
+func TestMixNeedsHarvest(t *testing.T) {
+	bin := buildBinary(t)
+	dir := userFolder(t)
+	tests := []struct {
+		name string
+		args []string
+		code int
+		want string // in stderr; "" for none
+	}{
+		// No harvest in the folder: the profile's data_dir line and the command.
+		{"validate, no harvest", []string{"validate", "profiles/evm-mix.toml"}, exitUsage,
+			`profiles/evm-mix.toml:25: data_dir: "harvest": no such folder (looked in the working directory ` + dir + `): run ` +
+				"`rpcstress harvest URL --chain evm"},
+		// A run says the same, and sends nothing.
+		{"run, no harvest", []string{"profiles/solana-mix.toml", "--rate", "10/s", "--duration", "1s", "--headless"}, exitUsage,
+			`profiles/solana-mix.toml:26: data_dir: "harvest": no such folder`},
+		// --data naming nothing is a mistake of the flag.
+		{"--data missing", []string{"validate", "profiles/evm-mix.toml", "--data", "nope"}, exitUsage,
+			"--data nope: no such folder: give the folder `rpcstress harvest` wrote"},
+		// --data naming a harvest: it loads.
+		{"--data", []string{"validate", "profiles/solana-heavy.toml", "--data", mustAbs(t, "profiles/testdata/harvest")}, exitOK, ""},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			code, stdout, stderr := inFolder(t, bin, dir, tt.args...)
+			if code != tt.code || !strings.Contains(stderr, tt.want) {
+				t.Errorf("exit %d, stderr %q\nwant exit %d and %q\n%s", code, stderr, tt.code, tt.want, stdout)
+			}
+		})
+	}
+}
+
+func mustAbs(t *testing.T, p string) string {
+	t.Helper()
+	a, err := filepath.Abs(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return a
+}

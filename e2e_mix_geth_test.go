@@ -1,0 +1,96 @@
+package main
+
+import (
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/rpcstress/rpcstress/internal/gethtest"
+)
+
+// userFolder is a working directory as a user has it: the bundled profiles under profiles/,
+// nothing else. It returns the folder.
+func userFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.Mkdir(filepath.Join(dir, "profiles"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, name := range []string{"evm-mix.toml", "evm-heavy.toml", "solana-mix.toml", "solana-heavy.toml"} {
+		b, err := os.ReadFile(filepath.Join("profiles", name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "profiles", name), b, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// inFolder runs the rpcstress binary in dir and returns its exit status and output.
+func inFolder(t *testing.T, bin, dir string, args ...string) (code int, stdout, stderr string) {
+	t.Helper()
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	var out, errOut strings.Builder
+	cmd.Stdout, cmd.Stderr = &out, &errOut
+	err := cmd.Run()
+	var ee *exec.ExitError
+	switch {
+	case err == nil:
+	case errors.As(err, &ee):
+		code = ee.ExitCode()
+	default:
+		t.Fatal(err)
+	}
+	return code, out.String(), errOut.String()
+}
+
+// harvestGeth starts geth --dev, gives it a history (transfers and a contract that emits ERC-20
+// Transfer logs) and harvests it as the README says, `rpcstress harvest URL --chain evm` in a
+// user's folder (so into harvest/, the bundled mixes' data_dir). It returns the node, the
+// binary and the folder.
+func harvestGeth(t *testing.T) (node *gethtest.Node, bin, dir string) {
+	t.Helper()
+	node = gethtest.Start(t)
+	bin = buildBinary(t)
+	node.History(t, 20, 20)
+	dir = userFolder(t)
+	if code, stdout, stderr := inFolder(t, bin, dir, "harvest", node.URL, "--chain", "evm", "--rate", "1000"); code != exitOK {
+		t.Fatalf("harvest: exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	return node, bin, dir
+}
+
+// TestMixGeth: harvest a real node, then run the bundled evm-mix against it for 10 s at a
+// modest rate from the same folder, with no flag but the URL's: at least 99 % of the requests
+// come back ok, and every request of the mix was sent.
+func TestMixGeth(t *testing.T) {
+	node, bin, dir := harvestGeth(t)
+	out := filepath.Join(dir, "run.json")
+	code, stdout, stderr := inFolder(t, bin, dir, "profiles/evm-mix.toml", "--url", node.URL,
+		"--rate", "100/s", "--duration", "10s", "--connections", "16", "--headless", "--out", out)
+	if code != exitOK {
+		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
+	}
+	snap, err := readSnapshot(t, out)
+	if err != nil {
+		t.Fatal(err)
+	}
+	tot := snap.Totals
+	if err := tot.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	okShare := float64(tot.OK) / float64(tot.Completed)
+	t.Logf("%d completed, %d ok (%.2f %%), %d failed", tot.Completed, tot.OK, 100*okShare, tot.Failed)
+	if okShare < 0.99 {
+		t.Errorf("ok %.2f %% of %d, want at least 99 %%\n%s", 100*okShare, tot.Completed, stdout)
+	}
+	if len(tot.ByRequest) != 10 {
+		t.Errorf("%d requests sent, want the mix's 10: %v", len(tot.ByRequest), tot.ByRequest)
+	}
+}
