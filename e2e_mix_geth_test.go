@@ -1,13 +1,16 @@
 package main
 
 import (
+	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/gethtest"
 )
 
@@ -66,14 +69,48 @@ func harvestGeth(t *testing.T) (node *gethtest.Node, bin, dir string) {
 	return node, bin, dir
 }
 
-// TestMixGeth: harvest a real node, then run the bundled evm-mix against it for 10 s at a
-// modest rate from the same folder, with no flag but the URL's: at least 99 % of the requests
-// come back ok, and every request of the mix was sent.
+// TestMixGeth: harvest a real node, then run the bundled EVM profiles against it from the same
+// folder, with no flag but the URL and the length.
 func TestMixGeth(t *testing.T) {
 	node, bin, dir := harvestGeth(t)
-	out := filepath.Join(dir, "run.json")
-	code, stdout, stderr := inFolder(t, bin, dir, "profiles/evm-mix.toml", "--url", node.URL,
-		"--rate", "100/s", "--duration", "10s", "--connections", "16", "--headless", "--out", out)
+	tests := []struct {
+		name    string
+		profile string
+		rate    string
+		seconds int
+	}{
+		// The run: evm-mix for 10 s at a modest rate.
+		{"evm-mix", "profiles/evm-mix.toml", "100/s", 10},
+		// Traces, storage ranges, log ranges, receipts of blocks: geth serves them all.
+		{"evm-heavy", "profiles/evm-heavy.toml", "20/s", 3},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			snap := runIn(t, bin, dir, tt.profile, "--url", node.URL, "--rate", tt.rate,
+				"--duration", fmt.Sprint(tt.seconds, "s"), "--connections", "16")
+			tot := snap.Totals
+			okShare := float64(tot.OK) / float64(tot.Completed)
+			t.Logf("%d completed, %d ok (%.2f %%), %d failed", tot.Completed, tot.OK, 100*okShare, tot.Failed)
+			if okShare < 0.99 {
+				t.Errorf("ok %.2f %% of %d, want at least 99 %%: rpc errors %v %v", 100*okShare, tot.Completed, tot.RPCErrors, snap.RPCMessages)
+			}
+			var reqs []map[string]any
+			if err := json.Unmarshal(profileField(t, snap, "requests"), &reqs); err != nil {
+				t.Fatal(err)
+			}
+			if len(tot.ByRequest) != len(reqs) {
+				t.Errorf("%d requests sent, want the mix's %d: %v", len(tot.ByRequest), len(reqs), tot.ByRequest)
+			}
+		})
+	}
+}
+
+// runIn runs a profile with the binary in dir, headless, and returns its snapshot, whose books
+// must balance.
+func runIn(t *testing.T, bin, dir string, args ...string) *engine.Snapshot {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "run.json")
+	code, stdout, stderr := inFolder(t, bin, dir, append(args, "--headless", "--out", out)...)
 	if code != exitOK {
 		t.Fatalf("exit %d\n%s\n%s", code, stdout, stderr)
 	}
@@ -81,16 +118,18 @@ func TestMixGeth(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	tot := snap.Totals
-	if err := tot.CheckInvariant(); err != nil {
+	if err := snap.Totals.CheckInvariant(); err != nil {
 		t.Fatal(err)
 	}
-	okShare := float64(tot.OK) / float64(tot.Completed)
-	t.Logf("%d completed, %d ok (%.2f %%), %d failed", tot.Completed, tot.OK, 100*okShare, tot.Failed)
-	if okShare < 0.99 {
-		t.Errorf("ok %.2f %% of %d, want at least 99 %%\n%s", 100*okShare, tot.Completed, stdout)
+	return snap
+}
+
+// profileField is one field of the resolved profile a snapshot carries.
+func profileField(t *testing.T, snap *engine.Snapshot, name string) json.RawMessage {
+	t.Helper()
+	var p map[string]json.RawMessage
+	if err := json.Unmarshal(snap.Profile, &p); err != nil {
+		t.Fatal(err)
 	}
-	if len(tot.ByRequest) != 10 {
-		t.Errorf("%d requests sent, want the mix's 10: %v", len(tot.ByRequest), tot.ByRequest)
-	}
+	return p[name]
 }
