@@ -46,7 +46,7 @@ func TestMistakesSayWhatWasMeant(t *testing.T) {
 		// find-limit's own durations
 		{[]string{"find-limit", "--demo", "--probe", "10"}, "rpcstress: --probe 10: needs a unit: 10s, 10m (units: ms, s, m, h)\nrpcstress find-limit --help for the flags\n"},
 		// a flag on a verb that has none
-		{[]string{"validate", "--rate", "5/s", "x.toml"}, "rpcstress: unknown flag --rate\nrpcstress validate --help for the flags\n"},
+		{[]string{"compare", "--rate", "5/s", "a.json"}, "rpcstress: unknown flag --rate\nrpcstress compare --help for the flags\n"},
 		// help for a verb that does not exist
 		{[]string{"help", "reprot"}, "rpcstress: unknown command \"reprot\": did you mean \"report\"?\n"},
 		// a shell nobody supports yet

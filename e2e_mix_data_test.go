@@ -27,6 +27,11 @@ func TestMixNeedsHarvest(t *testing.T) {
 		// --data naming nothing is a mistake of the flag.
 		{"--data missing", []string{"validate", "profiles/evm-mix.toml", "--data", "nope"}, exitUsage,
 			"--data nope: no such folder: give the folder `rpcstress harvest` wrote"},
+		// The same for a run and a search, before anything is sent.
+		{"run --data missing", []string{"profiles/evm-mix.toml", "--data", "nope", "--rate", "10/s", "--duration", "1s", "--headless"}, exitUsage,
+			"--data nope: no such folder"},
+		{"find-limit --data missing", []string{"find-limit", "profiles/evm-mix.toml", "--data", "nope", "--headless"}, exitUsage,
+			"--data nope: no such folder"},
 		// --data naming a harvest: it loads.
 		{"--data", []string{"validate", "profiles/solana-heavy.toml", "--data", mustAbs(t, "profiles/testdata/harvest")}, exitOK, ""},
 	}
