@@ -120,3 +120,34 @@ func hasKey(k string) bool {
 	}
 	return false
 }
+
+// TestDataDirFiles: what is said of a lines file names it where it is, in the data folder,
+// and a raw body around a file the folder lacks is no problem of its own (the absence is).
+func TestDataDirFiles(t *testing.T) {
+	data := t.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "blocks.txt"), []byte("0x10\nlatest\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		name, req string
+		want      string // the only problem
+	}{
+		// {{hex line}} reads the data folder's file, and its bad line is named there.
+		{"hex line", `params = ["{{hex line \"blocks.txt\"}}"]`, filepath.Join(data, "blocks.txt") + `:2: "latest" is not a whole number`},
+		// A raw body around a missing file still parses: only the absence is said.
+		{"raw body", `body = '{"jsonrpc":"2.0","id":1,"method":"m","params":[{{line "gone.txt"}},{{hex line "gone.txt"}}]}'`, "has no gone.txt"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			src := "url = \"http://h\"\ndata_dir = " + quote(data) + "\n[[request]]\nmethod = \"m\"\n" + tt.req + "\n[[stage]]\nrate = 1\n"
+			if strings.Contains(tt.req, "body") {
+				src = strings.Replace(src, "method = \"m\"\n", "", 1)
+			}
+			_, err := LoadBytes("t.toml", []byte(src), t.TempDir(), nil)
+			var e *Error
+			if !errors.As(err, &e) || len(e.Problems) != 1 || !strings.Contains(e.Problems[0].Msg, tt.want) {
+				t.Fatalf("err %v, want one problem with %q", err, tt.want)
+			}
+		})
+	}
+}

@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"math/rand/v2"
+	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,6 +39,28 @@ func newTemplateCompiler(src *source) *templateCompiler {
 		lined: map[linesKey][][]byte{}, fails: map[string]error{}}
 }
 
+// standIn is what a lines file missing from the data folder yields, so that the rest of the
+// profile is still checked without a problem of its own: "0" is valid JSON, a string's
+// content, and a number for {{hex line}}. The profile does not load (see reportAbsent).
+func standIn() [][]byte { return [][]byte{[]byte("0")} }
+
+// readLines reads a lines file whole: from the data folder when the profile has one, else
+// beside the profile.
+func (tc *templateCompiler) readLines(name string) ([]byte, error) {
+	if tc.data != nil {
+		return tc.data.read(name)
+	}
+	return tc.src.readBody(name)
+}
+
+// linesPath is where a lines file is, as people can open it.
+func (tc *templateCompiler) linesPath(name string) string {
+	if tc.data != nil && !filepath.IsAbs(name) {
+		return filepath.Join(tc.data.dir, name)
+	}
+	return tc.src.displayPath(name)
+}
+
 // lines returns a lines file's non-empty lines, escaped for esc, reading the file once.
 func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
 	if out, ok := tc.lined[linesKey{name, esc}]; ok {
@@ -47,18 +70,18 @@ func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
 		return nil, err
 	}
 	if tc.data != nil && tc.data.missing {
-		return [][]byte{{}}, nil // the folder's absence is the one problem, said at data_dir
+		return standIn(), nil // the folder's absence is the one problem, said at data_dir
 	}
 	raw, ok := tc.raw[name]
 	if !ok {
-		read, fix := tc.src.readBody, "put the file next to the profile (paths are relative to its folder) or fix the path"
+		fix := "put the file next to the profile (paths are relative to its folder) or fix the path"
 		if tc.data != nil {
-			read, fix = tc.data.read, "make it readable, or point --data at another folder"
+			fix = "make it readable, or point --data at another folder"
 		}
-		data, err := read(name)
+		data, err := tc.readLines(name)
 		if tc.data != nil && errors.Is(err, fs.ErrNotExist) {
 			tc.data.lack(name)
-			return [][]byte{{}}, nil // said once with the others missing, at data_dir
+			return standIn(), nil // said once with the others missing, at data_dir
 		}
 		if err != nil {
 			err = errors.New(fileProblem(err, fix))

@@ -87,7 +87,7 @@ func (tc *templateCompiler) hexLines(c *call) (generator, error) {
 		n, ok := parseQuantity(string(l))
 		if !ok {
 			return nil, &templateError{call: c.text, msg: fmt.Sprintf("%s:%d: %q is not a whole number from 0 (decimal, or hex with 0x), so hex cannot format it: keep numbers only in the file, or drop hex to send the lines as written",
-				tc.src.displayPath(name), tc.fileLine(name, i), clip(string(l), 40))}
+				tc.linesPath(name), tc.fileLine(name, i), clip(string(l), 40))}
 		}
 		hexed[i] = strconv.AppendUint([]byte("0x"), n, 16)
 	}
@@ -110,7 +110,7 @@ func parseQuantity(s string) (uint64, bool) {
 // fileLine is the line of the file on which its k-th value (0-based, among the non-empty
 // lines splitLines keeps) stands; only messages need it, so the file is read again.
 func (tc *templateCompiler) fileLine(name string, k int) int {
-	data, err := tc.src.readBody(name)
+	data, err := tc.readLines(name)
 	if err != nil {
 		return 0
 	}
