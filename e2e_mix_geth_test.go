@@ -70,7 +70,8 @@ func harvestGeth(t *testing.T) (node *gethtest.Node, bin, dir string) {
 }
 
 // TestMixGeth: harvest a real node, then run the bundled EVM profiles against it from the same
-// folder, with no flag but the URL and the length.
+// folder, with no flag but the URL and the length: at least 99 % of the answers are ok and
+// valid (every result there, not null), and every request of the mix was sent.
 func TestMixGeth(t *testing.T) {
 	node, bin, dir := harvestGeth(t)
 	tests := []struct {
@@ -89,10 +90,14 @@ func TestMixGeth(t *testing.T) {
 			snap := runIn(t, bin, dir, tt.profile, "--url", node.URL, "--rate", tt.rate,
 				"--duration", fmt.Sprint(tt.seconds, "s"), "--connections", "16")
 			tot := snap.Totals
+			if tot.Expect == nil {
+				t.Fatal("no expect counts: the mix's answers were not checked")
+			}
 			okShare := float64(tot.OK) / float64(tot.Completed)
-			t.Logf("%d completed, %d ok (%.2f %%), %d failed", tot.Completed, tot.OK, 100*okShare, tot.Failed)
+			t.Logf("%d completed, %d ok (%.2f %%), %d failed, %d invalid", tot.Completed, tot.OK, 100*okShare, tot.Failed, tot.Expect.Invalid)
 			if okShare < 0.99 {
-				t.Errorf("ok %.2f %% of %d, want at least 99 %%: rpc errors %v %v", 100*okShare, tot.Completed, tot.RPCErrors, snap.RPCMessages)
+				t.Errorf("ok %.2f %% of %d, want at least 99 %%: rpc errors %v %v, invalid %v", 100*okShare, tot.Completed,
+					tot.RPCErrors, snap.RPCMessages, tot.Expect.ByRule)
 			}
 			var reqs []map[string]any
 			if err := json.Unmarshal(profileField(t, snap, "requests"), &reqs); err != nil {
@@ -103,6 +108,37 @@ func TestMixGeth(t *testing.T) {
 			}
 		})
 	}
+	// A block beyond the head, asked beside the mix under its rules: geth answers null at once,
+	// HTTP 200 with a result, and the mix's expect = "result" makes every such answer invalid,
+	// never ok, while the rest of the mix stays ok.
+	t.Run("beyond the head", func(t *testing.T) {
+		mix, err := os.ReadFile(filepath.Join(dir, "profiles", "evm-mix.toml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		beyond := string(mix) + `
+[[request]]
+name = "beyond the head"
+method = "eth_getBlockByNumber"
+params = ["{{hex randInt 1000000 2000000}}", false]
+weight = 20
+`
+		if err := os.WriteFile(filepath.Join(dir, "profiles", "beyond.toml"), []byte(beyond), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		snap := runIn(t, bin, dir, "profiles/beyond.toml", "--url", node.URL, "--rate", "100/s", "--duration", "3s")
+		b, ok := snap.Totals.ByRequest["beyond the head"]
+		if !ok || b.Completed == 0 {
+			t.Fatalf("the request beyond the head was not sent: %v", snap.Totals.ByRequest)
+		}
+		if b.OK != 0 || b.Expect == nil || b.Expect.Invalid != b.Completed || b.Expect.ByRule["result present"] != b.Completed {
+			t.Errorf("beyond the head: %d completed, %d ok, expect %+v; want every one invalid by \"result present\"", b.Completed, b.OK, b.Expect)
+		}
+		tot := snap.Totals
+		if rest := tot.Completed - b.Completed; float64(tot.OK) < 0.99*float64(rest) {
+			t.Errorf("the rest of the mix: %d ok of %d", tot.OK, rest)
+		}
+	})
 }
 
 // runIn runs a profile with the binary in dir, headless, and returns its snapshot, whose books
