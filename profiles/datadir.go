@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -80,7 +81,31 @@ func (c *checker) reportAbsent(d *dataFolder) {
 	if d == nil || len(d.absent) == 0 {
 		return
 	}
+	if held := d.heldChain(); held != "" && d.chain != "" && held != d.chain {
+		// One folder, two chains: harvesting the other chain into it would replace this one.
+		c.addf("data_dir", "%s has no %s: it holds a %s harvest (its manifest.json), and the profile's chain is %s: "+
+			"run `rpcstress harvest URL --chain %s --out %s-harvest` and give --data %s-harvest",
+			d.named(), strings.Join(d.absent, ", "), held, d.chain, d.chain, d.chain, d.chain)
+		return
+	}
 	c.addf("data_dir", "%s has no %s: %s", d.named(), strings.Join(d.absent, ", "), d.harvestFix())
+}
+
+// heldChain is the chain the folder's harvest manifest says its files are of ("" when it has
+// none, or one that does not say). The name is harvest.ManifestName's; profiles does not
+// import harvest for one word.
+func (d *dataFolder) heldChain() string {
+	b, err := d.read("manifest.json")
+	if err != nil {
+		return ""
+	}
+	var m struct {
+		Chain string `json:"chain"`
+	}
+	if json.Unmarshal(b, &m) != nil {
+		return ""
+	}
+	return m.Chain
 }
 
 // named says which folder, and who named it.
