@@ -1,7 +1,9 @@
 package main
 
 import (
+	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 )
@@ -9,6 +11,7 @@ import (
 // TestMixNeedsHarvest: the bundled chain mixes read a harvest; without one, validate and the
 // run stop before sending and say what to run, and --data names another folder.
 func TestMixNeedsHarvest(t *testing.T) {
+	t.Parallel()
 	bin := buildBinary(t)
 	dir := userFolder(t)
 	tests := []struct {
@@ -19,11 +22,11 @@ func TestMixNeedsHarvest(t *testing.T) {
 	}{
 		// No harvest in the folder: the profile's data_dir line and the command.
 		{"validate, no harvest", []string{"validate", "profiles/evm-mix.toml"}, exitUsage,
-			`profiles/evm-mix.toml:25: data_dir: "harvest": no such folder (looked in the working directory ` + dir + `): run ` +
+			"profiles/evm-mix.toml:" + dataDirLine(t, "evm-mix.toml") + `: data_dir: "harvest": no such folder (looked in the working directory ` + dir + `): run ` +
 				"`rpcstress harvest URL --chain evm"},
 		// A run says the same, and sends nothing.
 		{"run, no harvest", []string{"profiles/solana-mix.toml", "--rate", "10/s", "--duration", "1s", "--headless"}, exitUsage,
-			`profiles/solana-mix.toml:26: data_dir: "harvest": no such folder`},
+			"profiles/solana-mix.toml:" + dataDirLine(t, "solana-mix.toml") + `: data_dir: "harvest": no such folder`},
 		// --data naming nothing is a mistake of the flag.
 		{"--data missing", []string{"validate", "profiles/evm-mix.toml", "--data", "nope"}, exitUsage,
 			"--data nope: no such folder: give the folder `rpcstress harvest` wrote"},
@@ -43,6 +46,22 @@ func TestMixNeedsHarvest(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dataDirLine is the line of a bundled profile's data_dir key, where its problems are said.
+func dataDirLine(t *testing.T, name string) string {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join("profiles", name))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, l := range strings.Split(string(b), "\n") {
+		if strings.HasPrefix(l, "data_dir") {
+			return strconv.Itoa(i + 1)
+		}
+	}
+	t.Fatalf("%s has no data_dir", name)
+	return ""
 }
 
 func mustAbs(t *testing.T, p string) string {

@@ -73,6 +73,7 @@ func harvestGeth(t *testing.T) (node *gethtest.Node, bin, dir string) {
 // folder, with no flag but the URL and the length: at least 99 % of the answers are ok and
 // valid (every result there, not null), and every request of the mix was sent.
 func TestMixGeth(t *testing.T) {
+	t.Parallel()
 	node, bin, dir := harvestGeth(t)
 	tests := []struct {
 		name    string
