@@ -11,27 +11,7 @@ import (
 // TestDataDir: data_dir moves where {{line}} files are read, --data (DataDir) moves it again,
 // and a missing folder or missing files are each said once, with the command that makes them.
 func TestDataDir(t *testing.T) {
-	root := t.TempDir()
-	profDir := filepath.Join(root, "profiles") // the profile's folder: no data here
-	data := filepath.Join(root, "harvest")     // what rpcstress harvest wrote
-	other := filepath.Join(root, "other")      // a second harvest, for --data
-	for _, d := range []string{profDir, data, other} {
-		if err := os.Mkdir(d, 0o755); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write := func(path, text string) {
-		t.Helper()
-		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
-	write(filepath.Join(data, "tx.txt"), "0xaa\n")
-	write(filepath.Join(other, "tx.txt"), "0xbb\n")
-	write(filepath.Join(profDir, "tx.txt"), "0xcc\n") // beside the profile: read only without a data folder
-	write(filepath.Join(root, "file"), "not a folder")
-	write(filepath.Join(other, "manifest.json"), `{"chain": "solana", "complete": true}`)
-
+	root, profDir, data, other := dataDirFixture(t)
 	const head = "url = \"http://h\"\n"
 	const req = "[[request]]\nmethod = \"m\"\nparams = ['{{line \"tx.txt\"}}']\n[[stage]]\nrate = 1\nduration = \"1s\"\n"
 	tests := []struct {
@@ -108,6 +88,35 @@ func TestDataDir(t *testing.T) {
 			}
 		})
 	}
+}
+
+// dataDirFixture makes the folders of TestDataDir under root: the profile's folder, a harvest
+// and a second harvest (of Solana, its manifest says), each with a tx.txt of its own value,
+// and a file named "file".
+func dataDirFixture(t *testing.T) (root, profDir, data, other string) {
+	t.Helper()
+	root = t.TempDir()
+	profDir = filepath.Join(root, "profiles") // the profile's folder: read only without a data folder
+	data = filepath.Join(root, "harvest")     // what rpcstress harvest wrote
+	other = filepath.Join(root, "other")      // a second harvest, for --data
+	files := map[string]string{
+		filepath.Join(data, "tx.txt"):         "0xaa\n",
+		filepath.Join(other, "tx.txt"):        "0xbb\n",
+		filepath.Join(profDir, "tx.txt"):      "0xcc\n",
+		filepath.Join(root, "file"):           "not a folder",
+		filepath.Join(other, "manifest.json"): `{"chain": "solana", "complete": true}`,
+	}
+	for _, d := range []string{profDir, data, other} {
+		if err := os.Mkdir(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for path, text := range files {
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return root, profDir, data, other
 }
 
 // quote writes s as a TOML literal string (paths with backslashes stay as they are).
