@@ -72,25 +72,25 @@ func (e *evm) identify(ctx context.Context) (string, int64, error) {
 // for recent blocks only (and, with history expiry, bodies too); older ones answer fast errors or
 // null, which a load test must not ask for. Served blocks form a suffix of the chain, so a binary
 // search finds where it starts in log2(head) probes.
-func (e *evm) window(ctx context.Context, head int64) (int64, string, error) {
+func (e *evm) window(ctx context.Context, head int64) (int64, int64, string, error) {
 	ok, err := e.served(ctx, head)
 	if err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	}
 	if !ok {
-		return 0, "", fmt.Errorf("the node does not serve its own head block %d (eth_getBlockByNumber or eth_getBalance at it failed): is it still syncing?", head)
+		return 0, 0, "", fmt.Errorf("the node does not serve its own head block %d (eth_getBlockByNumber or eth_getBalance at it failed): is it still syncing?", head)
 	}
 	if ok, err := e.served(ctx, 0); err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	} else if ok {
-		return 0, "the node serves every block's state from genesis (an archive node)", nil
+		return 0, 0, "the node serves every block's state from genesis (an archive node)", nil
 	}
 	lo, hi := int64(0), head // lo is not served, hi is
 	for hi-lo > 1 {
 		mid := lo + (hi-lo)/2
 		ok, err := e.served(ctx, mid)
 		if err != nil {
-			return 0, "", err
+			return 0, 0, "", err
 		}
 		if ok {
 			hi = mid
@@ -98,7 +98,10 @@ func (e *evm) window(ctx context.Context, head int64) (int64, string, error) {
 			lo = mid
 		}
 	}
-	return hi, fmt.Sprintf("the node serves state from block %d on (%d blocks behind the head); older blocks answer errors or null, so none are used", hi, head-hi), nil
+	// Tracing block n (debug_trace*, debug_storageRangeAt) replays it on its parent's state, so
+	// the first served block is not used: its traces would fail on a pruned node.
+	usable := min(hi+1, head)
+	return hi, usable, fmt.Sprintf("the node serves state from block %d on (%d blocks behind the head); blocks from %d on are used (tracing a block needs its parent's state)", hi, head-hi, usable), nil
 }
 
 // served asks for block n and the state at it. A JSON-RPC error or a null block means not

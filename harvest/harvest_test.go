@@ -42,9 +42,9 @@ func TestEVMHarvest(t *testing.T) {
 		wantFrom    int64
 	}{
 		{"archive node: the last 40 of 100 blocks", 100, 0, 40, false, 61},
-		{"pruned below 70: only 70…100 though 40 were asked", 100, 70, 40, false, 70},
+		{"pruned below 70: only 71…100 though 40 were asked (70's traces need 69)", 100, 70, 40, false, 71},
 		{"pruned, one block only", 100, 70, 1, false, 100},
-		{"pruned below 72: the log range of block 75 starts at 72, not 70", 100, 72, 40, false, 72},
+		{"pruned below 72: the log range of block 75 starts at 73, not 70", 100, 72, 40, false, 73},
 		{"a node that refuses batches is asked one call at a time", 100, 0, 40, true, 61},
 	}
 	for _, tt := range tests {

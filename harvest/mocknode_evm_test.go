@@ -34,8 +34,9 @@ func TestHarvestMockNodeEVM(t *testing.T) {
 		}
 	}
 	t.Logf("%s; %d blocks read with %d requests", m.WindowNote, m.Read, m.Requests)
-	if m.WindowStart != m.Head-retain || m.From != m.WindowStart || m.To != m.Head || m.Read != retain+1 || !m.Complete || m.ChainID != "0x539" {
-		t.Fatalf("manifest: window %d, blocks %d…%d, %d read, complete %v, chain %s; want the window at head %d − %d, every block of it",
+	// The window's first block is served but not read: tracing it would need its parent's state.
+	if m.WindowStart != m.Head-retain || m.From != m.WindowStart+1 || m.To != m.Head || m.Read != retain || !m.Complete || m.ChainID != "0x539" {
+		t.Fatalf("manifest: window %d, blocks %d…%d, %d read, complete %v, chain %s; want the window at head %d − %d, every block of it but the first",
 			m.WindowStart, m.From, m.To, m.Read, m.Complete, m.ChainID, m.Head, retain)
 	}
 	if st := node.Stats(); st.RPCErrors["-32000"] == 0 {

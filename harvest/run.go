@@ -14,8 +14,9 @@ type chain interface {
 	declare(k *sink)
 	// identify checks the node is of this chain and returns its id and head.
 	identify(ctx context.Context) (id string, head int64, err error)
-	// window finds the oldest block the node still serves, with a sentence on it.
-	window(ctx context.Context, head int64) (start int64, note string, err error)
+	// window finds the oldest block the node still serves (start), the oldest one worth asking
+	// for (usable: tracing a block needs its parent's state too), with a sentence on it.
+	window(ctx context.Context, head int64) (start, usable int64, note string, err error)
 	// read reads blocks from..to into the files, telling done (blocks read) as it goes. It returns
 	// how many it read and what it had to skip.
 	read(ctx context.Context, from, to int64, done func(n int)) (read int, skipped []string, err error)
@@ -51,12 +52,12 @@ func Run(ctx context.Context, o Options) (*Manifest, error) {
 	}
 	m.ChainID, m.Head = id, head
 	p.phase("window", 1)
-	start, note, err := ch.window(ctx, head)
+	start, usable, note, err := ch.window(ctx, head)
 	if err != nil {
 		return nil, stopped(ctx, err)
 	}
 	m.WindowStart, m.WindowNote = start, note
-	m.From, m.To = max(start, head-int64(o.Blocks)+1), head
+	m.From, m.To = max(usable, head-int64(o.Blocks)+1), head
 	total := int(m.To - m.From + 1)
 	p.phase("blocks", total)
 	m.Read, m.Skipped, err = ch.read(ctx, m.From, m.To, p.done)

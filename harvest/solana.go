@@ -45,18 +45,18 @@ func (s *solana) identify(ctx context.Context) (string, int64, error) {
 
 // window is the first slot the node still has a block for. Solana serves account state at the
 // present only, so the ledger's history is what a pruned node lacks; it says where it starts.
-func (s *solana) window(ctx context.Context, head int64) (int64, string, error) {
+func (s *solana) window(ctx context.Context, head int64) (int64, int64, string, error) {
 	var first int64
 	if err := s.c.one(ctx, "getFirstAvailableBlock", &first); err != nil {
-		return 0, "", err
+		return 0, 0, "", err
 	}
 	if first > head {
-		return 0, "", fmt.Errorf("the node's first available block (slot %d) is after its finalized slot %d: is it still catching up?", first, head)
+		return 0, 0, "", fmt.Errorf("the node's first available block (slot %d) is after its finalized slot %d: is it still catching up?", first, head)
 	}
 	if first == 0 {
-		return 0, "the node keeps the ledger from slot 0 (account state is the present's on Solana)", nil
+		return 0, 0, "the node keeps the ledger from slot 0 (account state is the present's on Solana)", nil
 	}
-	return first, fmt.Sprintf("the node keeps blocks from slot %d on (%d slots behind the head); older slots are not used (account state is the present's on Solana)", first, head-first), nil
+	return first, first, fmt.Sprintf("the node keeps blocks from slot %d on (%d slots behind the head); older slots are not used (account state is the present's on Solana)", first, head-first), nil
 }
 
 type solBlock struct {
