@@ -129,6 +129,9 @@ func TestDataDirFiles(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(data, "blocks.txt"), []byte("0x10\nlatest\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(data, "erc20_calls.txt"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	tests := []struct {
 		name, req string
 		want      string // the only problem
@@ -137,6 +140,8 @@ func TestDataDirFiles(t *testing.T) {
 		{"hex line", `params = ["{{hex line \"blocks.txt\"}}"]`, filepath.Join(data, "blocks.txt") + `:2: "latest" is not a whole number`},
 		// A raw body around a missing file still parses: only the absence is said.
 		{"raw body", `body = '{"jsonrpc":"2.0","id":1,"method":"m","params":[{{line "gone.txt"}},{{hex line "gone.txt"}}]}'`, "has no gone.txt"},
+		// A file the harvest left empty (the blocks held no ERC-20 transfer) says so, and the fix.
+		{"empty harvest file", `params = ["{{line \"erc20_calls.txt\"}}"]`, `"erc20_calls.txt" in ` + data + " is empty: the blocks harvested held none; harvest more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

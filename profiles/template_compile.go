@@ -91,6 +91,11 @@ func (tc *templateCompiler) lines(name string, esc escaping) ([][]byte, error) {
 		raw = splitLines(data)
 		if len(raw) == 0 {
 			err := fmt.Errorf("%q has no lines: write one value per line (empty lines are skipped)", name)
+			if tc.data != nil {
+				// A harvest writes an empty file when the blocks it read held none (no ERC-20
+				// transfer, no log): the fix is a wider harvest, or a mix without that request.
+				err = fmt.Errorf("%q in %s is empty: the blocks harvested held none; harvest more (rpcstress harvest URL --blocks N) or remove this request", name, tc.data.dir)
+			}
 			tc.fails[name] = err
 			return nil, err
 		}
