@@ -76,6 +76,9 @@ func (c *cli) harvest(ctx context.Context, f *harvestFlags, pos []string) int {
 		return c.fail(exitUsage, fmt.Errorf("harvest: %w", err))
 	}
 	writeHarvestSummary(c.stderr, m, f.out)
+	if errors.Is(err, harvest.ErrNotWritten) {
+		return c.fail(exitRunFailed, fmt.Errorf("harvest: %w", err))
+	}
 	if err != nil {
 		return c.fail(exitRunFailed, fmt.Errorf("harvest: %w (what was read before is kept, marked partial)", err))
 	}

@@ -76,7 +76,7 @@ func Run(ctx context.Context, o Options) (*Manifest, error) {
 	}
 	// What was read is written even after Ctrl-C: the writes must not see the cancelled context.
 	if werr := k.write(context.WithoutCancel(ctx), targets, m); werr != nil {
-		return m, werr
+		return m, fmt.Errorf("%w (%w)", ErrNotWritten, werr)
 	}
 	if err != nil && ctx.Err() == nil {
 		return m, err
@@ -91,6 +91,10 @@ func stopped(ctx context.Context, err error) error {
 	}
 	return err
 }
+
+// ErrNotWritten is a harvest whose files could not all be written (a full disk): no manifest
+// in the folder says it is complete.
+var ErrNotWritten = errors.New("the harvest could not be written whole, so no manifest says it is complete: free some space or give another --out")
 
 // ErrEmpty is a chain with nothing to harvest yet.
 var ErrEmpty = errors.New("the chain is empty")

@@ -4,7 +4,9 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
@@ -111,6 +113,13 @@ func (k *sink) names() []string {
 // write writes every file, then the manifest. An error stops it: the manifest, written last, is
 // then missing or the old one, so nothing half-written passes for whole.
 func (k *sink) write(ctx context.Context, ts map[string]outfile.Target, m *Manifest) error {
+	// An older harvest's manifest goes first: if this one fails halfway, the folder must not
+	// keep a manifest that calls its mix of old and new files complete.
+	if t := ts[ManifestName]; t.Stored() {
+		if err := os.Remove(t.Path); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%s: %w", t.Path, err)
+		}
+	}
 	m.Files = m.Files[:0]
 	for _, n := range k.names() {
 		s := k.files[n]
@@ -120,7 +129,7 @@ func (k *sink) write(ctx context.Context, ts map[string]outfile.Target, m *Manif
 			b.WriteByte('\n')
 		}
 		if err := ts[n].Write(ctx, b.Bytes()); err != nil {
-			return fmt.Errorf("writing %s: %w", ts[n].Path, err)
+			return fmt.Errorf("%s: %w", ts[n].Path, err)
 		}
 		m.Files = append(m.Files, ManifestEntry{Name: n, Lines: len(s.lines), About: k.about[n]})
 	}
@@ -129,7 +138,7 @@ func (k *sink) write(ctx context.Context, ts map[string]outfile.Target, m *Manif
 		return err
 	}
 	if err := ts[ManifestName].Write(ctx, append(data, '\n')); err != nil {
-		return fmt.Errorf("writing %s: %w", ts[ManifestName].Path, err)
+		return fmt.Errorf("%s: %w", ts[ManifestName].Path, err)
 	}
 	return nil
 }
