@@ -93,6 +93,19 @@ func TestAnswersDoNotAllocate(t *testing.T) {
 		`{"id":1,"method":"getAccountInfo","params":["` + string(appendBase58ID(nil, dSolTokenAcct.key(1), keyDigits)) + `"]}`,
 		`{"id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA",{"filters":[{"dataSize":165}]}]}`,
 		`{"id":1,"method":"getLatestBlockhash"}`,
+		`{"id":1,"method":"getBlockHeight"}`,
+		`{"id":1,"method":"getBlockTime","params":[299999999]}`,
+		`{"id":1,"method":"getBlockTime","params":[5]}`, // cleaned up
+		`{"id":1,"method":"getEpochInfo","params":[{"commitment":"finalized"}]}`,
+		`{"id":1,"method":"getBlocksWithLimit","params":[299999990,20]}`,
+		`{"id":1,"method":"getMultipleAccounts","params":[["` + solAddr + `","` + string(appendBase58ID(nil, dSolTokenAcct.key(1), keyDigits)) + `"],{"encoding":"base64"}]}`,
+		`{"id":1,"method":"getTokenAccountsByOwner","params":["` + string(appendBase58ID(nil, dSolWallet.key(1), keyDigits)) + `",{"programId":"TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"},{"encoding":"base64"}]}`,
+		`{"id":1,"method":"eth_getBlockReceipts","params":["latest"]}`,
+		`{"id":1,"method":"debug_traceBlockByNumber","params":["latest",{"tracer":"callTracer"}]}`,
+		`{"id":1,"method":"debug_traceBlockByNumber","params":["0x1",{"tracer":"callTracer"}]}`, // state gone
+		`{"id":1,"method":"debug_traceTransaction","params":[` + string(appendHash32(nil, dEthTx, ethFirstBlock<<8)) + `,{"tracer":"callTracer"}]}`,
+		`{"id":1,"method":"debug_storageRangeAt","params":[` + string(appendHash32(nil, dEthBlock, ethFirstBlock)) + `,0,` + string(appendEthAddress(nil, dEthToken, 1)) + `,"0x` + zeroHex64 + `",64]}`,
+		`{"id":1,"method":"debug_storageRangeAt","params":["0x` + zeroHex64 + `",0,"` + ethAddr + `","0x` + zeroHex64 + `",64]}`, // no such block
 	}
 	s := new(scratch)
 	for _, text := range bodies {

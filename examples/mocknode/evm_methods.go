@@ -37,6 +37,14 @@ func (n *Node) evmResult(dst []byte, m method, r *req) ([]byte, int, errCode, st
 		return appendHexQuantity(dst, ethBaseFee(head)+gwei), 1, errNone, ""
 	case mEthFeeHistory:
 		return n.ethFeeHistory(dst, r)
+	case mEthGetBlockReceipts:
+		return n.ethGetBlockReceipts(dst, r)
+	case mDebugTraceTransaction:
+		return n.debugTraceTransaction(dst, r)
+	case mDebugTraceBlockByNumber:
+		return n.debugTraceBlockByNumber(dst, r)
+	case mDebugStorageRangeAt:
+		return n.debugStorageRangeAt(dst, r)
 	}
 	return dst, 1, errMethodNotFound, msgMethodNotFound
 }

@@ -35,6 +35,7 @@ const (
 	dSolSkip                          // which slot of a window of slots is skipped (not written)
 	dSolTxBody                        // a Solana transaction's contents (not written)
 	dSolData                          // account data and instruction data (not written as ids)
+	dEthStorage                       // an ERC-20 contract's storage slot; payload: token<<32 | holder
 )
 
 // payloadBits is how much of a key is the number; block numbers and slots fit with room.

@@ -23,6 +23,12 @@ const (
 	mGetLatestBlockhash
 	mGetProgramAccounts
 	mGetSignatureStatuses
+	mGetBlockHeight
+	mGetBlockTime
+	mGetEpochInfo
+	mGetBlocksWithLimit
+	mGetMultipleAccounts
+	mGetTokenAccountsByOwner
 	mEthChainID
 	mEthBlockNumber
 	mEthGetBalance
@@ -36,6 +42,10 @@ const (
 	mEthGetTransactionCount
 	mEthGasPrice
 	mEthFeeHistory
+	mEthGetBlockReceipts
+	mDebugTraceTransaction
+	mDebugTraceBlockByNumber
+	mDebugStorageRangeAt
 	mOther // any method the node does not know: one bucket, so hostile names cannot grow memory
 	numMethods
 )
@@ -68,6 +78,18 @@ func methodName(m method) string {
 		return "getProgramAccounts"
 	case mGetSignatureStatuses:
 		return "getSignatureStatuses"
+	case mGetBlockHeight:
+		return "getBlockHeight"
+	case mGetBlockTime:
+		return "getBlockTime"
+	case mGetEpochInfo:
+		return "getEpochInfo"
+	case mGetBlocksWithLimit:
+		return "getBlocksWithLimit"
+	case mGetMultipleAccounts:
+		return "getMultipleAccounts"
+	case mGetTokenAccountsByOwner:
+		return "getTokenAccountsByOwner"
 	case mEthChainID:
 		return "eth_chainId"
 	case mEthBlockNumber:
@@ -94,6 +116,14 @@ func methodName(m method) string {
 		return "eth_gasPrice"
 	case mEthFeeHistory:
 		return "eth_feeHistory"
+	case mEthGetBlockReceipts:
+		return "eth_getBlockReceipts"
+	case mDebugTraceTransaction:
+		return "debug_traceTransaction"
+	case mDebugTraceBlockByNumber:
+		return "debug_traceBlockByNumber"
+	case mDebugStorageRangeAt:
+		return "debug_storageRangeAt"
 	}
 	return "other"
 }

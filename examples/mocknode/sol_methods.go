@@ -53,6 +53,18 @@ func (n *Node) solanaResult(dst []byte, m method, r *req) ([]byte, int, errCode,
 		return n.getProgramAccounts(dst, r)
 	case mGetSignatureStatuses:
 		return n.getSignatureStatuses(dst, r)
+	case mGetBlockHeight:
+		return n.getBlockHeight(dst, r)
+	case mGetBlockTime:
+		return n.getBlockTime(dst, r)
+	case mGetEpochInfo:
+		return n.getEpochInfo(dst, r)
+	case mGetBlocksWithLimit:
+		return n.getBlocksWithLimit(dst, r)
+	case mGetMultipleAccounts:
+		return n.getMultipleAccounts(dst, r)
+	case mGetTokenAccountsByOwner:
+		return n.getTokenAccountsByOwner(dst, r)
 	}
 	return dst, 1, errMethodNotFound, msgMethodNotFound
 }

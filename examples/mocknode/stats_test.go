@@ -110,6 +110,11 @@ func TestEveryMethodCounted(t *testing.T) {
 	for skipped(blockWithTxs) {
 		blockWithTxs--
 	}
+	ethWithTxs := head
+	for ethTxCount(ethWithTxs) == 0 {
+		ethWithTxs--
+	}
+	tracer := `{"tracer":"callTracer"}`
 	params := map[string]struct {
 		params string
 		items  int // 0: one per element of the result
@@ -139,6 +144,16 @@ func TestEveryMethodCounted(t *testing.T) {
 		"eth_getTransactionCount":   {`["` + ethAddr + `"]`, 1},
 		"eth_gasPrice":              {`[]`, 1},
 		"eth_feeHistory":            {`[3,"latest"]`, 3},
+		"getBlockHeight":            {`[]`, 1},
+		"getBlockTime":              {fmt.Sprintf(`[%d]`, blockWithTxs), 1},
+		"getEpochInfo":              {`[]`, 1},
+		"getBlocksWithLimit":        {fmt.Sprintf(`[%d,5]`, slot-100), 5},
+		"getMultipleAccounts":       {`[["` + solAddr + `","` + solAddr + `","` + solAddr + `"]]`, 3},
+		"getTokenAccountsByOwner":   {`["` + string(appendBase58ID(nil, dSolWallet.key(1), keyDigits)) + `",{"programId":"` + solProgramID(progToken) + `"}]`, 1},
+		"eth_getBlockReceipts":      {`["latest"]`, 0}, // one per receipt
+		"debug_traceTransaction":    {`[` + string(appendHash32(nil, dEthTx, ethWithTxs<<8)) + `,` + tracer + `]`, traceItems},
+		"debug_traceBlockByNumber":  {`[` + hexq(ethWithTxs) + `,` + tracer + `]`, traceItems * int(ethTxCount(ethWithTxs))},
+		"debug_storageRangeAt":      {`[` + string(appendHash32(nil, dEthBlock, head)) + `,0,` + string(appendEthAddress(nil, dEthToken, 0)) + `,"0x` + zeroHex64 + `",7]`, 7},
 	}
 	if len(params) != int(mOther) {
 		t.Fatalf("%d methods tested, the node knows %d", len(params), mOther)
