@@ -65,12 +65,13 @@ func traceConfig(v *fastjson.Value) bool {
 }
 
 // traceable says why block num's transactions cannot be traced: the genesis block has none
-// to re-execute, and past the retention window the state they start from is gone.
+// to re-execute, and they start from the parent block's state, which is gone once the parent
+// is past the retention window (so the window's first block is not traceable, as in geth).
 func (n *Node) traceable(num, head uint64) (errCode, string) {
 	switch {
 	case num == 0:
 		return errServer, msgGenesisTrace
-	case n.cfg.Retain > 0 && num+uint64(n.cfg.Retain) < head:
+	case n.cfg.Retain > 0 && num-1+uint64(n.cfg.Retain) < head:
 		return errServer, msgStateGone
 	}
 	return errNone, ""

@@ -107,6 +107,8 @@ func TestEVMTraces(t *testing.T) {
 	for ethTxCount(old) == 0 {
 		old++
 	}
+	// The block after the window's first is traceable.
+	rpcResult(t, n, now, "debug_traceBlockByNumber", "["+hexq(head-99)+","+tracer+"]", nil)
 	checkErrors(t, n, now, []errorCase{
 		// A block beyond the head, as geth words it.
 		{"block beyond head", "debug_traceBlockByNumber", "[" + hexq(head+1) + "," + tracer + "]", -32000, "block #" + strconv.FormatUint(head+1, 10) + " not found"},
@@ -114,6 +116,8 @@ func TestEVMTraces(t *testing.T) {
 		{"genesis", "debug_traceBlockByNumber", `["0x0",` + tracer + `]`, -32000, msgGenesisTrace},
 		// Past the retention window the state is gone.
 		{"state gone", "debug_traceBlockByNumber", "[" + hexq(head-200) + "," + tracer + "]", -32000, msgStateGone},
+		// The window's first block is served, but its parent's state, where a trace starts, is gone.
+		{"window start", "debug_traceBlockByNumber", "[" + hexq(head-100) + "," + tracer + "]", -32000, msgStateGone},
 		// A tracer the node does not write.
 		{"prestate", "debug_traceBlockByNumber", `["latest",{"tracer":"prestateTracer"}]`, -32602, "callTracer only"},
 		// The config is required: geth's default struct logger is not written.
