@@ -2,6 +2,7 @@ package mocknode
 
 import (
 	"net"
+	"strings"
 	"testing"
 
 	"github.com/valyala/fasthttp"
@@ -30,6 +31,9 @@ func BenchmarkHandler(b *testing.B) {
 		{"getTransaction", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getTransaction","params":["` + string(appendBase58ID(nil, dSolSig.key(299999999<<8), sigDigits)) + `"]}`},
 		{"getSignaturesForAddress", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getSignaturesForAddress","params":["` + string(appendBase58ID(nil, dSolWallet.key(1), keyDigits)) + `",{"limit":10}]}`},
 		{"getProgramAccounts", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getProgramAccounts","params":["TokenkegQfeZyiNwAJbNbGKPFXCWuBvf9Ss623VQ5DA"]}`},
+		{"getMultipleAccounts10", Config{}, `{"jsonrpc":"2.0","id":1,"method":"getMultipleAccounts","params":[["` + strings.Repeat(solAddr+`","`, 9) + solAddr + `"],{"encoding":"base64"}]}`},
+		{"debug_traceBlockByNumber", Config{}, `{"jsonrpc":"2.0","id":1,"method":"debug_traceBlockByNumber","params":["latest",{"tracer":"callTracer"}]}`},
+		{"debug_storageRangeAt1024", Config{}, `{"jsonrpc":"2.0","id":1,"method":"debug_storageRangeAt","params":[` + string(appendHash32(nil, dEthBlock, ethFirstBlock)) + `,0,` + string(appendEthAddress(nil, dEthToken, 1)) + `,"0x` + zeroHex64 + `",1024]}`},
 		{"parse_error", Config{}, `{"jsonrpc":`},
 		{"limited_429", Config{Rate: 1, NoDelay: true}, getSlot},
 		{"limiter_pass", Config{Rate: 1e7, Burst: 1e9, NoDelay: true}, getSlot},
