@@ -79,14 +79,8 @@ func appendEthTx(dst []byte, tx ethTx) []byte {
 	dst = appendHash32(dst, dEthBlock, tx.block)
 	dst = append(dst, `,"blockNumber":`...)
 	dst = appendHexQuantity(dst, tx.block)
-	dst = append(dst, `,"from":`...)
-	dst = appendEthAddress(dst, dEthWallet, tx.from)
-	dst = append(dst, `,"gas":`...)
-	if tx.token >= 0 {
-		dst = appendHexQuantity(dst, gasTokenLimit)
-	} else {
-		dst = appendHexQuantity(dst, gasTransfer)
-	}
+	dst = append(dst, ',')
+	dst = appendFromGas(dst, tx)
 	dst = append(dst, `,"gasPrice":`...)
 	dst = appendHexQuantity(dst, base+tx.tip)
 	dst = append(dst, `,"maxFeePerGas":`...)
@@ -183,4 +177,16 @@ func appendEthLog(dst []byte, tx ethTx, logIndex uint64) []byte {
 	dst = append(dst, `,"logIndex":`...)
 	dst = appendHexQuantity(dst, logIndex)
 	return append(dst, `,"removed":false}`...)
+}
+
+// appendFromGas writes tx's "from" and "gas" members, which a transaction object and a call
+// frame (callTracer) both write in this order.
+func appendFromGas(dst []byte, tx ethTx) []byte {
+	dst = append(dst, `"from":`...)
+	dst = appendEthAddress(dst, dEthWallet, tx.from)
+	dst = append(dst, `,"gas":`...)
+	if tx.token >= 0 {
+		return appendHexQuantity(dst, gasTokenLimit)
+	}
+	return appendHexQuantity(dst, gasTransfer)
 }

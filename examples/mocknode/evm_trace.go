@@ -135,14 +135,8 @@ func (n *Node) debugTraceBlockByNumber(dst []byte, r *req) ([]byte, int, errCode
 // appendCallFrame writes tx's call as geth's callTracer does, in its field order: a plain
 // CALL of a wallet or a token contract, which returns true.
 func appendCallFrame(dst []byte, tx ethTx) []byte {
-	dst = append(dst, `{"from":`...)
-	dst = appendEthAddress(dst, dEthWallet, tx.from)
-	dst = append(dst, `,"gas":`...)
-	if tx.token >= 0 {
-		dst = appendHexQuantity(dst, gasTokenLimit)
-	} else {
-		dst = appendHexQuantity(dst, gasTransfer)
-	}
+	dst = append(dst, '{')
+	dst = appendFromGas(dst, tx)
 	dst = append(dst, `,"gasUsed":`...)
 	dst = appendHexQuantity(dst, tx.gasUsed())
 	dst = append(dst, `,"to":`...)

@@ -36,27 +36,19 @@ func (n *Node) getBlock(dst []byte, r *req) ([]byte, int, errCode, string) {
 	}
 	switch cfg.details {
 	case detailsFull:
-		dst = append(dst, `,"transactions":[`...)
-		for i := range count {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
+		dst = append(dst, `,"transactions":`...)
+		dst = appendCount(dst, count, func(dst []byte, i uint64) []byte {
 			dst = append(dst, '{')
 			dst = appendSolTxBody(dst, solTxAt(slot, i), cfg)
-			dst = append(dst, '}')
-		}
-		dst = append(dst, ']')
+			return append(dst, '}')
+		})
 	case detailsSignatures:
-		dst = append(dst, `,"signatures":[`...)
-		for i := range count {
-			if i > 0 {
-				dst = append(dst, ',')
-			}
+		dst = append(dst, `,"signatures":`...)
+		dst = appendCount(dst, count, func(dst []byte, i uint64) []byte {
 			dst = append(dst, '"')
 			dst = appendBase58ID(dst, dSolSig.key(slot<<8|i), sigDigits)
-			dst = append(dst, '"')
-		}
-		dst = append(dst, ']')
+			return append(dst, '"')
+		})
 	}
 	return append(dst, '}'), int(count), errNone, ""
 }

@@ -210,19 +210,14 @@ func (n *Node) getSignatureStatuses(dst []byte, r *req) ([]byte, int, errCode, s
 		}
 	}
 	dst = appendContext(dst, n.slot(r.now))
-	dst = append(dst, '[')
-	for i, v := range sigs {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
+	dst = appendList(dst, sigs, func(dst []byte, v *fastjson.Value) []byte {
 		tx, ok := n.findSolTx(stringParam(v), r)
 		if !ok {
-			dst = append(dst, "null"...)
-			continue
+			return append(dst, "null"...)
 		}
 		dst = append(dst, `{"confirmationStatus":"finalized","confirmations":null,"err":null,"slot":`...)
 		dst = strconv.AppendUint(dst, tx.slot, 10)
-		dst = append(dst, `,"status":{"Ok":null}}`...)
-	}
-	return append(dst, "]}"...), len(sigs), errNone, ""
+		return append(dst, `,"status":{"Ok":null}}`...)
+	})
+	return append(dst, '}'), len(sigs), errNone, ""
 }

@@ -34,19 +34,15 @@ func (n *Node) getMultipleAccounts(dst []byte, r *req) ([]byte, int, errCode, st
 		return dst, 1, errInvalidParams, msgAccountConfig
 	}
 	dst = appendContext(dst, n.slot(r.now))
-	dst = append(dst, '[')
-	for i, k := range list {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
+	dst = appendList(dst, list, func(dst []byte, k *fastjson.Value) []byte {
 		addr := stringParam(k)
 		sk, known := parseSolKey(addr)
 		if !known {
 			sk = solKey{d: dSolWallet} // as getAccountInfo: an unused address is an empty wallet
 		}
-		dst = appendAccount(dst, addr, sk)
-	}
-	return append(dst, "]}"...), len(list), errNone, ""
+		return appendAccount(dst, addr, sk)
+	})
+	return append(dst, '}'), len(list), errNone, ""
 }
 
 // getTokenAccountsByOwner: params [owner, {mint} or {programId}, config?]; a wallet's token
