@@ -26,10 +26,50 @@ func newTmux(t *testing.T, width, height int) *tmuxSession {
 	// one this test starts on.
 	name := strings.NewReplacer("/", "-", " ", "-").Replace(t.Name())
 	s := &tmuxSession{t: t, socket: fmt.Sprintf("rpcstress-%d-%s", os.Getpid(), name)}
-	s.run("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "env PS1='READY$ ' TERM=tmux-256color sh")
-	t.Cleanup(func() { _ = exec.Command("tmux", "-L", s.socket, "kill-server").Run() })
+	// Registered before the server starts, so that no failure from here on leaves it running.
+	t.Cleanup(func() { killTmuxServer(s.socket) })
+	if err := startTmuxServer(s.socket, os.Getpid(), width, height); err != nil {
+		t.Fatal(err)
+	}
 	s.waitFor(10*time.Second, "READY$")
 	return s
+}
+
+// startTmuxServer starts a private tmux server on socket with one session "t" running a shell
+// of prompt "READY$ ", and in it a watchdog that kills the server once process owner is gone:
+// a test binary that dies without running its cleanups (a -timeout panic, a kill) must not
+// leave a server behind with a dashboard running in it.
+func startTmuxServer(socket string, owner, width, height int) error {
+	tmux := func(args ...string) (string, error) {
+		out, err := exec.Command("tmux", append([]string{"-L", socket}, args...)...).CombinedOutput()
+		if err != nil {
+			return "", fmt.Errorf("tmux -L %s %v: %w\n%s", socket, args, err, out)
+		}
+		return strings.TrimSpace(string(out)), nil
+	}
+	if _, err := tmux("new-session", "-d", "-x", fmt.Sprint(width), "-y", fmt.Sprint(height), "-s", "t", "env PS1='READY$ ' TERM=tmux-256color sh"); err != nil {
+		return err
+	}
+	path, err := tmux("display-message", "-p", "#{socket_path}")
+	if err != nil {
+		return err
+	}
+	// The watchdog also ends when the server does (has-session fails), so it does not outlive
+	// a test that cleaned up; it removes the socket file, which kill-server leaves behind.
+	watch := fmt.Sprintf("while kill -0 %d 2>/dev/null && tmux -L %s has-session 2>/dev/null; do sleep 0.5; done; tmux -L %s kill-server 2>/dev/null; rm -f '%s'",
+		owner, socket, socket, path)
+	_, err = tmux("run-shell", "-b", watch)
+	return err
+}
+
+// killTmuxServer kills the tmux server on socket and removes its socket file, which
+// kill-server leaves behind (one more file in /tmp/tmux-UID per test run otherwise).
+func killTmuxServer(socket string) {
+	path, err := exec.Command("tmux", "-L", socket, "display-message", "-p", "#{socket_path}").Output()
+	_ = exec.Command("tmux", "-L", socket, "kill-server").Run()
+	if p := strings.TrimSpace(string(path)); err == nil && p != "" {
+		_ = os.Remove(p)
+	}
 }
 
 // start runs the binary with args (shell words) in the pane, in dir, and returns its PID, for
@@ -303,5 +343,56 @@ func TestTmuxDashboardLeavesDrain(t *testing.T) {
 				t.Errorf("end %q inflight %d, want %q and %d", snap.EndReason, snap.Totals.Inflight, tt.reason, conns)
 			}
 		})
+	}
+}
+
+// TestTmuxServerNeverOutlives: a tmux test's server goes with the test, failing or not. The
+// cleanup kills it and removes its socket file; and should the test binary die without its
+// cleanups (here its stand-in, a sleep, is killed), the server's watchdog kills it.
+func TestTmuxServerNeverOutlives(t *testing.T) {
+	t.Parallel()
+	requireProgram(t, "the dashboard is not tested in a terminal (apt-get install tmux)", "tmux")
+	alive := func(socket string) bool {
+		return exec.Command("tmux", "-L", socket, "has-session").Run() == nil
+	}
+	var socket string
+	var path []byte
+	t.Run("cleanup", func(t *testing.T) {
+		s := newTmux(t, 80, 24)
+		socket = s.socket
+		path = []byte(s.run("display-message", "-p", "#{socket_path}"))
+	})
+	if alive(socket) {
+		t.Errorf("tmux server %s still running after its test", socket)
+	}
+	gone := func(path []byte) bool {
+		_, err := os.Stat(strings.TrimSpace(string(path)))
+		return os.IsNotExist(err)
+	}
+	if !gone(path) {
+		t.Errorf("socket file %s left behind after its test", path)
+	}
+
+	owner := exec.Command("sleep", "60") // the test binary's stand-in
+	if err := owner.Start(); err != nil {
+		t.Fatal(err)
+	}
+	orphan := fmt.Sprintf("rpcstress-%d-%s-orphan", os.Getpid(), t.Name())
+	t.Cleanup(func() { killTmuxServer(orphan) })
+	if err := startTmuxServer(orphan, owner.Process.Pid, 80, 24); err != nil {
+		t.Fatal(err)
+	}
+	if !alive(orphan) {
+		t.Fatalf("tmux server %s did not start", orphan)
+	}
+	path, _ = exec.Command("tmux", "-L", orphan, "display-message", "-p", "#{socket_path}").Output()
+	_ = owner.Process.Kill()
+	_ = owner.Wait()
+	deadline := time.Now().Add(10 * time.Second)
+	for alive(orphan) || !gone(path) {
+		if time.Now().After(deadline) {
+			t.Fatalf("tmux server %s (or its socket file) still there 10 s after its test binary died", orphan)
+		}
+		time.Sleep(100 * time.Millisecond)
 	}
 }

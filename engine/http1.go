@@ -76,7 +76,7 @@ func newHostClient(cfg *Config, t target, d *dialer) *fasthttp.HostClient {
 		MaxIdemponentCallAttempts: 1,
 		RetryIfErr:                noRetry,
 		RetryIf:                   func(*fasthttp.Request) bool { return false },
-		Transport:                 earlyAnswerTransport{}, // reads a 413 sent before the body was
+		Transport:                 &earlyAnswerTransport{}, // reads a 413 sent before the body was
 		NoDefaultUserAgentHeader:  true,
 		// Parse errors then carry sentinels (see ClassifyError) instead of echoing the answer.
 		SecureErrorLogMessage: true,

@@ -27,6 +27,9 @@ type http1Exchange struct {
 	cur    *fasthttp.Request                // the request load readied, which roundTrip sends
 	resp   fasthttp.Response
 	limits rateLimitHeaders
+	// written is the part of the request written when the answer came early, before the
+	// server took all of it (-1: all of it was written).
+	written int64
 	// streamed are the requests of a Source, by Index, each prepared and measured the first
 	// time this exchange sends it (see loadStreamed).
 	streamed []streamedRequest
@@ -88,8 +91,18 @@ func (e *http1Exchange) load(idx int, body []byte) uint32 {
 // goroutine (nothing is left running behind a timeout, unlike old Client.DoTimeout), but a
 // deadline lets ctx's deadline cap it. fasthttp sets it as the connection's read and write
 // deadline, and re-checks it when a connection is dialed or awaited.
+//
+// An early answer (see earlyAnswerTransport) is an answer, whose request went out in part only.
 func (e *http1Exchange) roundTrip(deadline time.Time) error {
-	return e.h.hc.DoDeadline(e.cur, &e.resp, deadline)
+	e.written = -1
+	err := e.h.hc.DoDeadline(e.cur, &e.resp, deadline)
+	// A type assertion, not errors.As: fasthttp returns RoundTrip's error as it is, and
+	// errors.As's target would escape, an allocation on every send.
+	if early, ok := err.(*earlyAnswer); ok {
+		e.written = early.written
+		return nil
+	}
+	return err
 }
 
 // answer reads the answer roundTrip received. BytesIn counts the status line, every header as
@@ -106,11 +119,15 @@ func (e *http1Exchange) answer(b *Batch) answer {
 			body = d
 		}
 	}
-	return answer{
+	a := answer{
 		status:  e.resp.StatusCode(),
 		body:    body,
 		bytesIn: e.headerBytes(b) + clampU32(len(e.resp.Body())),
 	}
+	if e.written >= 0 {
+		a.early, a.bytesOut = true, clampU32(int(e.written))
+	}
+	return a
 }
 
 // headerBytes sizes the status line and headers of the answer and copies rate-limit headers

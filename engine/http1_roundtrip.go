@@ -4,7 +4,11 @@ package engine
 // the server sent before it read the whole request (an early 413) is read, not lost.
 
 import (
+	"bufio"
 	"errors"
+	"fmt"
+	"net"
+	"sync"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -23,10 +27,62 @@ import (
 // Everything else is what the Client configures fasthttp for and no more: no per-phase
 // timeouts (the request's deadline bounds both phases), no streamed bodies, no connection age
 // limit, no retries (the Client never retries, so retry is always false).
-type earlyAnswerTransport struct{}
+//
+// An early answer comes back as an *earlyAnswer error carrying the bytes of the request that
+// were written: the rest never left, and BytesOut must not count it (the exchange reads it).
+// The request is written through a counting writer of the transport's own pool, so knowing
+// that count costs no allocation on the ordinary path.
+type earlyAnswerTransport struct {
+	writers sync.Pool // of *countingWriter
+}
+
+// earlyAnswer is RoundTrip's error for an answer read after the request's write failed: the
+// answer stands (resp holds it), and written is how much of the request went out.
+type earlyAnswer struct{ written int64 }
+
+func (e *earlyAnswer) Error() string {
+	return fmt.Sprintf("answered after %d bytes of the request were written", e.written)
+}
+
+// countingWriter is a write buffer to one connection that counts the bytes the connection
+// took, so a write that fails half-way says how far it got.
+type countingWriter struct {
+	conn net.Conn
+	n    int64
+	bw   *bufio.Writer
+}
+
+func (w *countingWriter) Write(p []byte) (int, error) {
+	n, err := w.conn.Write(p)
+	w.n += int64(n)
+	return n, err
+}
+
+// writeRequest writes req to conn and returns the bytes conn took and the write's error.
+func (t *earlyAnswerTransport) writeRequest(hc *fasthttp.HostClient, conn net.Conn, req *fasthttp.Request) (int64, error) {
+	w, _ := t.writers.Get().(*countingWriter)
+	if w == nil {
+		size := hc.WriteBufferSize
+		if size <= 0 {
+			size = 4096 // fasthttp's default
+		}
+		w = &countingWriter{}
+		w.bw = bufio.NewWriterSize(w, size)
+	}
+	w.conn, w.n = conn, 0
+	w.bw.Reset(w)
+	err := req.Write(w.bw)
+	if err == nil {
+		err = w.bw.Flush()
+	}
+	n := w.n
+	w.conn = nil // the pool must not keep the connection alive
+	t.writers.Put(w)
+	return n, err
+}
 
 // RoundTrip implements fasthttp.RoundTripper.
-func (earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (retry bool, err error) {
+func (t *earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (retry bool, err error) {
 	var deadline time.Time
 	timeout := req.GetTimeOut()
 	if timeout > 0 {
@@ -41,12 +97,7 @@ func (earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Req
 		hc.CloseConn(cc)
 		return false, err
 	}
-	bw := hc.AcquireWriter(conn)
-	werr := req.Write(bw)
-	if werr == nil {
-		werr = bw.Flush()
-	}
-	hc.ReleaseWriter(bw)
+	written, werr := t.writeRequest(hc, conn, req)
 	if werr != nil && isTimeout(werr) {
 		// Out of time: there is none left to read an answer in either.
 		hc.CloseConn(cc)
@@ -74,8 +125,11 @@ func (earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Req
 	case rerr != nil:
 		hc.CloseConn(cc)
 		return false, rerr
-	case werr != nil || req.ConnectionClose() || resp.ConnectionClose():
+	case werr != nil:
 		// An early answer leaves the rest of the request unsent: the connection is done for.
+		hc.CloseConn(cc)
+		return false, &earlyAnswer{written: written}
+	case req.ConnectionClose() || resp.ConnectionClose():
 		hc.CloseConn(cc)
 	default:
 		hc.ReleaseConn(cc)

@@ -18,11 +18,18 @@ func TestSendEarlyAnswer(t *testing.T) {
 	big = append(big, `"]}`...)
 	cfg.Requests = []Request{{Name: "big", Body: big, Weight: 1, Items: 1}, {Name: "small", Body: []byte(clientTestBody), Weight: 1, Items: 1}}
 	s := dialClient(t, cfg, NewCounters(1), nil).NewSender()
+	headMin := uint32(len("POST / HTTP/1.1\r\n\r\n"))
 	for i := range 5 {
 		smp, _ := sendOne(context.Background(), s, 0)
 		if smp.Status != 413 || smp.Err != ErrNone || smp.Outcome != OutcomeFailed {
 			t.Errorf("send %d: status %d err %v outcome %v, want 413, no transport error, failed", i, smp.Status, smp.Err, smp.Outcome)
 		}
+		// BytesOut is what was written before the server closed: at least the headers it
+		// answered, never the body it refused in full.
+		if smp.BytesOut < headMin || smp.BytesOut >= uint32(len(big)) {
+			t.Errorf("send %d: BytesOut %d, want what was written: from %d (headers) to under %d (the body)", i, smp.BytesOut, headMin, len(big))
+		}
+		t.Logf("send %d: %d bytes of the request written before the 413 (its body: %d)", i, smp.BytesOut, len(big))
 	}
 	// The connection the early answer came on is never reused: a small request still works.
 	if smp, _ := sendOne(context.Background(), s, 1); smp.Status != 200 || smp.Err != ErrNone {

@@ -45,6 +45,10 @@ type answer struct {
 	status  int    // the HTTP status
 	body    []byte // as the Classifier reads it: decoded, if it came compressed
 	bytesIn uint32 // the size received: status line, headers and body
+	// early: the server answered before it took the whole request (an early 413), of which
+	// only bytesOut went out; BytesOut counts that, not the request's full size.
+	early    bool
+	bytesOut uint32
 }
 
 // Sender is one worker's private sending state: its transport's exchange, a Classifier, and
@@ -136,6 +140,9 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 	smp.Status = uint16(a.status)
 	smp.Err = ErrNone
 	smp.BytesIn = a.bytesIn
+	if a.early {
+		smp.BytesOut = a.bytesOut
+	}
 	s.cls.Classify(smp, a.status, a.body, calls, sampleIdx, b)
 	if calls == nil && smp.Outcome == OutcomeOK {
 		smp.CostOK = s.cfg.Requests[idx].Cost // not JSON-RPC: the request is the unit
