@@ -4,6 +4,7 @@ package main
 
 import (
 	"fmt"
+	"github.com/charmbracelet/x/ansi"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -153,6 +154,19 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 	}
 	if !strings.Contains(r.stdout, "Invariant ✓") {
 		t.Errorf("no report:\n%s", r.stdout)
+	}
+	// The failed periodic saves are an event of the run (the report's events, which the
+	// dashboard shows live), not lines on stderr under a dashboard.
+	if strings.Contains(r.stderr, "periodic snapshot") && !strings.Contains(r.stderr, "the last periodic snapshot") || strings.Count(r.stderr, "\n") != 1 {
+		t.Errorf("stderr carries more than the final error:\n%s", r.stderr)
+	}
+	for _, l := range strings.Split(r.stdout, "\n") {
+		if ansi.StringWidth(l) > 80 {
+			t.Errorf("a report line over 80 columns: %q", l)
+		}
+	}
+	if !strings.Contains(r.stdout, "periodic snapshot failed") {
+		t.Errorf("the failed periodic save is not among the run's events:\n%s", r.stdout)
 	}
 	s, err := readSnapshot(t, out)
 	if err != nil || s.EndReason != "running" || s.Totals.Completed == 0 {

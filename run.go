@@ -241,15 +241,26 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 	if !out.target.Stored() {
 		return func() {} // a device or a FIFO takes one snapshot, at the end (out.note)
 	}
+	// A failure is an event of the run, not a line on stderr: the dashboard owns the terminal
+	// while it runs (a stray line would tear its screen), and an event reaches the dashboard's
+	// events pane, the headless lines, the snapshot and the report alike. Said when saving
+	// starts failing and when it works again, not every interval.
+	failing := false
+	note := func(err error) {
+		switch {
+		case err != nil && !failing:
+			r.Controller().Mark("save", "periodic snapshot failed: "+err.Error())
+		case err == nil && failing:
+			r.Controller().Mark("save", "periodic snapshot saved again")
+		}
+		failing = err != nil
+	}
 	return every(interval, func() {
 		snap, err := r.SnapshotNow(meta)
-		if err != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: periodic snapshot: %s\n", safetext.Line(err.Error()))
-			return
+		if err == nil {
+			err = out.periodic(ctx, snap) // "periodic snapshot PATH: …"
 		}
-		if err := out.periodic(ctx, snap); err != nil {
-			fmt.Fprintf(c.stderr, "rpcstress: periodic %s\n", safetext.Line(err.Error())) // "periodic snapshot PATH: …"
-		}
+		note(err)
 	})
 }
 
