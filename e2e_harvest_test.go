@@ -3,6 +3,7 @@ package main
 import (
 	"encoding/json"
 	"fmt"
+	"github.com/rpcstress/rpcstress/harvest"
 	"io"
 	"net/http"
 	"net/http/httptest"
@@ -132,6 +133,23 @@ func TestHarvestInterrupted(t *testing.T) {
 	for _, l := range strings.Split(errOut.String(), "\n") {
 		if len([]rune(l)) > 80 {
 			t.Errorf("a line over 80 columns: %q", l)
+		}
+	}
+}
+
+// TestHarvestSummaryFits: the summary keeps within 80 columns with a mainnet's block numbers,
+// a long window note, skipped blocks and a long output path.
+func TestHarvestSummaryFits(t *testing.T) {
+	m := &harvest.Manifest{Chain: "evm", ChainID: "0x1", Head: 20_000_000_000, From: 19_999_995_001, To: 20_000_000_000,
+		Read: 4_999, Requests: 123_456, Partial: "the node failed after 4999 of 5000 blocks: eth_getBlockByNumber: JSON-RPC error -32000: header not found",
+		WindowNote: "the node serves state from block 19999872000 on (128000 blocks behind the head); blocks from 19999872001 on are used (tracing a block needs its parent's state)",
+		Skipped:    []string{"block 20000000000: eth_getBlockByNumber: JSON-RPC error -32000: header not found"},
+		Files:      []harvest.ManifestEntry{{Name: "erc20_tokens.txt", Lines: 1_234_567}}}
+	var b strings.Builder
+	writeHarvestSummary(&b, m, "/var/lib/rpcstress/harvests/mainnet-archive-node-2026-11-23")
+	for _, l := range strings.Split(strings.TrimSuffix(b.String(), "\n"), "\n") {
+		if n := len([]rune(l)); n > 80 {
+			t.Errorf("%d columns: %q", n, l)
 		}
 	}
 }

@@ -122,8 +122,8 @@ func writeHarvestSummary(w io.Writer, m *harvest.Manifest, dir string) {
 	if !m.Complete {
 		state = "PARTIAL: " + m.Partial
 	}
-	fmt.Fprintf(w, "harvest: %s chain %s, blocks %d…%d (head %d), %d read, %d requests\n",
-		m.Chain, safetext.Line(m.ChainID), m.From, m.To, m.Head, m.Read, m.Requests)
+	fmt.Fprintf(w, "harvest: %s chain %s, head %d\n", m.Chain, safetext.Line(m.ChainID), m.Head)
+	fmt.Fprintf(w, "  blocks %d…%d: %d read, %d requests\n", m.From, m.To, m.Read, m.Requests)
 	for i, l := range textfmt.Wrap("window: "+safetext.Line(m.WindowNote), 76) {
 		if i > 0 {
 			l = "  " + l
