@@ -357,6 +357,15 @@ func (s *Searcher) burstEstimate(est *engine.LimiterEstimate, m *Measure, plan b
 	// is shorter by that, and fewer pass. The tester's own wait (latency from the intended
 	// send − service time from the actual send) bounds it; it widens the uncertainty.
 	lag := math.Max(sum.Latency.Mean-sum.Service.Mean, 0) / 1000
+	// A tester that fell behind (a busy machine, a race-detector build) sent the window's last
+	// requests late, or a slow node reached them late: the limiter decided over a longer window
+	// than planned and refilled during it, so up to rate × that stretch more passed. The mean
+	// wait above understates it; the largest send lag, and the slowest rejection (a limiter
+	// rejects as it decides, delaying or not), bound it.
+	lag = math.Max(lag, sum.SendLag.Max/1000)
+	if lim, ok := sum.LatencyByOutcome["limited"]; ok {
+		lag = math.Max(lag, lim.Max/1000)
+	}
 	errB := 2 + pl.err*w + pl.rate*lag
 	bp := &engine.BurstProbe{GapS: plan.gap.Seconds(), Rate: plan.rate, WindowS: round3(w), Sent: sum.Sent,
 		OK: sum.OK, Limited: sum.Limited, Failed: sum.Failed, OKLatency: sum.LatencyByOutcome["ok"]}
@@ -364,6 +373,9 @@ func (s *Searcher) burstEstimate(est *engine.LimiterEstimate, m *Measure, plan b
 	est.Burst, est.BurstErr, est.BurstFrom, est.BurstAtLeast = round3(math.Max(b, 0)), round3(errB), "burst probe", false
 	note := fmt.Sprintf("burst: after an idle gap of %s, %d of %d requests at %s passed in %s; minus the rate × the window = %s ± %s",
 		plan.gap, sum.OK, sum.Sent, rateText(plan.rate), formatSecs(w), oneDec(b), oneDec(errB))
+	if lag > 0.1*w {
+		note += fmt.Sprintf("; requests reached the limiter up to %s late (a busy tester or node), which widens the uncertainty", formatSecs(lag))
+	}
 	switch {
 	case sum.Limited == 0:
 		est.BurstAtLeast = true
