@@ -194,8 +194,8 @@ func TestHarvestCancelKeepsWhatWasRead(t *testing.T) {
 	}
 }
 
-// TestHarvestNodeFailsMidway: a node that starts failing keeps what was read before, says
-// partial, and returns the node's error.
+// TestHarvestNodeFailsMidway: blocks a node fails to give are skipped and listed, not a failure
+// of the harvest: what was read is kept and the rest of the range still read.
 func TestHarvestNodeFailsMidway(t *testing.T) {
 	f := &fakeEVM{head: 100, failAfter: 80}
 	dir := t.TempDir()

@@ -8,11 +8,12 @@ import (
 	"fmt"
 	"io"
 	"net/http"
-	"strings"
 	"sync/atomic"
 	"time"
 
 	"golang.org/x/time/rate"
+
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // maxAnswer bounds one answer's size: a block with full transactions is a few MB on busy chains;
@@ -52,11 +53,10 @@ type client struct {
 }
 
 func newClient(o *Options) *client {
-	burst := 1
 	return &client{
 		url: o.URL, headers: o.Headers, batch: o.Batch,
 		http:  &http.Client{Timeout: o.Timeout},
-		limit: rate.NewLimiter(rate.Limit(o.Rate), burst),
+		limit: rate.NewLimiter(rate.Limit(o.Rate), 1), // burst 1: evenly spaced, never a spike
 	}
 }
 
@@ -227,16 +227,12 @@ func decodeAnswers(cs []call, data []byte, asBatch bool) error {
 	return nil
 }
 
-// snippet is the start of an answer for a message, one line, at most 80 bytes.
+// snippet is the start of an answer for a message: one line, escaped, at most 80 cells.
 func snippet(data []byte) string {
-	s := strings.Join(strings.Fields(string(data)), " ")
-	if len(s) > 80 {
-		s = s[:77] + "..."
+	if s := textfmt.Truncate(textfmt.OneLine(string(data)), 80); s != "" {
+		return s
 	}
-	if s == "" {
-		return "(empty)"
-	}
-	return s
+	return "(empty)"
 }
 
 // defaultTimeout is one request's limit: a batch of full blocks from a busy node takes seconds.
