@@ -49,7 +49,10 @@ func TestE2EPrometheus(t *testing.T) {
 
 	checkDashboard(ctx, t, prom, at)
 
-	final := query(ctx, t, prom, `sum(rpcstress_requests_total)`, time.Now())
+	// last_over_time, not the bare series: once rpcstress has exited, Prometheus's next scrape
+	// fails and marks every series stale, so an instant query at "now" can find none (CI did).
+	// A range selection skips the staleness markers and keeps the last scraped value.
+	final := query(ctx, t, prom, `sum(last_over_time(rpcstress_requests_total[5m]))`, time.Now())
 	if final.Value != float64(r.snap.Totals.Completed) {
 		t.Errorf("Prometheus's last scrape counts %v requests, the snapshot %d: the final numbers were not scraped\nstderr: %s",
 			final.Value, r.snap.Totals.Completed, r.stderr)
