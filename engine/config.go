@@ -3,6 +3,8 @@ package engine
 import (
 	"math/rand/v2"
 	"time"
+
+	"github.com/rpcstress/rpcstress/engine/answers"
 )
 
 // Mode says who sets the pace of a run.
@@ -122,4 +124,11 @@ type Config struct {
 	Shard, ShardCount int
 	// Head, when it names a chain, has the run follow the target's head (see HeadConfig).
 	Head HeadConfig
+	// Targets, when set, are the nodes the run sends to side by side (see Target); URL,
+	// DisplayURL are then the first target's. Empty: the one target URL.
+	Targets []Target
+	// CompareAnswers, with several Targets, compares their answers (package answers).
+	CompareAnswers bool
+	// Answers configures the comparison (its Targets are filled from Targets).
+	Answers answers.Options
 }

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"time"
+
+	"github.com/rpcstress/rpcstress/engine/answers"
 )
 
 // SnapshotSchema names the snapshot format; readers refuse other values.
@@ -72,6 +74,11 @@ type Snapshot struct {
 	// Watch says what the run watched beside the load (processes, a node's metrics) and sums
 	// it up per stage; the timeline's rows hold the readings. Absent when nothing was.
 	Watch *WatchInfo `json:"watch,omitempty"`
+	// Targets holds each target's share of a run that sent to several (Config.Targets), the
+	// first one's also at the top level; absent for a single target.
+	Targets []TargetRun `json:"targets,omitempty"`
+	// Answers is the comparison of the targets' answers (compare_answers); absent when off.
+	Answers *answers.Result `json:"answers,omitempty"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:
