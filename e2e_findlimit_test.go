@@ -142,11 +142,9 @@ func TestFindLimitMockLimiter1000(t *testing.T) {
 // of 60 absorbs 15 s of double the rate, so short probes above the rate pass until the bucket
 // is full (8/s does); the accepted rate of the limited probes (4/s) contradicts that pass, a
 // confirm probe fails it, and the search settles at 4/s. The burst probe waits about 20 s for
-// the bucket to empty. About 60 s in all; skipped with -short.
+// the bucket to empty. About 60 s in all: a long scenario (see longScenario).
 func TestFindLimitMockLimiter240PerMinute(t *testing.T) {
-	if testing.Short() {
-		t.Skip("about 60 s: skipped with -short")
-	}
+	longScenario(t, "about 60 s")
 	_, url := startNode(t, mocknode.Config{Rate: 4, Burst: 60, NoDelay: true})
 	s := findLimit(t, url, 16, searchProbes+"start = \"2/s\"\n").snap.Search
 	checkTokenBucket(t, s, 4, 60)
@@ -196,8 +194,10 @@ func TestFindLimitNginx(t *testing.T) {
 // probe just above 4/s sees nothing rejected and nothing timed out: nginx queues the excess and
 // answers 4/s, so only the backlog clause (the node answered less than was sent) can find the
 // limit; without it the search passed rates twice too high. 10 s probes, because at 4/s the
-// clause's 2-request slack would hide up to 20 % in a 3 s window. About 3 minutes.
+// clause's 2-request slack would hide up to 20 % in a 3 s window. About 2½ minutes: a long
+// scenario (see longScenario).
 func TestFindLimitNginxSeed002(t *testing.T) {
+	longScenario(t, "about 2½ minutes")
 	ngx, _ := startNginx(t, nginxLimit{RatePerMin: 240, Burst: 60})
 	s := findLimit(t, ngx.url(), 64, "[search]\nprobe = \"10s\"\nsettle = \"2s\"\nstart = \"1/s\"\n", "--no-burst", "--timeout", "30s").snap.Search
 	checkLimit(t, s, 4)

@@ -141,6 +141,16 @@ func requireProgram(t *testing.T, why string, names ...string) string {
 	return ""
 }
 
+// longScenario skips a scenario that takes minutes of wall time (a slow limiter searched
+// probe by probe) unless CI is set or RPCSTRESS_LONG=1: `go test ./...` stays a few minutes
+// on a laptop, and CI (.ci/run) runs every one of them.
+func longScenario(t *testing.T, about string) {
+	t.Helper()
+	if os.Getenv("CI") == "" && os.Getenv("RPCSTRESS_LONG") == "" {
+		t.Skipf("%s of wall time: runs in CI, or here with RPCSTRESS_LONG=1", about)
+	}
+}
+
 // closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).
 func closedPort(t *testing.T) string {
 	t.Helper()
