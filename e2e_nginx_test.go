@@ -116,8 +116,16 @@ func (n *nginxProc) url() string { return "http://" + n.addr + "/" }
 // already.
 func startNginx(t *testing.T, l nginxLimit) (*nginxProc, *mocknode.Node) {
 	t.Helper()
-	bin := requireNginx(t)
+	requireNginx(t)
 	node, nodeURL := startNode(t, mocknode.Config{})
+	return startNginxBefore(t, l, nodeURL), node
+}
+
+// startNginxBefore starts nginx with limit l in front of the node at nodeURL (http://host:port,
+// a real node's too), as startNginx does.
+func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
+	t.Helper()
+	bin := requireNginx(t)
 	upstream := strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/")
 	prefix := t.TempDir()
 	n := &nginxProc{addr: freeLoopbackAddr(t), prefix: prefix, exited: make(chan struct{}), output: &syncBuffer{}}
@@ -143,7 +151,7 @@ func startNginx(t *testing.T, l nginxLimit) (*nginxProc, *mocknode.Node) {
 		c, err := net.DialTimeout("tcp", n.addr, 200*time.Millisecond)
 		if err == nil {
 			_ = c.Close()
-			return n, node
+			return n
 		}
 		if time.Now().After(deadline) {
 			t.Fatalf("nginx does not listen on %s after 10 s: %v\nerror.log: %s", n.addr, err, n.readFile("error.log"))
