@@ -42,7 +42,7 @@ func BenchmarkHotPath(b *testing.B) {
 		}
 		j := <-sched.jobs
 		counters.Stage(int(j.stage)).Sent.Add(1)
-		w.send(ctx, j.intended, j.stage, -1, nil)
+		w.send(ctx, j, -1, nil)
 	}
 	for i := 0; i < 4*batchSize; i++ { // warm the pools and buffers first
 		one()
