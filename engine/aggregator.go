@@ -21,6 +21,7 @@ const statsWindow = 300
 // immutable Stats view a few times a second for the UI to pull.
 type Aggregator struct {
 	cfg      *Config
+	target   string // the target's name in a run with several (Stats.TargetName); "" with one
 	counters *Counters
 	events   *EventLog
 	plan     func() PlanState

@@ -70,6 +70,7 @@ func (a *Aggregator) view(done bool) *Stats {
 	st := &Stats{
 		Name:       a.cfg.Name,
 		Target:     a.cfg.DisplayURL,
+		TargetName: a.target,
 		Mode:       a.cfg.Mode,
 		Elapsed:    time.Since(a.start),
 		Plan:       ps,

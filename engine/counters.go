@@ -19,7 +19,7 @@ type StageCounters struct {
 type Counters struct {
 	stages    []StageCounters
 	clock     *stageClock
-	pauses    pauseLog       // when sending was paused, for the rows' target rate
+	pauses    *pauseLog      // when sending was paused, for the rows' target rate
 	reqSent   []atomic.Int64 // sent per (stage, request): stage*requests + request
 	requests  int
 	Dials     atomic.Int64 // new connections dialed
@@ -32,7 +32,17 @@ func NewCounters(n int) *Counters {
 	if n < 1 {
 		n = 1
 	}
-	return &Counters{stages: make([]StageCounters, n), clock: newStageClock(n)}
+	return &Counters{stages: make([]StageCounters, n), clock: newStageClock(n), pauses: &pauseLog{}}
+}
+
+// sharingPlan makes counters for another target of the same run (see Target): books of its
+// own, with the stages' active time and the pauses shared, because the targets follow one
+// schedule.
+func (c *Counters) sharingPlan() *Counters {
+	o := NewCounters(len(c.stages))
+	o.clock, o.pauses = c.clock, c.pauses
+	o.InitRequests(c.requests)
+	return o
 }
 
 // StageActive is how long stage i has been active (the current stage, not paused) by now, time

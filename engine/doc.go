@@ -18,4 +18,12 @@
 //     histograms, which publishes an immutable Stats view a few times a second.
 //  6. Control calls (SetRate, Pause, NextStage, Hold, Stop …) steer the Scheduler and are
 //     recorded as Events. At the end, the Aggregator's state becomes a Snapshot.
+//
+// Several targets side by side (Config.Targets) share the one Scheduler; each target is a lane
+// with its own Client, workers, backlog, books and Aggregator (lane.go). A fanout (fanout.go)
+// takes the Scheduler's place at step 2: it picks and renders each due request once and
+// offers the same body, intended time and stage to every lane without waiting, so a full
+// backlog drops on that target's books only. The first lane's numbers are the run's top level;
+// Runner.Stats and the Snapshot carry every lane's beside them, and with CompareAnswers every
+// lane files one answer per request with package answers.
 package engine

@@ -52,8 +52,11 @@ type HeadConfig struct {
 	RefURL     string
 	RefDisplay string
 	// Cell holds the target's latest head for the templates that send it. The Config's
-	// copies share it: the templates compiled from a profile hold it.
+	// copies share it: the templates compiled from a profile hold it. With several targets
+	// it holds the lowest of their heads, so a request drawn from it is answerable by all.
 	Cell *HeadCell
+	// targets are the heads of Config.Targets, each target's own (PrimeHead makes them).
+	targets []*HeadCell
 }
 
 // On reports whether the run follows a head.

@@ -11,8 +11,9 @@ import (
 // PrimeHead reads the head of cfg's target once before the run, and the reference node's when
 // there is one: the templates must never send a head that was not read ({{head}} as 0), and a
 // target that cannot answer its chain's head method is told now, not found out from a run of
-// errors. The head goes into cfg.Head.Cell (made when nil). A Config that follows no head is
-// left alone. Call it before NewRunner, which refuses a head that was never read.
+// errors. The head goes into cfg.Head.Cell (made when nil); with several targets, each one's
+// is read and the Cell holds the lowest (primeTargets). A Config that follows no head is left
+// alone. Call it before NewRunner, which refuses a head that was never read.
 func PrimeHead(ctx context.Context, cfg *Config) error {
 	h := &cfg.Head
 	if !h.On() {
@@ -24,6 +25,16 @@ func PrimeHead(ctx context.Context, cfg *Config) error {
 	if h.Cell == nil {
 		h.Cell = &HeadCell{}
 	}
+	if len(cfg.Targets) > 0 {
+		return primeTargets(ctx, cfg)
+	}
+	return primeOne(ctx, cfg, h.Cell, true)
+}
+
+// primeOne reads the head of cfg's target into cell, then the reference node's when withRef
+// and there is one.
+func primeOne(ctx context.Context, cfg *Config, cell *HeadCell, withRef bool) error {
+	h := &cfg.Head
 	target, ref, err := headReaders(cfg)
 	if err != nil {
 		return err
@@ -33,8 +44,8 @@ func PrimeHead(ctx context.Context, cfg *Config) error {
 	if err != nil {
 		return primeError(h.Chain, "", cfg.DisplayURL, err)
 	}
-	h.Cell.Store(n)
-	if ref != nil {
+	cell.Store(n)
+	if ref != nil && withRef {
 		defer ref.close()
 		if _, err := ref.read(ctx); err != nil {
 			return primeError(h.Chain, "the reference node ", h.RefDisplay, err)
@@ -156,12 +167,19 @@ func (b *headBook) reading(now time.Duration) HeadReading {
 // HeadCell the templates read, and keeps a book the aggregator reads when it closes a second.
 // A failed read is counted and shown (the head goes stale, its age grows), never fatal.
 type headTracker struct {
-	cfg         HeadConfig
-	start       time.Time
-	events      *EventLog
+	cfg    HeadConfig
+	start  time.Time
+	events *EventLog
+	// ref reads the reference node; nil without one, or when another target's tracker
+	// reads it (shareHeads).
 	target, ref *headReader
-	tb, rb      headBook
-	first       uint64 // the head PrimeHead read
+	tb          headBook
+	rb          *headBook // the reference node's book; nil without one
+	first       uint64    // the head PrimeHead read
+	// whose names the target in its events: "" in a run of one target, "NAME's " with several.
+	whose string
+	// lowest keeps the templates' cell at the lowest head of several targets; nil with one.
+	lowest *lowestCell
 }
 
 // newHeadTracker prepares the tracker of cfg's head; nil when the run follows none. The head
@@ -180,15 +198,18 @@ func newHeadTracker(cfg *Config, events *EventLog, start time.Time) (*headTracke
 	}
 	t := &headTracker{cfg: h, start: start, events: events, target: target, ref: ref, first: h.Cell.Load()}
 	t.tb.r = HeadReading{Head: t.first, Known: true} // as of the start: PrimeHead read it just before
+	if ref != nil {
+		t.rb = &headBook{}
+	}
 	return t, nil
 }
 
 // run follows the heads until ctx is cancelled, and returns when both readers have stopped.
 func (t *headTracker) run(ctx context.Context) {
 	var wg sync.WaitGroup
-	wg.Go(func() { t.follow(ctx, t.target, &t.tb, t.cfg.Cell, "") })
+	wg.Go(func() { t.follow(ctx, t.target, &t.tb, t.cfg.Cell, t.whose) })
 	if t.ref != nil {
-		wg.Go(func() { t.follow(ctx, t.ref, &t.rb, nil, "the reference node's ") })
+		wg.Go(func() { t.follow(ctx, t.ref, t.rb, nil, "the reference node's ") })
 	}
 	wg.Wait()
 	t.target.close()
@@ -209,6 +230,7 @@ func (t *headTracker) follow(ctx context.Context, r *headReader, b *headBook, ce
 		}
 		if err == nil && cell != nil {
 			cell.Store(head)
+			t.lowest.update()
 		}
 		if changed, now := b.record(head, err, time.Since(t.start)); changed {
 			t.note(whose, now)
@@ -239,7 +261,7 @@ func (t *headTracker) note(whose string, r HeadReading) {
 // aggregator, which holds the timeline.
 func (t *headTracker) state(now time.Duration) *HeadState {
 	s := &HeadState{Chain: t.cfg.Chain, Every: t.cfg.every(), Start: t.first, Target: t.tb.reading(now), RefDisplay: t.cfg.RefDisplay}
-	if t.ref != nil {
+	if t.rb != nil {
 		r := t.rb.reading(now)
 		s.Ref = &r
 	}

@@ -13,25 +13,59 @@ import (
 // the scheduler hands out a due job (emit), a worker takes it, picks from the mix, sends it
 // through fasthttp (to an in-memory server), classifies the answer, files the sample and hands
 // full batches to the aggregator. It must allocate nothing per request.
-func BenchmarkHotPath(b *testing.B) {
+func BenchmarkHotPath(b *testing.B) { benchHotPath(b, 0, nil) }
+
+// BenchmarkHotPathTwoTargets is BenchmarkHotPath for a run with two targets side by side: the
+// fan-out picks the request once and hands it to both lanes, whose workers each send it to
+// their own in-memory server. One op is one scheduled request, so its time against
+// BenchmarkHotPath's is the cost of the second target (the goal: at most 2.1×). It
+// must allocate nothing per request either.
+func BenchmarkHotPathTwoTargets(b *testing.B) { benchHotPath(b, 2, nil) }
+
+// benchHotPath runs the hot path of a run with targets side by side (0: the single target's
+// own path), comparing their answers with cmp when it is not nil.
+func benchHotPath(b *testing.B, targets int, cmp answerComparer) {
 	cfg := clientConfig("http://node.test:8899/")
 	// The single call is matched to its answer by id, as every JSON-RPC request of a profile is.
 	cfg.Requests[0].RPC = ParseRPCCalls(cfg.Requests[0].Body)
 	cfg.Plan = Plan{Stages: []Stage{{Rate: 1e6, Duration: time.Hour}}}
-	cfg.Backlog = 1 << 20
+	cfg.Backlog = 1 << 10 // one job waits at a time
+	for i := range targets {
+		cfg.Targets = append(cfg.Targets, Target{Name: string(rune('a' + i)), URL: cfg.URL})
+	}
 	counters := NewCounters(1)
-	client := memTarget(b, cfg, counters, func(ctx *fasthttp.RequestCtx) {
-		ctx.SetContentType("application/json")
-		ctx.SetBody(rpcOKBody)
-	})
+	counters.InitRequests(len(cfg.Requests))
 	start := time.Now()
 	events := NewEventLog(start)
-	sched := NewScheduler(cfg, counters, events, start)
-	agg := NewAggregator(cfg, counters, events, fixedPlan, start, time.Hour)
-	go agg.Run()
-	defer agg.Finish("done")
-	p := &pool{cfg: cfg, client: client, sched: sched, agg: agg, counters: counters, start: start, mix: newMix(cfg.Requests)}
-	w := worker{p: p, snd: client.NewSender(), rng: rand.New(rand.NewPCG(1, 2)), b: agg.getBatch()}
+	var lanes []*lane
+	for i := range max(targets, 1) {
+		l := &lane{index: i, cfg: cfg, counters: counters}
+		if targets > 0 {
+			l.cfg = laneConfig(cfg, i)
+		}
+		if i > 0 {
+			l.counters = counters.sharingPlan()
+		}
+		l.client = memTarget(b, l.cfg, l.counters, func(ctx *fasthttp.RequestCtx) {
+			ctx.SetContentType("application/json")
+			ctx.SetBody(rpcOKBody)
+		})
+		l.agg = NewAggregator(l.cfg, l.counters, events, fixedPlan, start, time.Hour)
+		go l.agg.Run()
+		defer l.agg.Finish("done")
+		l.jobs = make(chan job, cfg.Backlog)
+		lanes = append(lanes, l)
+	}
+	sched := NewScheduler(lanes[0].cfg, counters, events, start)
+	lanes[0].jobs = sched.jobs
+	if targets > 0 {
+		sched.fan = newFanout(cfg, lanes, cmp)
+	}
+	workers := make([]worker, len(lanes))
+	for i, l := range lanes {
+		p := &pool{cfg: l.cfg, client: l.client, sched: sched, agg: l.agg, counters: l.counters, start: start, mix: newMix(cfg.Requests), jobs: l.jobs, lane: i}
+		workers[i] = worker{p: p, snd: l.client.NewSender(), rng: rand.New(rand.NewPCG(1, 2)), b: l.agg.getBatch()}
+	}
 	r := schedRun{s: sched, stages: cfg.Plan.Stages}
 	r.enterStage(0, 0)
 	ctx := context.Background()
@@ -40,16 +74,26 @@ func BenchmarkHotPath(b *testing.B) {
 		if r.emit(due, due) { // exactly one job is due
 			b.Fatal("schedule ended")
 		}
-		j := <-sched.jobs
-		counters.Stage(int(j.stage)).Sent.Add(1)
-		w.send(ctx, j.intended, j.stage, -1, nil)
+		for i := range workers {
+			w := &workers[i]
+			j := <-w.p.jobs
+			w.p.counters.Stage(int(j.stage)).Sent.Add(1)
+			w.send(ctx, j, -1, nil)
+		}
 	}
 	for i := 0; i < 4*batchSize; i++ { // warm the pools and buffers first
 		one()
 	}
 	b.ReportAllocs()
+	cpu0, ok0 := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		one()
+	}
+	b.StopTimer()
+	// The process's CPU, the in-memory servers' included (the same share of it per target):
+	// wall time hides the work of the other goroutines.
+	if cpu1, ok1 := processCPU(); ok0 && ok1 {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(b.N), "cpu-ns/op")
 	}
 }

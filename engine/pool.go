@@ -25,8 +25,10 @@ type pool struct {
 	agg      *Aggregator
 	counters *Counters
 	start    time.Time
-	mix      mix   // the fixed mix requests are picked from …
-	feed     *feed // … or the stream they are taken from
+	jobs     <-chan job // the backlog (open mode): the Scheduler's, or a lane's from the fanout
+	lane     int        // the target's index in a run with several (the comparison's)
+	mix      mix        // the fixed mix requests are picked from …
+	feed     *feed      // … or the stream they are taken from
 	wg       sync.WaitGroup
 	// abandoned is set when the drain at the end gives up: what is still in the backlog is
 	// then never sent, and counted dropped.
@@ -62,7 +64,7 @@ type worker struct {
 // openLoop takes due requests from the backlog. Once the user stops the run, what is still in
 // the backlog was never sent: it is counted dropped, as DESIGN.md's invariant requires.
 func (w *worker) openLoop(ctx context.Context) {
-	jobs := w.p.sched.Jobs()
+	jobs := w.p.jobs
 	for {
 		var j job
 		var ok bool
@@ -78,11 +80,12 @@ func (w *worker) openLoop(ctx context.Context) {
 		sc := w.p.counters.Stage(int(j.stage))
 		if w.p.sched.StopReason() != "" || w.p.abandoned.Load() {
 			sc.Dropped.Add(1)
+			j.req.dropped(w.p.lane)
 			continue
 		}
 		if w.p.feed == nil {
 			sc.Sent.Add(1)
-			w.send(ctx, j.intended, j.stage, -1, nil)
+			w.send(ctx, j, -1, nil)
 			continue
 		}
 		// A streamed request is not waited for: a late one would show the source's delay
@@ -97,7 +100,7 @@ func (w *worker) openLoop(ctx context.Context) {
 			w.p.feed.starve()
 		default:
 			sc.Sent.Add(1)
-			w.send(ctx, j.intended, j.stage, it.idx, it.body)
+			w.send(ctx, j, it.idx, it.body)
 		}
 	}
 }
@@ -127,27 +130,33 @@ func (w *worker) closedLoop(ctx context.Context) {
 		sc := w.p.counters.Stage(stage)
 		sc.Scheduled.Add(1)
 		sc.Sent.Add(1)
-		w.send(ctx, -1, uint16(stage), idx, body)
+		w.send(ctx, job{intended: -1, stage: uint16(stage)}, idx, body)
 	}
 }
 
-// send sends one request and files its sample. intended < 0 means "now" (closed loop).
-// streamed < 0 picks a request of the mix; else it is the Index of a Source's request, sent
-// with body.
-func (w *worker) send(ctx context.Context, intended int64, stage uint16, streamed int, body []byte) {
+// send sends job j and files its sample. j.intended < 0 means "now" (closed loop). The request
+// is j.req's, picked for every target of a run with several; else streamed < 0 picks one of
+// the mix, and streamed ≥ 0 is the Index of a Source's request, sent with body.
+func (w *worker) send(ctx context.Context, j job, streamed int, body []byte) {
 	b := w.b
 	i := len(b.Samples)
-	b.Samples = append(b.Samples, Sample{Intended: intended, Stage: stage})
+	b.Samples = append(b.Samples, Sample{Intended: j.intended, Stage: j.stage})
 	s := &b.Samples[i]
-	if streamed < 0 {
+	stage := j.stage
+	switch q := j.req; {
+	case q != nil:
+		w.p.counters.RequestSent(int(stage), q.idx)
+		w.snd.SendBody(ctx, q.idx, q.body, s, b, int32(i), w.p.start)
+		q.answered(w.p.lane, s, w.snd.LastAnswer()) // before the next send reuses the answer
+	case streamed < 0:
 		idx := w.p.mix.pick(w.rng)
 		w.p.counters.RequestSent(int(stage), idx)
 		w.snd.Send(ctx, idx, s, b, int32(i), w.p.start)
-	} else {
+	default:
 		w.p.counters.RequestSent(int(stage), streamed)
 		w.snd.SendStreamed(ctx, streamed, body, s, b, int32(i), w.p.start)
 	}
-	if intended < 0 {
+	if j.intended < 0 {
 		s.Intended = s.Sent
 	}
 	// A slow answer flushes at once: the next send may be as slow, and a finished request must

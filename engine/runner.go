@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"sync"
 	"sync/atomic"
 	"time"
 )
@@ -28,21 +29,21 @@ type RunOptions struct {
 }
 
 // Runner is one run of the engine: scheduler, worker pool, client and aggregator, wired
-// together. Make it with NewRunner, steer it through Controller, watch it through Stats, and
+// together; with several targets, one scheduler and a pool, client and aggregator per target
+// (a lane). Make it with NewRunner, steer it through Controller, watch it through Stats, and
 // call Run once.
 type Runner struct {
 	cfg      *Config
 	opt      RunOptions
-	counters *Counters
+	counters *Counters // the first target's books, and the stages' clock and pauses of all
 	events   *EventLog
 	sched    *Scheduler
-	agg      *Aggregator
-	client   *Client
+	lanes    []*lane        // one per target; the first one's numbers are the run's top level
+	cmp      answerComparer // nil unless the targets' answers are compared
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64
-	feed     *feed        // nil unless the requests stream from a Source
-	head     *headTracker // nil unless the run follows a chain's head
+	feed     *feed // nil unless the requests stream from a Source
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -50,7 +51,7 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	if err := validateConfig(cfg); err != nil {
 		return nil, err
 	}
-	if err := checkFDLimit(cfg.Connections); err != nil {
+	if err := checkFDLimit(totalConnections(cfg)); err != nil {
 		return nil, err
 	}
 	if opt.DrainTimeout <= 0 {
@@ -71,22 +72,8 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	if cfg.Source != nil {
 		r.feed = newFeed(cfg.Source, cfg.Requests, r.events)
 	}
-	client, err := NewClient(cfg, r.counters)
-	if err != nil {
+	if err := r.makeLanes(); err != nil {
 		return nil, err
-	}
-	r.client = client
-	r.sched = NewScheduler(cfg, r.counters, r.events, start)
-	r.agg = NewAggregator(cfg, r.counters, r.events, r.planState, start, opt.PublishEvery)
-	r.agg.lagIn = r.sched.lags.worst
-	if r.head, err = newHeadTracker(cfg, r.events, start); err != nil {
-		return nil, err
-	}
-	if r.head != nil {
-		r.agg.headIn = r.head.state
-	}
-	if opt.Watch != nil {
-		r.agg.watch = opt.Watch
 	}
 	return r, nil
 }
@@ -112,17 +99,12 @@ func validateConfig(cfg *Config) error {
 	if len(cfg.Requests) > 1<<16 || len(cfg.Plan.Stages) > 1<<16 {
 		errs = append(errs, errors.New("more than 65536 requests or stages"))
 	}
+	errs = append(errs, validateTargets(cfg)...)
 	return errors.Join(errs...)
 }
 
 // Controller steers the run (rate, pause, stages, hold, stop); every call becomes an event.
 func (r *Runner) Controller() Controller { return r.sched }
-
-// Stats is the latest published view of the run; never nil.
-func (r *Runner) Stats() *Stats { return r.agg.Stats() }
-
-// SnapshotNow saves nothing; it returns a snapshot of the run so far (end_reason "running").
-func (r *Runner) SnapshotNow(meta SnapshotMeta) (*Snapshot, error) { return r.agg.SnapshotNow(meta) }
 
 // Start is when the run's clock started.
 func (r *Runner) Start() time.Time { return r.start }
@@ -156,34 +138,47 @@ func (r *Runner) planState() PlanState {
 // requests (bounded by DrainTimeout, and ended at once by a further Stop) and returns the final
 // snapshot. Faults of the target never end a run: they are outcomes.
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
-	go r.agg.Run()
+	for _, l := range r.lanes {
+		go l.agg.Run()
+	}
 	stopHead := r.followHead(ctx)
 	stopWatch := r.runWatch(ctx)
-	p := &pool{cfg: r.cfg, client: r.client, sched: r.sched, agg: r.agg, counters: r.counters, start: r.start, feed: r.feed}
+	for _, l := range r.lanes {
+		l.pool = &pool{cfg: l.cfg, client: l.client, sched: r.sched, agg: l.agg, counters: l.counters, start: r.start, feed: r.feed, jobs: l.jobs, lane: l.index}
+	}
 	if r.feed != nil {
 		go r.feed.run()
 		r.feed.waitPrimed(100 * time.Millisecond)
 	} else {
-		p.mix = newMix(r.cfg.Requests)
+		for _, l := range r.lanes {
+			l.pool.mix = newMix(r.cfg.Requests)
+		}
 	}
-	p.run(ctx)
+	for _, l := range r.lanes {
+		l.pool.run(ctx)
+	}
 	go r.sched.Run(ctx)
 
 	<-r.sched.Done()
 	r.drainEnd.Store(int64(time.Since(r.start) + r.opt.DrainTimeout))
 	workersDone := make(chan struct{})
-	go func() { p.wg.Wait(); close(workersDone) }()
+	go func() { // the drain waits for every target
+		for _, l := range r.lanes {
+			l.pool.wg.Wait()
+		}
+		close(workersDone)
+	}()
 	drain := time.NewTimer(r.opt.DrainTimeout)
 	defer drain.Stop()
 	select {
 	case <-workersDone:
 	case <-drain.C:
-		r.endDrain(p, fmt.Sprintf("gave up waiting after %s", r.opt.DrainTimeout))
+		r.endDrain(fmt.Sprintf("gave up waiting after %s", r.opt.DrainTimeout))
 	case <-r.sched.leaving():
 		select {
 		case <-workersDone: // all answered meanwhile: nothing to leave behind
 		default:
-			r.endDrain(p, "left on a stop without waiting")
+			r.endDrain("left on a stop without waiting")
 		}
 	}
 	if r.feed != nil {
@@ -196,26 +191,27 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	r.events.Add("end", reason)
 	stopHead()
 	stopWatch() // its last reading, of the second the run ends in, before that row closes
-	r.agg.Finish(reason)
-	r.client.Close()
-	return r.agg.Snapshot(meta)
+	for _, l := range r.lanes {
+		l.agg.Finish(reason)
+		l.client.Close()
+	}
+	return r.snapshot(meta)
 }
 
-// followHead starts the head tracker, when the run follows a head, for as long as the run
-// goes; the returned func stops it and waits until it has.
+// followHead starts the head trackers (one per target), when the run follows a head, for as
+// long as the run goes; the returned func stops them and waits until they have.
 func (r *Runner) followHead(ctx context.Context) (stop func()) {
-	if r.head == nil {
+	if r.lanes[0].head == nil {
 		return func() {}
 	}
 	ctx, cancel := context.WithCancel(ctx)
-	done := make(chan struct{})
-	go func() {
-		defer close(done)
-		r.head.run(ctx)
-	}()
+	var wg sync.WaitGroup
+	for _, l := range r.lanes {
+		wg.Go(func() { l.head.run(ctx) })
+	}
 	return func() {
 		cancel()
-		<-done
+		wg.Wait()
 	}
 }
 
@@ -237,27 +233,33 @@ func (r *Runner) runWatch(ctx context.Context) (stop func()) {
 	}
 }
 
-// endDrain stops waiting for the requests in flight and records why (what, then the books).
-func (r *Runner) endDrain(p *pool, why string) {
-	never := r.abandonBacklog(p)
-	_, sent, _ := r.counters.Totals()
-	r.events.Add("drain", fmt.Sprintf("%s; requests still in flight are reported as such (sent %d); %d never sent from the backlog are counted dropped", why, sent, never))
+// endDrain stops waiting for the requests in flight and records why (what, then the books),
+// for each target.
+func (r *Runner) endDrain(why string) {
+	for _, l := range r.lanes {
+		l.pool.abandoned.Store(true)
+	}
+	for _, l := range r.lanes {
+		never := l.abandonBacklog()
+		_, sent, _ := l.counters.Totals()
+		r.events.Add("drain", fmt.Sprintf("%s%s; requests still in flight are reported as such (sent %d); %d never sent from the backlog are counted dropped", l.label(), why, sent, never))
+	}
 }
 
-// abandonBacklog ends the drain: the requests still waiting in the backlog (a slow target at
-// the plan's end leaves up to Backlog of them) will never be sent, so they are counted dropped,
-// keeping scheduled = sent + dropped. Workers busy with a request finish it on their own and
-// drop the rest too. It returns how many it dropped itself.
-func (r *Runner) abandonBacklog(p *pool) int64 {
-	p.abandoned.Store(true)
+// abandonBacklog ends the drain of a lane whose pool is abandoned: the requests still waiting
+// in its backlog (a slow target at the plan's end leaves up to Backlog of them) will never be
+// sent, so they are counted dropped, keeping scheduled = sent + dropped. Workers busy with a
+// request finish it on their own and drop the rest too. It returns how many it dropped itself.
+func (l *lane) abandonBacklog() int64 {
 	var n int64
-	for j := range r.sched.Jobs() { // closed once the schedule has ended
-		r.counters.Stage(int(j.stage)).Dropped.Add(1)
+	for j := range l.jobs { // closed once the schedule has ended
+		l.counters.Stage(int(j.stage)).Dropped.Add(1)
+		j.req.dropped(l.index)
 		n++
 	}
 	// A worker that took a job just before the flag was set counts it a moment later.
 	for wait := time.Now().Add(100 * time.Millisecond); time.Now().Before(wait); time.Sleep(time.Millisecond) {
-		if scheduled, sent, dropped := r.counters.Totals(); scheduled == sent+dropped {
+		if scheduled, sent, dropped := l.counters.Totals(); scheduled == sent+dropped {
 			break
 		}
 	}

@@ -12,6 +12,9 @@ import (
 type job struct {
 	intended int64 // ns since run start
 	stage    uint16
+	// req is the request to send, picked and rendered once for every target of a run with
+	// several (fanout); nil when the worker picks from the mix itself.
+	req *sharedReq
 }
 
 // maxEmitPerPass bounds one catch-up loop so control messages are still served when the schedule
@@ -63,6 +66,9 @@ type Scheduler struct {
 	ctl      chan control
 	done     chan struct{} // closed when the schedule has ended (closed mode workers watch it)
 	leave    chan struct{} // closed by a stop that ends the drain (see Stop)
+	// fan, in a run with several targets, hands each due send to every target's backlog
+	// instead of jobs (the first target's); nil with one target.
+	fan *fanout
 
 	stopOnce    sync.Once
 	leaveOnce   sync.Once
@@ -77,13 +83,9 @@ type Scheduler struct {
 
 // NewScheduler prepares a scheduler; Run starts it.
 func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.Time) *Scheduler {
-	backlog := cfg.Backlog
-	if backlog <= 0 {
-		backlog = defaultBacklog(cfg.Connections)
-	}
 	s := &Scheduler{
 		cfg: cfg, counters: counters, events: events, start: start,
-		jobs:  make(chan job, backlog),
+		jobs:  make(chan job, backlogSize(cfg)),
 		ctl:   make(chan control, 16),
 		done:  make(chan struct{}),
 		leave: make(chan struct{}),
@@ -99,6 +101,14 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 		}
 	}
 	return s
+}
+
+// backlogSize is how many due requests may wait for one of cfg's connections.
+func backlogSize(cfg *Config) int {
+	if cfg.Backlog > 0 {
+		return cfg.Backlog
+	}
+	return defaultBacklog(cfg.Connections)
 }
 
 // defaultBacklog lets each connection have a few requests queued behind it: enough to absorb

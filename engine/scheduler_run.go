@@ -97,12 +97,16 @@ func (r *schedRun) emit(now, limit int64) bool {
 			// process). Everything due since went out late, by up to this much.
 			r.s.lags.record(int(now/int64(time.Second)), time.Duration(now-due))
 		}
-		sc.Scheduled.Add(1)
 		r.scheduled++
-		select {
-		case r.s.jobs <- job{intended: due, stage: uint16(r.stage)}:
-		default:
-			sc.Dropped.Add(1) // backlog full: counted, never silently skipped
+		if f := r.s.fan; f != nil {
+			f.dispatch(due, uint16(r.stage)) // to every target, counted on each one's books
+		} else {
+			sc.Scheduled.Add(1)
+			select {
+			case r.s.jobs <- job{intended: due, stage: uint16(r.stage)}:
+			default:
+				sc.Dropped.Add(1) // backlog full: counted, never silently skipped
+			}
 		}
 		r.seg.n++
 		if max := r.s.maxRequests; max > 0 && r.scheduled >= max {
@@ -123,6 +127,10 @@ func (r *schedRun) end(now int64) {
 	}
 	r.s.counters.clock.leave(time.Duration(at))
 	r.s.finish("", now)
+	if r.s.fan != nil {
+		r.s.fan.close() // every target's backlog, the first's (jobs) among them
+		return
+	}
 	close(r.s.jobs)
 }
 

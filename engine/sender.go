@@ -62,6 +62,9 @@ type Sender struct {
 	rng   *rand.Rand
 	calls RPCCalls        // the calls of a rendering whose ids change per send (RPCCalls.PerSend)
 	bodyP fastjson.Parser // reads them
+	// answered is the body of the last answer, valid until the next send; nil after a
+	// transport error (see LastAnswer).
+	answered []byte
 }
 
 // Send sends request mix entry idx and fills smp with the result: Sent (just before the
@@ -86,15 +89,29 @@ type Sender struct {
 func (s *Sender) Send(ctx context.Context, idx int, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
 	r := &s.cfg.Requests[idx]
 	if r.Template == nil {
-		smp.BytesOut = s.ex.load(idx, r.Body)
-		s.do(ctx, idx, r.RPC, nil, smp, b, sampleIdx, start)
+		s.SendBody(ctx, idx, r.Body, smp, b, sampleIdx, start)
 		return
 	}
 	s.body = r.Template.Append(s.body[:0], s.rng)
-	smp.BytesOut = s.ex.load(idx, s.body)
-	// A rendering is a body of this send only, whose ids may be its own.
-	s.do(ctx, idx, r.RPC, s.body, smp, b, sampleIdx, start)
+	s.SendBody(ctx, idx, s.body, smp, b, sampleIdx, start)
 }
+
+// SendBody is Send with the body given: the entry's Body, or a rendering of its Template made
+// by the caller (a run with several targets renders once for all of them, see fanout).
+func (s *Sender) SendBody(ctx context.Context, idx int, body []byte, smp *Sample, b *Batch, sampleIdx int32, start time.Time) {
+	r := &s.cfg.Requests[idx]
+	smp.BytesOut = s.ex.load(idx, body)
+	if r.Template == nil {
+		s.do(ctx, idx, r.RPC, nil, smp, b, sampleIdx, start)
+		return
+	}
+	// A rendering is a body of this send only, whose ids may be its own.
+	s.do(ctx, idx, r.RPC, body, smp, b, sampleIdx, start)
+}
+
+// LastAnswer is the body of the last answer as the Classifier read it (decoded), valid until
+// the next send; nil when the last send got no answer (a transport error).
+func (s *Sender) LastAnswer() []byte { return s.answered }
 
 // SendStreamed is Send for request idx of a Source (see Source) with this send's body: the
 // entry Config.Requests[idx] says its method, path and headers, and was written before idx
@@ -128,6 +145,7 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 	smp.Done = int64(time.Since(start))
 
 	calls := s.callsOf(rpc, sent)
+	s.answered = nil
 	if err != nil {
 		smp.Status = 0
 		smp.Err = ClassifyError(err)
@@ -137,6 +155,7 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 		return
 	}
 	a := s.ex.answer(b)
+	s.answered = a.body
 	smp.Status = uint16(a.status)
 	smp.Err = ErrNone
 	smp.BytesIn = a.bytesIn

@@ -1,6 +1,10 @@
 package engine
 
-import "time"
+import (
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine/answers"
+)
 
 // Percentiles are latency figures in milliseconds.
 type Percentiles struct {
@@ -276,4 +280,13 @@ type Stats struct {
 	Watch            *WatchInfo // what the run watches (the rows hold the readings); nil: nothing
 	Done             bool       // the run ended; Total is final
 	EndReason        string
+	// TargetName is the target's name (Target.Name) in a run with several; "" with one.
+	TargetName string
+	// Targets holds each target's view in a run with several (Config.Targets), the first's
+	// included: this view is the first target's, so a reader that knows nothing of targets
+	// reads a valid run. Nil with one target.
+	Targets []*Stats
+	// Answers is the comparison of the targets' answers so far (Config.CompareAnswers),
+	// counts only, no examples; nil when the answers are not compared.
+	Answers *answers.Result
 }
