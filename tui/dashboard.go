@@ -82,6 +82,8 @@ type Dashboard struct {
 	stages     stagesPane
 	requests   requestsPane
 	node       nodePane
+	targets    targetsPane // several targets side by side
+	answers    answersPane // and their answers compared
 	footer     footerPane
 
 	width, height int
@@ -127,6 +129,8 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.stages = stagesPane{paneBase: base}
 	d.requests = requestsPane{paneBase: base}
 	d.node = nodePane{paneBase: base}
+	d.targets = targetsPane{paneBase: base}
+	d.answers = answersPane{paneBase: base}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

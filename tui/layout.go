@@ -93,7 +93,8 @@ func (d *Dashboard) arrange() (wide bool) {
 	d.header.SetSize(d.width, d.header.Lines())
 	wide = d.width >= wideWidth && d.height >= wideHeight
 	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
-		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase} {
+		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
+		&d.targets.paneBase, &d.answers.paneBase} {
 		p.wide = wide
 	}
 	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
@@ -121,6 +122,9 @@ func (d *Dashboard) compactBody(height int) string {
 		{pane: &d.stages, rank: 2, gap: true},
 		{pane: &d.requests, rank: 3, gap: true},
 		{pane: &d.events, rank: 1, grow: true, gap: true},
+	}
+	if d.c.sideBySide() != nil {
+		secs = d.compactTargetSections()
 	}
 	heights, gaps := allot(d.width, height, 0, secs)
 	var lines []string
@@ -205,18 +209,23 @@ func allot(width, height, frame int, secs []section) (heights []int, gaps bool) 
 func (d *Dashboard) wideBody(height int) string {
 	height-- // a blank line under the header
 	leftW := d.width / 2
-	left := d.boxes(leftW, height, []section{
+	leftSecs := []section{
 		{id: boxThroughput, pane: &d.throughput},
 		{id: boxLatency, pane: &d.latency, whole: true},
 		{id: boxStages, pane: &d.stages, rank: 1, grow: true},
-	})
-	right := d.boxes(d.width-leftW, height, []section{
+	}
+	rightSecs := []section{
 		{id: boxStatus, pane: &d.status},
 		{id: boxErrors, pane: &d.errors, rank: 1},
 		{id: boxNode, pane: &d.node, rank: 1},
 		{id: boxRequests, pane: &d.requests, rank: 2},
 		{id: boxEvents, pane: &d.events, rank: 3, grow: true},
-	})
+	}
+	if d.c.sideBySide() != nil {
+		leftSecs, rightSecs = d.wideTargetSections()
+	}
+	left := d.boxes(leftW, height, leftSecs)
+	right := d.boxes(d.width-leftW, height, rightSecs)
 	// Each column is exactly its width on every line, so the two join line by line: no need
 	// to measure them again (lipgloss.JoinHorizontal would).
 	blank := strings.Repeat(" ", leftW)
@@ -245,6 +254,8 @@ const (
 	boxRequests
 	boxEvents
 	boxNode
+	boxTargets
+	boxAnswers
 )
 
 // cachedBox is a pane's last boxed rendering: drawing a border measures every line of the

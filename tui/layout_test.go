@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
 // layoutSizes are the sizes the issue names and the edges between layouts around them.
@@ -77,7 +78,39 @@ func layoutViews() map[string]func(*engine.Stats) {
 			st.Tester, st.Plan.Saturated = engine.TesterLoad{}, false
 			st.Total.Dropped = 0
 		},
+		"two targets":   sideBySide(2),
+		"three targets": sideBySide(3),
+		"four targets":  sideBySide(4),
+		"four targets, long names, checks and a head": func(st *engine.Stats) {
+			followingHead(st)
+			withChecks(st)
+			sideBySide(4)(st)
+			for i, t := range st.Targets {
+				t.TargetName = strings.Repeat("ノード", 3+i) + "-very-long-target-name"
+				t.Head = st.Head
+			}
+			st.Answers.ByRequest[strings.Repeat("取引を取得する長い名前", 4)] = st.Answers.Totals
+		},
+		"five targets, not compared": func(st *engine.Stats) {
+			sideBySide(4)(st)
+			st.Targets = append(st.Targets, st.Targets[1])
+			st.Answers = nil
+		},
 	}
+}
+
+// sideBySide makes the fixture a run of n targets side by side (fixture.SideBySide).
+func sideBySide(n int) func(*engine.Stats) {
+	return func(st *engine.Stats) { *st = *fixture.SideBySide(st, n) }
+}
+
+// mustShow are the words a plain view must show at every size: the keys, and the rate's books
+// (one target's in the rate line, each target's in the targets' table).
+func mustShow(st *engine.Stats) []string {
+	if len(st.Targets) > 1 {
+		return []string{"q quit", "? more keys", "ok/s", "dropped "}
+	}
+	return []string{"q quit", "? more keys", "inflight ", "dropped "}
 }
 
 // layoutState is a state of the dashboard, reached as a user would: keys pressed, or the run
@@ -129,7 +162,7 @@ func TestDashboardLayoutEverySize(t *testing.T) {
 					checkBoxesClose(t, where, screen)
 					checkPanesFit(t, where, d)
 					if state.name == "plain" {
-						for _, want := range []string{"q quit", "? more keys", "inflight ", "dropped "} {
+						for _, want := range mustShow(d.c.st) {
 							if !strings.Contains(screen, want) {
 								t.Errorf("%s lacks %q:\n%s", where, want, screen)
 							}
@@ -198,6 +231,8 @@ func checkPanesFit(t *testing.T, where string, d *Dashboard) {
 		"stages":     {d.stages.View, d.stages.width, d.stages.height},
 		"requests":   {d.requests.View, d.requests.width, d.requests.height},
 		"node":       {d.node.View, d.node.width, d.node.height},
+		"targets":    {d.targets.View, d.targets.width, d.targets.height},
+		"answers":    {d.answers.View, d.answers.width, d.answers.height},
 	}
 	for name, p := range panes {
 		if p.height <= 0 {

@@ -22,6 +22,9 @@ type errorsPane struct {
 // Lines is one line in the compact layout; with room, a title and a line per class and code
 // (ten at most), the least being the title and the first of each kind.
 func (p *errorsPane) Lines() (least, most int) {
+	if targets := p.c.sideBySide(); targets != nil {
+		return p.targetLines()
+	}
 	if !p.wide {
 		return 1, 1
 	}
@@ -46,6 +49,9 @@ func invalidRules(tot *engine.Summary) [][2]string {
 }
 
 func (p *errorsPane) View() string {
+	if targets := p.c.sideBySide(); targets != nil {
+		return p.targetsView(targets)
+	}
 	if p.wide {
 		return strings.Join(clip(p.table(), p.height), "\n")
 	}
@@ -53,8 +59,11 @@ func (p *errorsPane) View() string {
 }
 
 // line: "errors  timeout 5 · reset 2   rpc -32602 ×5 Invalid params…".
-func (p *errorsPane) line() string {
-	tot, s := &p.c.st.Total, p.c.styles
+func (p *errorsPane) line() string { return p.lineOf("errors", p.c.st) }
+
+// lineOf is the line of st's errors under label.
+func (p *errorsPane) lineOf(label string, st *engine.Stats) string {
+	tot, s := &st.Total, p.c.styles
 	var parts []string
 	for _, class := range textfmt.SortedByCount(tot.Errors) {
 		parts = append(parts, s.Bad.Render(class)+" "+textfmt.Int(tot.Errors[class]))
@@ -90,7 +99,7 @@ func (p *errorsPane) line() string {
 		if len(codes) > 1 {
 			rpc += fmt.Sprintf(" (+%d codes)", len(codes)-1)
 		}
-		if msg := textfmt.OneLine(p.c.st.RPCMessage[first]); msg != "" {
+		if msg := textfmt.OneLine(st.RPCMessage[first]); msg != "" {
 			if room := p.width - used - cellWidth(rpc) - 1; room >= 10 {
 				rpc += " " + s.Muted.Render(textfmt.Truncate(msg, room))
 			}
@@ -104,7 +113,29 @@ func (p *errorsPane) line() string {
 		text += "   " + s.Bad.Render(invalid)
 	}
 	// Many transport classes on a narrow terminal: the line is cut at the edge, not wrapped.
-	return textfmt.Truncate(p.c.label("errors", labelWidth)+text, p.width)
+	return textfmt.Truncate(p.c.label(label, labelWidth)+text, p.width)
+}
+
+// targetLines: with several targets, a line per target shown (under a title when wide).
+func (p *errorsPane) targetLines() (least, most int) {
+	n := min(len(p.c.sideBySide()), maxTargetColumns)
+	if p.wide {
+		n++
+	}
+	return n, n
+}
+
+// targetsView is the errors of each target on a line of its own, labelled with the target:
+// one node erring while the others answer is what a run side by side is for.
+func (p *errorsPane) targetsView(targets []*engine.Stats) string {
+	var lines []string
+	if p.wide {
+		lines = append(lines, p.c.styles.Section.Render("Errors")+p.c.styles.Muted.Render("  (run)"))
+	}
+	for i, t := range targets[:min(len(targets), maxTargetColumns)] {
+		lines = append(lines, p.lineOf(targetLabel(i, t, labelWidth-1), t))
+	}
+	return strings.Join(clip(lines, p.height), "\n")
 }
 
 // ansiFree lists "class n" for each transport error class, unstyled, to measure the line.

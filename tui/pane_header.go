@@ -72,8 +72,12 @@ func (p *headerPane) titleLine() string {
 		room -= 2 + cellWidth(mode)
 	}
 	left := s.Title.Render(head)
+	target := safetext.Line(st.Target)
+	if targets := p.c.sideBySide(); targets != nil {
+		target = targetNames(targets, 0, maxTargetHead) // the rate line counts them
+	}
 	if room-2 >= 12 { // a target cut shorter than that says nothing
-		left += "  " + s.Muted.Render(textfmt.Truncate(safetext.Line(st.Target), room-2))
+		left += "  " + s.Muted.Render(textfmt.Truncate(target, room-2))
 	}
 	return spread(left+tail, right, p.width)
 }

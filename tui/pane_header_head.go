@@ -5,6 +5,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
@@ -20,6 +21,9 @@ import (
 // the top, beside the plan, at every size. On a narrow terminal the tail is cut.
 func (p *headerPane) headLine() string {
 	h, s := p.c.st.Head, p.c.styles
+	if targets := p.c.sideBySide(); targets != nil {
+		return p.targetsHeadLine(targets)
+	}
 	type part struct {
 		text  string
 		style lipgloss.Style
@@ -49,4 +53,31 @@ func (p *headerPane) headLine() string {
 		b.WriteString(pt.style.Render(safetext.Line(pt.text)))
 	}
 	return b.String()
+}
+
+// targetsHeadLine is the head line of a run with several targets: each target's head, by
+// letter, so heads drifting apart (the answers' head skew) show where they happen:
+//
+//	evm head  A 20,123,456  B 20,123,453 STALE 12s
+func (p *headerPane) targetsHeadLine(targets []*engine.Stats) string {
+	s := p.c.styles
+	plain := string(p.c.st.Head.Chain) + " head"
+	styled := s.Label.Render(safetext.Line(plain))
+	for i, t := range targets[:min(len(targets), maxTargetColumns)] {
+		if t.Head == nil {
+			continue
+		}
+		part := "  " + targetLetter(i) + " " + runtext.HeadNumber(t.Head.Target.Head)
+		plain += part
+		styled += part
+		if t.Head.Target.Failing {
+			stale := " STALE" + strings.TrimPrefix(safetext.Line(runtext.StalePhrase(t.Head.Target)), "stale")
+			plain += stale
+			styled += s.Bad.Render(stale)
+		}
+	}
+	if cellWidth(plain) > p.width {
+		return textfmt.Truncate(plain, p.width) // cut before styling: styles are escape sequences
+	}
+	return styled
 }

@@ -51,18 +51,25 @@ func TestRequestsPaneRows(t *testing.T) {
 	tests := []struct {
 		name     string
 		requests int
+		targets  int // side by side; 0: one
 		height   int
-		rows     int    // request rows shown
+		rows     int    // requests shown (of several targets: each a row per target)
 		more     string // the "+N more" line, if any
 	}{
 		// Two requests: both, nothing more.
-		{"two", 2, 10, 2, ""},
+		{"two", 2, 0, 10, 2, ""},
 		// Exactly the cap: all of them.
-		{"cap", maxRequestRows, 10, maxRequestRows, ""},
+		{"cap", maxRequestRows, 0, 10, maxRequestRows, ""},
 		// Over the cap: one row fewer, and a line for the rest.
-		{"over the cap", 9, 20, maxRequestRows - 1, "+4 more"},
+		{"over the cap", 9, 0, 20, maxRequestRows - 1, "+4 more"},
 		// A box shorter than the rows: what fits, the last line counting the rest.
-		{"short box", 5, 5, 2, "+3 more"},
+		{"short box", 5, 0, 5, 2, "+3 more"},
+		// Two targets: three requests of two rows each fit the cap.
+		{"two targets", 3, 2, 10, 3, ""},
+		// Four targets: two requests of four rows, and a line for the third.
+		{"four targets", 3, 4, 20, 2, "+1 more"},
+		// Two targets in a short box: one request's rows, and the line for the others.
+		{"two targets, short box", 3, 2, 5, 1, "+2 more"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -71,11 +78,19 @@ func TestRequestsPaneRows(t *testing.T) {
 				by[fmt.Sprintf("method%02d_with_a_rather_long_name_that_goes_on_and_on", i)] = engine.Summary{Completed: int64(100 - i)}
 			}
 			st := &engine.Stats{Total: engine.Summary{Completed: 1000, ByRequest: by}}
+			for i := range tt.targets {
+				st.Targets = append(st.Targets, &engine.Stats{TargetName: targetLetter(i) + "node", Total: st.Total})
+			}
 			p := requestsPane{paneBase: paneBase{c: paneCommon(st), wide: true}}
 			p.SetSize(76, tt.height)
 			v := ansi.Strip(p.View())
-			if got := strings.Count(v, "_with_a_rather_l"); got != tt.rows {
+			if got := len(regexp.MustCompile(`(?m)^method\d\d_with_a_ra`).FindAllString(v, -1)); got != tt.rows {
 				t.Errorf("%d rows, want %d:\n%s", got, tt.rows, v)
+			}
+			for i := range tt.targets {
+				if got := strings.Count(v, targetLetter(i)+" "+targetLetter(i)+"node"); got != tt.rows {
+					t.Errorf("%d rows of target %s, want one per request:\n%s", got, targetLetter(i), v)
+				}
 			}
 			if tt.more != "" && !strings.Contains(v, tt.more) || tt.more == "" && strings.Contains(v, "more") {
 				t.Errorf("want %q:\n%s", tt.more, v)

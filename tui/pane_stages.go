@@ -43,7 +43,13 @@ func (p *stagesPane) View() string {
 	st, s := p.c.st, p.c.styles
 	var lines []string
 	if p.wide {
-		lines = append(lines, s.Section.Render("Stages")+s.Muted.Render("  (latency in ms)"))
+		note := "  (latency in ms)"
+		if targets := p.c.sideBySide(); targets != nil {
+			// The stages' figures are the first target's; the targets' table sets them all
+			// side by side for the stage that runs.
+			note = "  (" + targetLabel(0, targets[0], maxTargetHead) + "; latency in ms)"
+		}
+		lines = append(lines, s.Section.Render("Stages")+s.Muted.Render(textfmt.Truncate(note, max(p.width-6, 0))))
 	}
 	// Keep the current stage in view in a long plan: start so that it sits in the window.
 	rows := max(p.height-len(lines)-1, 1)

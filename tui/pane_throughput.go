@@ -21,13 +21,25 @@ type throughputPane struct {
 
 // Lines is the least the pane needs (its figures and a one-row chart) and the most it uses
 // (its full chart), at its width.
+// With several targets the chart is a row per target (in the wide layout only: at 80x24 the
+// rows go to the targets' table).
 func (p *throughputPane) Lines() (least, most int) {
 	n := len(p.head())
+	if targets := p.c.sideBySide(); targets != nil {
+		if !p.wide {
+			return n, n
+		}
+		return n, n + min(len(targets), maxTargetColumns)
+	}
 	return n + 1, n + max(p.chartRows, 1)
 }
 
 func (p *throughputPane) View() string {
 	lines := p.head()
+	if targets := p.c.sideBySide(); targets != nil {
+		lines = append(lines, p.targetCharts(targets, p.height-len(lines))...)
+		return strings.Join(clip(lines, p.height), "\n")
+	}
 	chartRows := max(p.height-len(lines), 1)
 	lines = append(lines, p.chart(p.c.st.Timeline, chartRows)...)
 	return strings.Join(clip(lines, p.height), "\n")
@@ -45,9 +57,7 @@ func (p *throughputPane) head() []string {
 	if parts := p.costParts(); parts != nil {
 		lines = append(lines, wrapIndented(parts, "  ", labelWidth, p.width)...)
 	}
-	if alarm := p.failingLine(); alarm != "" {
-		lines = append(lines, alarm)
-	}
+	lines = append(lines, p.failingLines()...)
 	if t := &p.c.st.Tester; t.Behind {
 		lines = append(lines, wrapIndented(testerParts(t, s, p.width-labelWidth), " ", labelWidth, p.width)...)
 	}
@@ -86,6 +96,10 @@ func (p *throughputPane) rateParts() []string {
 	} else {
 		parts = append(parts, "target "+s.Value.Render(p.c.plan.TargetRate.String()))
 	}
+	if targets := p.c.sideBySide(); targets != nil {
+		// Each target's own figures are in its column of the targets' table.
+		return append(parts, "to each of "+textfmt.Int(int64(len(targets)))+" targets")
+	}
 	if len(st.Timeline) == 0 {
 		// No second has closed yet: "0.0/s" would read as a target that answers nothing.
 		parts = append(parts, "sent -", "ok - "+s.Muted.Render("(first second)"))
@@ -106,8 +120,8 @@ func (p *throughputPane) rateParts() []string {
 // when the profile sets no cost.
 func (p *throughputPane) costParts() []string {
 	st, s := p.c.st, p.c.styles
-	if st.Total.Cost == nil {
-		return nil
+	if st.Total.Cost == nil || p.c.sideBySide() != nil {
+		return nil // several targets: the report has each one's costs
 	}
 	parts := []string{p.c.label("cost", labelWidth-2)}
 	if len(st.Timeline) == 0 {
@@ -127,15 +141,33 @@ func okRate(r *engine.Row) float64 {
 	return r.RPS * float64(r.OK) / float64(n)
 }
 
-// failingLine is the alarm shown when most of the last second's answers failed: a target that
-// is down, refusing or erroring must look it, not hide behind a full rate of fast failures.
-func (p *throughputPane) failingLine() string {
-	last := &p.c.st.Last
+// failingLines are the alarms shown when most of the last second's answers failed: a target
+// that is down, refusing or erroring must look it, not hide behind a full rate of fast
+// failures. With several targets, one for each failing target, named.
+func (p *throughputPane) failingLines() []string {
+	targets := p.c.sideBySide()
+	if targets == nil {
+		if alarm := p.failingLine("", &p.c.st.Last); alarm != "" {
+			return []string{alarm}
+		}
+		return nil
+	}
+	var lines []string
+	for i, t := range targets {
+		if alarm := p.failingLine(" "+targetLabel(i, t, maxTargetHead), &t.Last); alarm != "" {
+			lines = append(lines, alarm)
+		}
+	}
+	return lines
+}
+
+// failingLine is the alarm for one target's last second, "" when most of it did not fail.
+func (p *throughputPane) failingLine(who string, last *engine.Row) string {
 	n := last.OK + last.Limited + last.Failed
 	if n == 0 || 2*last.Failed <= n {
 		return ""
 	}
-	text := fmt.Sprintf("! FAILING: %s of the last second failed", textfmt.Pct(last.Failed, n))
+	text := fmt.Sprintf("! FAILING%s: %s of the last second failed", who, textfmt.Pct(last.Failed, n))
 	if cause, count := topCause(last); cause != "" {
 		text += fmt.Sprintf(" (%s %d)", cause, count)
 	}
@@ -198,6 +230,40 @@ func (p *throughputPane) chart(rows []engine.Row, height int) []string {
 			right = fmt.Sprintf("last %ds", len(rows))
 		}
 		out[i] = p.c.label(label, labelWidth) + s.Spark.Render(line) + " " + s.Muted.Render(right)
+	}
+	return out
+}
+
+// targetCharts draws answers per second of each target on a row of its own, all on one
+// scale (the highest rate or target in view), so a target falling behind shows as a lower
+// row; at most rows of them.
+func (p *throughputPane) targetCharts(targets []*engine.Stats, rows int) []string {
+	s := p.c.styles
+	legendWidth := 14
+	width := p.width - labelWidth - 1 - legendWidth
+	if width < 8 || rows <= 0 {
+		return nil
+	}
+	targets = targets[:min(len(targets), maxTargetColumns, rows)]
+	top := 0.0
+	for _, t := range targets {
+		for _, r := range t.Timeline[max(len(t.Timeline)-width, 0):] {
+			top = max(top, r.RPS, r.TargetRate)
+		}
+	}
+	out := make([]string, len(targets))
+	for i, t := range targets {
+		rowsInView := t.Timeline[max(len(t.Timeline)-width, 0):]
+		values := make([]float64, len(rowsInView))
+		for j, r := range rowsInView {
+			values[j] = r.RPS
+		}
+		right := ""
+		if i == 0 {
+			right = "top " + textfmt.Sig(top, 3, 1) + "/s"
+		}
+		out[i] = p.c.label(targetLabel(i, t, labelWidth-1), labelWidth) + s.Spark.Render(sparkline(values, width, 1, top)[0]) +
+			" " + s.Muted.Render(right)
 	}
 	return out
 }
