@@ -203,7 +203,11 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags, met
 // headless runs with one line per second: for non-terminals, --headless, CI and SSH scripts.
 func (c *cli) headless(ctx context.Context, runner *engine.Runner, meta engine.SnapshotMeta, p *profiles.Profile, out *runOutput, f *runFlags) (*engine.Snapshot, syscall.Signal, error) {
 	lines := tui.NewLinePrinter(c.stdout, c.textWidth())
-	lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
+	if len(p.Config.Targets) > 1 {
+		lines.HeaderTargets(p.Name, p.Config.Targets, p.Config.Mode) // a line per target per second
+	} else {
+		lines.Header(p.Name, p.Config.DisplayURL, p.Config.Mode)
+	}
 	stopPrinting := c.printLive(runner, lines)
 	var caught caughtSignal
 	ctl := runner.Controller()

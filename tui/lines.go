@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/answers"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
@@ -39,6 +40,9 @@ type LinePrinter struct {
 	// is set once there was one.
 	headAt    int
 	headShown bool
+	// answers are the comparison's counts last printed (several targets): a line is printed
+	// when they change in anything but matches.
+	answers answers.Counts
 }
 
 // NewLinePrinter makes a printer writing to w; event lines wrap at width cells (0:
@@ -66,6 +70,23 @@ func (p *LinePrinter) Header(name, target string, mode engine.Mode) {
 		"p50ms", "p90ms", "p99ms", "2xx", "lim", "fail", "infl", "drop", ""), " "))
 }
 
+// HeaderTargets writes the header of a run that sends to several targets side by side (call at
+// start instead of Header): the run, each target's letter, name and display URL, and the
+// columns.
+func (p *LinePrinter) HeaderTargets(name string, targets []engine.Target, mode engine.Mode) {
+	p.mode = mode
+	if name == "" {
+		name = "(unnamed)"
+	}
+	p.w.Paragraph("", "  ", fmt.Sprintf("rpcstress %s (%s), %d targets side by side:", safetext.Line(name),
+		runtext.ModeText(mode), len(targets)))
+	for i, t := range targets {
+		p.w.Paragraph("  ", "    ", namedLabel(i, t.Name, math.MaxInt)+" → "+safetext.Line(t.DisplayURL))
+	}
+	p.w.Line(strings.TrimRight(fmt.Sprintf(targetLineFormat, "t", padRight("target", targetNameWidth), "rps",
+		"p50ms", "p99ms", "2xx", "lim", "fail", "infl", "drop", ""), " "))
+}
+
 // Update is called with each published engine.Stats (several per second); it prints every
 // timeline row (st.Timeline, oldest first, each Row.T) that it has not printed yet, exactly once,
 // in order; it also prints an event line for new entries in st.Events, once each, placed among
@@ -75,6 +96,10 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 		return
 	}
 	p.pending = append(p.pending, p.newEvents(st.Events)...)
+	if len(st.Targets) > 1 {
+		p.updateTargets(st)
+		return
+	}
 	rows := st.Timeline
 	if st.Done {
 		rows = runtext.ReportedRows(rows) // the sliver of a second the run ended in, if it holds nothing
@@ -150,18 +175,23 @@ func (p *LinePrinter) printEvent(e engine.Event) {
 }
 
 func (p *LinePrinter) printRow(r *engine.Row) {
-	if r.T > p.lastT+1 {
+	p.markRow(r.T)
+	p.w.Line(formatRow(r, p.mode))
+}
+
+// markRow moves the mark to second t, saying which seconds before it were never seen.
+func (p *LinePrinter) markRow(t int) {
+	if t > p.lastT+1 {
 		// Seconds the timeline window passed before this printer saw them (or that the engine
 		// never published) are said to be missing rather than silently skipped.
-		from, to := p.lastT+1, r.T-1
+		from, to := p.lastT+1, t-1
 		if from == to {
 			p.w.Printf("  … no row for %ds\n", from)
 		} else {
 			p.w.Printf("  … no rows for %ds–%ds\n", from, to)
 		}
 	}
-	p.lastT = r.T
-	p.w.Line(formatRow(r, p.mode))
+	p.lastT = t
 }
 
 // formatRow lays out one second of the timeline.

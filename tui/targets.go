@@ -38,8 +38,13 @@ func targetLetter(i int) string {
 // targetLabel is "B erigon": the letter and the name (from a profile: escaped), cut to width
 // cells.
 func targetLabel(i int, st *engine.Stats, width int) string {
+	return namedLabel(i, st.TargetName, width)
+}
+
+// namedLabel is targetLabel of target i named name.
+func namedLabel(i int, name string, width int) string {
 	label := targetLetter(i)
-	if name := safetext.Line(st.TargetName); name != "" {
+	if name = safetext.Line(name); name != "" {
 		label += " " + name
 	}
 	return textfmt.Truncate(label, width)
