@@ -16,6 +16,9 @@ import (
 // clock; their per-second percentiles, which have no histogram, are approximated (see mergeRows).
 // Runs of different profiles are refused unless force is set, and so is one run given twice
 // (see sameRunTwice). names label the inputs in errors.
+//
+// Shards of a run with several targets merge target by target (mergeTargets); a run of one
+// target and a run of several are refused, --force or not.
 func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	if len(snaps) == 0 {
 		return nil, errors.New("merge needs at least one snapshot")
@@ -26,6 +29,17 @@ func Merge(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 			names[i] = fmt.Sprintf("snapshot %d", i+1)
 		}
 	}
+	if err := sameTargets(snaps, names); err != nil {
+		return nil, err
+	}
+	if len(snaps[0].Targets) > 0 {
+		return mergeTargets(snaps, names, force)
+	}
+	return mergeRuns(snaps, names, force)
+}
+
+// mergeRuns merges the shards of a single-target run (or one target's views of the shards).
+func mergeRuns(snaps []*Snapshot, names []string, force bool) (*Snapshot, error) {
 	if !force {
 		if err := sameRunTwice(snaps, names); err != nil {
 			return nil, err

@@ -24,4 +24,10 @@ type ThresholdResult struct {
 	Note string `json:"note,omitempty"`
 	// Where is the profile's file:line of the condition.
 	Where string `json:"where,omitempty"`
+	// Target names the target judged, in a run with several (Snapshot.Targets): a plain
+	// [thresholds] condition is judged on every target, one result each; one written in
+	// [thresholds.target.NAME] (Targeted) on that target alone. "" for a single target, and
+	// for a condition on the run as a whole (the answers compared).
+	Target   string `json:"target,omitempty"`
+	Targeted bool   `json:"targeted,omitempty"`
 }

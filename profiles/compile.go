@@ -39,6 +39,9 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	p.Search, p.HasSearch = c.search(doc)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
+	if len(cfg.Targets) > 0 || cfg.CompareAnswers { // else the command line may name the targets
+		c.problems = append(c.problems, checkThresholdsRun(p.Thresholds, cfg)...)
+	}
 	cfg.Limits = c.limits(doc)
 	p.Demo = c.demo(doc)
 	p.Watch = c.nodeWatch(doc, src.getenv)

@@ -83,6 +83,9 @@ func (p *Profile) Apply(o Overrides) error {
 		cfg.Plan = cutPlan(cfg.Plan, o.Duration)
 		done = append(done, "--duration "+o.Duration.String())
 	}
+	for _, pr := range checkThresholdsRun(p.Thresholds, cfg) {
+		errs = append(errs, pr)
+	}
 	if len(errs) > 0 {
 		return errors.Join(errs...)
 	}

@@ -95,8 +95,9 @@ func TestSearchAndThresholdErrors(t *testing.T) {
 	})
 }
 
-func TestThresholdsLoad(t *testing.T) {
-	src := searchBase + `[[stage]]
+// thresholdsSrc has conditions on the whole run, on a stage, on the answers compared, and on
+// one target and one of its stages.
+const thresholdsSrc = searchBase + `[[stage]]
 rate = "100/s"
 duration = "5s"
 [[stage]]
@@ -104,10 +105,18 @@ rate = "200/s"
 [thresholds]
 p99 = "< 50ms"
 limited = ["< 1%", ">= 0"]
+answers_mismatch = "== 0"
 [thresholds.stage.2]
 rps = "> 190"
+[thresholds.target.erigon]
+p99 = "< 80ms"
+[thresholds.target.erigon.stage.2]
+rps = "> 190"
 `
-	p, err := LoadBytes("t.toml", []byte(src), "testdata", nil)
+
+// TestThresholdsLoad: every condition is read with its stage, target and line, in file order.
+func TestThresholdsLoad(t *testing.T) {
+	p, err := LoadBytes("t.toml", []byte(thresholdsSrc), "testdata", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -115,7 +124,8 @@ rps = "> 190"
 	for _, th := range p.Thresholds {
 		got = append(got, th.Label()+" "+th.Condition+" @"+th.Where)
 	}
-	want := []string{"p99 < 50ms @t.toml:10", "limited < 1% @t.toml:11", "limited >= 0 @t.toml:11", "stage 2 rps > 190 @t.toml:13"} // in file order
+	want := []string{"p99 < 50ms @t.toml:10", "limited < 1% @t.toml:11", "limited >= 0 @t.toml:11", "answers_mismatch == 0 @t.toml:12",
+		"stage 2 rps > 190 @t.toml:14", "erigon: p99 < 80ms @t.toml:16", "erigon: stage 2 rps > 190 @t.toml:18"} // in file order
 	if strings.Join(got, "|") != strings.Join(want, "|") {
 		t.Errorf("thresholds:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}

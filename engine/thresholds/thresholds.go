@@ -11,11 +11,13 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/answers"
 )
 
 // Units of a bound and of the measured value.
@@ -47,34 +49,38 @@ type metric struct {
 	// missing says why a run cannot be measured on it ("" when it can): a run whose requests
 	// have no expect rules has no invalid count, one without costs no cost rate.
 	missing func(*engine.Summary) string
+	// answers is the numerator of a share of the answers compared (answerMetrics): the metric
+	// measures the run's comparison of its targets' answers, not a summary.
+	answers func(*answers.Counts) int64
 }
 
 func completed(s *engine.Summary) int64 { return s.Completed }
 
 // metrics are the names [thresholds] accepts: the latency figures (their keys are
-// engine.PercentileFigures: p50 … p999, min, max, mean), then the shares and the rate. Latency is
-// from the intended send time, of all answers, as everywhere in rpcstress.
-var metrics = append(latencyMetrics(),
-	metric{name: "ok", kind: share, count: func(s *engine.Summary) int64 { return s.OK }, of: completed, about: "successful answers"},
-	metric{name: "limited", kind: share, count: func(s *engine.Summary) int64 { return s.Limited }, of: completed, about: "rate-limited answers"},
-	metric{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
-	metric{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
-	metric{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
-	metric{name: "invalid", kind: share, count: func(s *engine.Summary) int64 { return s.Expect.Invalid }, of: completed,
+// engine.PercentileFigures: p50 … p999, min, max, mean), then the shares and the rate, then the
+// answers compared (answerMetrics). Latency is from the intended send time, of all answers, as
+// everywhere in rpcstress.
+var metrics = slices.Concat(latencyMetrics(), []metric{
+	{name: "ok", kind: share, count: func(s *engine.Summary) int64 { return s.OK }, of: completed, about: "successful answers"},
+	{name: "limited", kind: share, count: func(s *engine.Summary) int64 { return s.Limited }, of: completed, about: "rate-limited answers"},
+	{name: "failed", kind: share, count: func(s *engine.Summary) int64 { return s.Failed }, of: completed, about: "failed answers"},
+	{name: "dropped", kind: share, count: func(s *engine.Summary) int64 { return s.Dropped }, of: func(s *engine.Summary) int64 { return s.Scheduled }, about: "requests the tester could not send (share of scheduled)"},
+	{name: "rps", kind: rate, pick: func(s *engine.Summary) float64 { return s.RPS }, about: "answers completed per second"},
+	{name: "invalid", kind: share, count: func(s *engine.Summary) int64 { return s.Expect.Invalid }, of: completed,
 		about: "answers whose result broke an expect rule (among failed)", missing: func(s *engine.Summary) string {
 			if s.Expect == nil {
 				return "the run checked no answers (no request has expect rules)"
 			}
 			return ""
 		}},
-	metric{name: "cost_rate", kind: rate, pick: func(s *engine.Summary) float64 { return s.Cost.AcceptedRate },
+	{name: "cost_rate", kind: rate, pick: func(s *engine.Summary) float64 { return s.Cost.AcceptedRate },
 		about: "cost units answered ok per second", missing: func(s *engine.Summary) string {
 			if s.Cost == nil {
 				return "the run counted no cost (no request has a cost)"
 			}
 			return ""
 		}},
-)
+}, answerMetrics)
 
 // NeedsRules reports whether metric name measures what expect rules find, NeedsCosts whether
 // it measures costs: a profile without them cannot be judged on it.
@@ -116,20 +122,27 @@ type Threshold struct {
 	Metric string
 	// Stage is 0 for the whole run, else the 1-based stage it applies to.
 	Stage int
-	Op    string // <, <=, >, >=, ==
-	Bound float64
-	Unit  string
+	// Target names the target of [thresholds.target.NAME]; "" (plain [thresholds]) judges
+	// every target of a run with several, each apart.
+	Target string
+	Op     string // <, <=, >, >=, ==
+	Bound  float64
+	Unit   string
 	// Condition is the bound as written ("< 50ms"); Where its file:line.
 	Condition string
 	Where     string
 }
 
-// Label names the threshold for people: "p99", "stage 2 rps".
+// Label names the threshold for people: "p99", "stage 2 rps", "geth: stage 2 rps".
 func (t Threshold) Label() string {
+	l := t.Metric
 	if t.Stage > 0 {
-		return "stage " + strconv.Itoa(t.Stage) + " " + t.Metric
+		l = "stage " + strconv.Itoa(t.Stage) + " " + t.Metric
 	}
-	return t.Metric
+	if t.Target != "" {
+		l = t.Target + ": " + l
+	}
+	return l
 }
 
 // ops in the order they must be tried (two-character ones first).
@@ -187,7 +200,7 @@ func exampleFor(m metric) string {
 	case latency:
 		return "< 50ms"
 	case share:
-		if m.name == "ok" {
+		if m.name == "ok" || m.name == "answers_match" {
 			return "> 99%"
 		}
 		return "< 1%"
@@ -241,20 +254,9 @@ func parseRate(v string, m metric) (float64, error) {
 	return float64(r), nil
 }
 
-// Evaluate judges every threshold against the run s; nil when there are none.
-func Evaluate(ts []Threshold, s *engine.Snapshot) []engine.ThresholdResult {
-	if len(ts) == 0 {
-		return nil
-	}
-	out := make([]engine.ThresholdResult, 0, len(ts))
-	for _, t := range ts {
-		out = append(out, evaluate(t, s))
-	}
-	return out
-}
-
+// evaluate judges t on a run of one target (a target's view of a run with several).
 func evaluate(t Threshold, s *engine.Snapshot) engine.ThresholdResult {
-	r := engine.ThresholdResult{Metric: t.Metric, Stage: t.Stage, Condition: t.Condition, Op: t.Op, Bound: t.Bound, Unit: t.Unit, Where: t.Where}
+	r := resultOf(t)
 	sum := &s.Totals
 	if t.Stage > 0 {
 		if t.Stage > len(s.Stages) {
@@ -295,6 +297,12 @@ func evaluate(t Threshold, s *engine.Snapshot) engine.ThresholdResult {
 	return r
 }
 
+// resultOf is t's verdict before it is judged: the condition as written, not yet passed.
+func resultOf(t Threshold) engine.ThresholdResult {
+	return engine.ThresholdResult{Metric: t.Metric, Stage: t.Stage, Condition: t.Condition, Op: t.Op, Bound: t.Bound,
+		Unit: t.Unit, Where: t.Where, Target: t.Target, Targeted: t.Target != ""}
+}
+
 // compare applies op and says by how much the value is inside the bound (negative: outside).
 func compare(v float64, op string, bound float64) (bool, float64) {
 	switch op {
@@ -307,7 +315,10 @@ func compare(v float64, op string, bound float64) (bool, float64) {
 	case ">=":
 		return v >= bound, round(v - bound)
 	}
-	return v == bound, -round(math.Abs(v - bound))
+	if v == bound {
+		return true, 0 // not -0, which JSON would write as "-0"
+	}
+	return false, -round(math.Abs(v - bound))
 }
 
 func round(v float64) float64 { return math.Round(v*1000) / 1000 }
@@ -332,7 +343,11 @@ func FromSnapshots(snaps []*engine.Snapshot) ([]Threshold, error) {
 	seen := map[string]bool{}
 	for _, s := range snaps {
 		for _, r := range s.Thresholds {
-			key := fmt.Sprintf("%d\x00%s\x00%s", r.Stage, r.Metric, r.Condition)
+			target := "" // a plain condition judged on each target is one condition
+			if r.Targeted {
+				target = r.Target
+			}
+			key := fmt.Sprintf("%d\x00%s\x00%s\x00%s", r.Stage, r.Metric, r.Condition, target)
 			if seen[key] {
 				continue
 			}
@@ -341,7 +356,7 @@ func FromSnapshots(snaps []*engine.Snapshot) ([]Threshold, error) {
 			if err != nil {
 				return nil, fmt.Errorf("threshold %s = %q (%s): %w", r.Metric, r.Condition, r.Where, err)
 			}
-			t.Stage, t.Where = r.Stage, r.Where
+			t.Stage, t.Where, t.Target = r.Stage, r.Where, target
 			out = append(out, t)
 		}
 	}

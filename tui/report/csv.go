@@ -24,76 +24,29 @@ import (
 // cost_accepted (cost units per second); a watched run has the node's columns last
 // (watchColumns). A second without answers has empty latency cells; a last row that holds
 // nothing is left out.
+//
+// A run with several targets has a target column first and each target's seconds in turn, in
+// the targets' order, with the columns of them all: a spreadsheet filters or pivots by target.
 func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write csv: no snapshot to report")
 	}
-	statuses, errs, rpcs := timelineKeys(s)
-	calls := s.Totals.Calls.Sent > 0
-	header := []string{"t", "stage", "target_rate", "rps", "ok", "limited", "failed"}
-	if calls {
-		header = append(header, "calls_ok", "calls_limited", "calls_failed")
+	views, names := []*engine.Snapshot{s}, []string{""}
+	if len(s.Targets) > 0 {
+		views, names = targetViews(s), s.TargetNames()
 	}
-	checks := checkColumnsOf(&s.Totals)
-	if checks.rules {
-		header = append(header, "invalid")
-	}
-	if checks.costs {
-		header = append(header, "cost_offered", "cost_accepted")
-	}
-	for _, k := range statuses {
-		header = append(header, "status_"+k)
-	}
-	for _, k := range errs {
-		header = append(header, "err_"+k)
-	}
-	for _, k := range rpcs {
-		header = append(header, "rpc_"+k)
-	}
-	header = append(header, "inflight", "dropped", "p50_ms", "p90_ms", "p99_ms", "max_ms", "bytes_in", "saturated")
-	header = append(header, watchColumns(s)...)
-
+	cols := newCSVColumns(views, len(s.Targets) > 0)
 	cw := csv.NewWriter(w)
-	if err := cw.Write(safeRecord(header)); err != nil {
+	if err := cw.Write(safeRecord(cols.header())); err != nil {
 		return fmt.Errorf("write csv: %w", err)
 	}
-	rec := make([]string, 0, len(header))
-	for _, r := range runtext.ReportedRows(s.Timeline) {
-		rec = append(rec[:0], strconv.Itoa(r.T), strconv.Itoa(r.Stage+1), csvFloat(r.TargetRate),
-			csvFloat(r.RPS), textfmt.Int(r.OK), textfmt.Int(r.Limited), textfmt.Int(r.Failed))
-		if calls {
-			rec = append(rec, textfmt.Int(r.CallsOK), textfmt.Int(r.CallsLimited), textfmt.Int(r.CallsFailed))
-		}
-		if checks.rules {
-			rec = append(rec, textfmt.Int(r.Invalid))
-		}
-		if checks.costs {
-			rec = append(rec, csvFloat(r.CostOffered), csvFloat(r.CostAccepted))
-		}
-		for _, k := range statuses {
-			rec = append(rec, textfmt.Int(r.Status[k]))
-		}
-		for _, k := range errs {
-			rec = append(rec, textfmt.Int(r.Errors[k]))
-		}
-		for _, k := range rpcs {
-			rec = append(rec, textfmt.Int(r.RPCErrors[k]))
-		}
-		saturated := "0"
-		if r.Saturated {
-			saturated = "1"
-		}
-		// A second without answers has no latency: an empty cell, which a spreadsheet leaves
-		// out of a chart or an average, where 0 would read as instant answers.
-		p50, p90, p99, pmax := "", "", "", ""
-		if runtext.RowAnswered(&r) > 0 {
-			p50, p90, p99, pmax = csvFloat(r.Latency.P50), csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max)
-		}
-		rec = append(rec, textfmt.Int(r.Inflight), textfmt.Int(r.Dropped), p50, p90, p99, pmax,
-			textfmt.Int(r.BytesIn), saturated)
-		rec = append(rec, watchCells(s, &r)...)
-		if err := cw.Write(safeRecord(rec)); err != nil {
-			return fmt.Errorf("write csv: %w", err)
+	var rec []string
+	for i, v := range views {
+		for _, r := range runtext.ReportedRows(v.Timeline) {
+			rec = cols.record(rec[:0], names[i], v, &r)
+			if err := cw.Write(safeRecord(rec)); err != nil {
+				return fmt.Errorf("write csv: %w", err)
+			}
 		}
 	}
 	cw.Flush()
@@ -101,6 +54,102 @@ func WriteCSV(w io.Writer, s *engine.Snapshot) error {
 		return fmt.Errorf("write csv: %w", err)
 	}
 	return nil
+}
+
+// targetViews are the targets of a run with several, each as a run of its own.
+func targetViews(s *engine.Snapshot) []*engine.Snapshot {
+	views := make([]*engine.Snapshot, len(s.Targets))
+	for i := range s.Targets {
+		views[i] = s.TargetView(i)
+	}
+	return views
+}
+
+// csvColumns are the columns of a run's CSV: what the runs (a run's targets) have between them.
+type csvColumns struct {
+	target, calls        bool
+	checks               checkColumns
+	statuses, errs, rpcs []string
+	watch                []string
+}
+
+func newCSVColumns(views []*engine.Snapshot, target bool) csvColumns {
+	c := csvColumns{target: target, watch: watchColumns(views[0])}
+	c.statuses, c.errs, c.rpcs = timelineKeys(views...)
+	for _, v := range views {
+		c.calls = c.calls || v.Totals.Calls.Sent > 0
+		vc := checkColumnsOf(&v.Totals)
+		c.checks.rules, c.checks.costs = c.checks.rules || vc.rules, c.checks.costs || vc.costs
+	}
+	return c
+}
+
+func (c csvColumns) header() []string {
+	var header []string
+	if c.target {
+		header = append(header, "target")
+	}
+	header = append(header, "t", "stage", "target_rate", "rps", "ok", "limited", "failed")
+	if c.calls {
+		header = append(header, "calls_ok", "calls_limited", "calls_failed")
+	}
+	if c.checks.rules {
+		header = append(header, "invalid")
+	}
+	if c.checks.costs {
+		header = append(header, "cost_offered", "cost_accepted")
+	}
+	for _, k := range c.statuses {
+		header = append(header, "status_"+k)
+	}
+	for _, k := range c.errs {
+		header = append(header, "err_"+k)
+	}
+	for _, k := range c.rpcs {
+		header = append(header, "rpc_"+k)
+	}
+	header = append(header, "inflight", "dropped", "p50_ms", "p90_ms", "p99_ms", "max_ms", "bytes_in", "saturated")
+	return append(header, c.watch...)
+}
+
+// record appends the cells of second r of run s (target name, in a run with several) to rec.
+func (c csvColumns) record(rec []string, name string, s *engine.Snapshot, r *engine.Row) []string {
+	if c.target {
+		rec = append(rec, name)
+	}
+	rec = append(rec, strconv.Itoa(r.T), strconv.Itoa(r.Stage+1), csvFloat(r.TargetRate),
+		csvFloat(r.RPS), textfmt.Int(r.OK), textfmt.Int(r.Limited), textfmt.Int(r.Failed))
+	if c.calls {
+		rec = append(rec, textfmt.Int(r.CallsOK), textfmt.Int(r.CallsLimited), textfmt.Int(r.CallsFailed))
+	}
+	if c.checks.rules {
+		rec = append(rec, textfmt.Int(r.Invalid))
+	}
+	if c.checks.costs {
+		rec = append(rec, csvFloat(r.CostOffered), csvFloat(r.CostAccepted))
+	}
+	for _, k := range c.statuses {
+		rec = append(rec, textfmt.Int(r.Status[k]))
+	}
+	for _, k := range c.errs {
+		rec = append(rec, textfmt.Int(r.Errors[k]))
+	}
+	for _, k := range c.rpcs {
+		rec = append(rec, textfmt.Int(r.RPCErrors[k]))
+	}
+	saturated := "0"
+	if r.Saturated {
+		saturated = "1"
+	}
+	// A second without answers has no latency: an empty cell, which a spreadsheet leaves
+	// out of a chart or an average, where 0 would read as instant answers.
+	p50, p90, p99, pmax := "", "", "", ""
+	if runtext.RowAnswered(r) > 0 {
+		p50, p90, p99, pmax = csvFloat(r.Latency.P50), csvFloat(r.Latency.P90), csvFloat(r.Latency.P99), csvFloat(r.Latency.Max)
+	}
+	rec = append(rec, textfmt.Int(r.Inflight), textfmt.Int(r.Dropped), p50, p90, p99, pmax,
+		textfmt.Int(r.BytesIn), saturated)
+	return append(rec, watchCells(s, r)...)
 }
 
 // safeRecord makes each cell safe to show (safetext) in place: a column is named after a status,
@@ -112,23 +161,25 @@ func safeRecord(rec []string) []string {
 	return rec
 }
 
-// timelineKeys are the status codes, error classes and RPC codes seen in the run, in the order
+// timelineKeys are the status codes, error classes and RPC codes seen in the runs, in the order
 // the report lists them: codes numerically, classes by name. The totals are read as well as the
 // rows, so a run whose timeline was cut short still gets every column its totals name.
-func timelineKeys(s *engine.Snapshot) (statuses, errs, rpcs []string) {
+func timelineKeys(runs ...*engine.Snapshot) (statuses, errs, rpcs []string) {
 	st, er, rp := map[string]int64{}, map[string]int64{}, map[string]int64{}
 	collect := func(dst, src map[string]int64) {
 		for k := range src {
 			dst[k] = 1
 		}
 	}
-	collect(st, s.Totals.Status)
-	collect(er, s.Totals.Errors)
-	collect(rp, s.Totals.RPCErrors)
-	for i := range s.Timeline {
-		collect(st, s.Timeline[i].Status)
-		collect(er, s.Timeline[i].Errors)
-		collect(rp, s.Timeline[i].RPCErrors)
+	for _, s := range runs {
+		collect(st, s.Totals.Status)
+		collect(er, s.Totals.Errors)
+		collect(rp, s.Totals.RPCErrors)
+		for i := range s.Timeline {
+			collect(st, s.Timeline[i].Status)
+			collect(er, s.Timeline[i].Errors)
+			collect(rp, s.Timeline[i].RPCErrors)
+		}
 	}
 	errs = make([]string, 0, len(er))
 	for k := range er {

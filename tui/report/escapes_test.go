@@ -25,6 +25,17 @@ func TestOutputsEscapeHostileText(t *testing.T) {
 			return WriteCompare(w, []CompareRun{{File: "a" + fixture.Hostile, Snapshot: s}, {File: "b.json", Snapshot: s}}, 0)
 		}, false},
 	}
+	targets := fixture.HostileTargetsSnapshot()
+	outputs = append(outputs, []struct {
+		name  string
+		write func(io.Writer) error
+		shown bool
+	}{
+		{"text report of targets", func(w io.Writer) error { return WriteReport(w, targets, 0) }, true},
+		{"csv of targets", func(w io.Writer) error { return WriteCSV(w, targets) }, false},
+		{"html of targets", func(w io.Writer) error { return WriteHTML(w, targets) }, true},
+		{"json of targets", func(w io.Writer) error { return WriteJSON(w, targets) }, false},
+	}...)
 	for _, o := range outputs {
 		t.Run(o.name, func(t *testing.T) {
 			fixture.CheckEscaped(t, written(t, o.write), o.shown)

@@ -67,6 +67,42 @@ func TestWriteCSVGolden(t *testing.T) {
 	}
 }
 
+// TestWriteCSVTargets: a run of two targets has a target column first, each target's seconds
+// in turn, the columns of both (geth's -32602 and erigon's -32000), and each target's rows add
+// up to its own totals.
+func TestWriteCSVTargets(t *testing.T) {
+	s := fixture.TargetsSnapshot()
+	_, rows := csvRows(t, s)
+	head := strings.Join(rows[0], ",")
+	if !strings.HasPrefix(head, "target,t,stage,") || !strings.Contains(head, "rpc_-32602,rpc_-32000") {
+		t.Errorf("header %s: want target first and both targets' RPC codes", head)
+	}
+	col := columns(rows[0])
+	if len(rows) != 41 || rows[1][col["target"]] != "geth" || rows[20][col["target"]] != "geth" ||
+		rows[21][col["target"]] != "erigon" || rows[21][col["t"]] != "0" {
+		t.Fatalf("want 20 rows of geth then 20 of erigon, got %d rows", len(rows)-1)
+	}
+	sums := map[string]map[string]int64{}
+	for _, r := range rows[1:] {
+		if sums[r[0]] == nil {
+			sums[r[0]] = map[string]int64{}
+		}
+		for _, h := range []string{"ok", "limited", "status_429", "rpc_-32000", "rpc_-32602"} {
+			sums[r[0]][h] += mustInt(t, r[col[h]])
+		}
+	}
+	for _, tr := range s.Targets {
+		tot := tr.Totals
+		want := map[string]int64{"ok": tot.OK, "limited": tot.Limited, "status_429": tot.Status["429"],
+			"rpc_-32000": tot.RPCErrors["-32000"], "rpc_-32602": tot.RPCErrors["-32602"]}
+		for h, n := range want {
+			if sums[tr.Name][h] != n {
+				t.Errorf("%s: Σ %s = %d, its totals say %d", tr.Name, h, sums[tr.Name][h], n)
+			}
+		}
+	}
+}
+
 func mustInt(t *testing.T, s string) int64 {
 	t.Helper()
 	var n int64

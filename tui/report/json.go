@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/answers"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
@@ -45,6 +46,22 @@ type jsonSummary struct {
 	// Watch is what the run watched and its per-stage figures (the readings per second are
 	// the snapshot's timeline's).
 	Watch *engine.WatchInfo `json:"watch,omitempty"`
+	// Targets are each target's numbers in a run that sent to several, and Answers how their
+	// answers compared.
+	Targets []targetSummary `json:"targets,omitempty"`
+	Answers *answers.Result `json:"answers,omitempty"`
+}
+
+// targetSummary is one target of a run with several, as the summary has a run: without its
+// timeline and histograms.
+type targetSummary struct {
+	Name             string              `json:"name"`
+	Target           string              `json:"target"`
+	Totals           engine.Summary      `json:"totals"`
+	Stages           []engine.StageStats `json:"stages"`
+	RPCMessages      map[string]string   `json:"rpc_messages,omitempty"`
+	RateLimitHeaders map[string]string   `json:"rate_limit_headers,omitempty"`
+	SaturatedSeconds int                 `json:"saturated_seconds"`
 }
 
 // WriteJSON writes the run's summary as indented JSON: totals, stages with their specs and
@@ -54,10 +71,7 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 	if s == nil {
 		return errors.New("write json: no snapshot to report")
 	}
-	stages := s.Stages
-	if stages == nil {
-		stages = []engine.StageStats{}
-	}
+	stages := orEmpty(s.Stages)
 	events := s.Events
 	if events == nil {
 		events = []engine.Event{}
@@ -68,7 +82,12 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		EndReason: s.EndReason, Totals: s.Totals, Stages: stages, Events: events,
 		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders,
 		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
-		Thresholds: s.Thresholds, Search: s.Search, Watch: s.Watch,
+		Thresholds: s.Thresholds, Search: s.Search, Watch: s.Watch, Answers: s.Answers,
+	}
+	for _, t := range s.Targets {
+		sum.Targets = append(sum.Targets, targetSummary{Name: t.Name, Target: t.Target, Totals: t.Totals,
+			Stages: orEmpty(t.Stages), RPCMessages: t.RPCMessages, RateLimitHeaders: t.RateLimitHeaders,
+			SaturatedSeconds: t.SaturatedSeconds})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
@@ -81,4 +100,12 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		return fmt.Errorf("write json: %w", err)
 	}
 	return nil
+}
+
+// orEmpty is stages as a list, empty rather than null: the summary's stages are always a list.
+func orEmpty(stages []engine.StageStats) []engine.StageStats {
+	if stages == nil {
+		return []engine.StageStats{}
+	}
+	return stages
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"io"
 	"reflect"
 	"testing"
 	"time"
@@ -40,7 +41,8 @@ func TestSummaryMatchesSchema(t *testing.T) {
 	cut := fixture.Snapshot()
 	cut.Profile, cut.Stages, cut.Events = nil, nil, nil
 	runs := map[string]*engine.Snapshot{"run": withProfile(fixture.SnapshotWithTimeline()), "find-limit": withSearch, "cut short": cut,
-		"rules and costs": withProfile(fixture.CheckedSnapshot()), "watched": withProfile(fixture.WatchedSnapshot())}
+		"rules and costs": withProfile(fixture.CheckedSnapshot()), "watched": withProfile(fixture.WatchedSnapshot()),
+		"two targets": withProfile(fixture.TargetsSnapshot()), "four targets": withProfile(fixture.RichTargetsSnapshot(4))}
 	for name, s := range runs {
 		var b bytes.Buffer
 		if err := WriteJSON(&b, s); err != nil {
@@ -60,4 +62,23 @@ func withProfile(s *engine.Snapshot) *engine.Snapshot {
 		"requests":[{"name":"getBalance","method":"getBalance","weight":1,"body_bytes":97,"items":1}],
 		"stages":[{"rate":50,"rate_text":"50/s","duration":"10s","duration_s":10}],"limits":{"statuses":[429],"rpc_codes":[-32005]}}`)
 	return s
+}
+
+// TestTargetsFixturesMatchSchema: the hand-built runs of several targets the report's tests
+// read are snapshots as the engine writes them: valid against schema/snapshot.v1.json, and the
+// JSON summary of one keeps each target's numbers and the answers compared.
+func TestTargetsFixturesMatchSchema(t *testing.T) {
+	schemas := schema.MustCompile(t)
+	for name, s := range map[string]*engine.Snapshot{"two targets": fixture.TargetsSnapshot(),
+		"three targets": fixture.RichTargetsSnapshot(3)} {
+		schemas.RequireValid(t, schema.Snapshot, withProfile(s), name)
+	}
+	var sum jsonSummary
+	if err := json.Unmarshal([]byte(written(t, func(w io.Writer) error { return WriteJSON(w, fixture.TargetsSnapshot()) })), &sum); err != nil {
+		t.Fatal(err)
+	}
+	if len(sum.Targets) != 2 || sum.Targets[1].Name != "erigon" || sum.Targets[1].Totals.Limited != 1080 ||
+		sum.Answers == nil || sum.Answers.Totals.Mismatch != 30 || len(sum.Answers.Examples) != 3 {
+		t.Errorf("the summary of two targets: targets %+v, answers %+v", sum.Targets, sum.Answers)
+	}
 }

@@ -23,6 +23,21 @@ func WriteReport(w io.Writer, s *engine.Snapshot, width int) error {
 	ew.Line("rpcstress report: " + runtext.ProfileName(s.Profile))
 	ew.Table(headerTable(s), "  ")
 	writeSearchSection(ew, s.Search) // a find-limit run: its answer first, the probes' numbers below
+	if len(s.Targets) > 0 {
+		writeTargetsReport(ew, s)
+	} else {
+		writeRunSections(ew, s, detailTables(s))
+	}
+	writeThresholdsSection(ew, s.Thresholds)
+	if ew.Err() != nil {
+		return fmt.Errorf("write report: %w", ew.Err())
+	}
+	return nil
+}
+
+// writeRunSections writes the sections of one target's numbers, a run's or one target's of
+// several: its totals, the tester's saturation, latency, then tables, then the invariant.
+func writeRunSections(ew *textfmt.Writer, s *engine.Snapshot, tables []*textfmt.Table) {
 	ew.Section(totalsTable(s))
 	if s.SaturatedSeconds > 0 {
 		ew.Line("")
@@ -30,15 +45,10 @@ func WriteReport(w io.Writer, s *engine.Snapshot, width int) error {
 			"the rate, or split the load across machines (--shard) to measure the target alone.")
 	}
 	ew.Section(latencyTable(&s.Totals))
-	for _, t := range detailTables(s) {
+	for _, t := range tables {
 		ew.Section(t)
 	}
 	writeInvariant(ew, s)
-	writeThresholdsSection(ew, s.Thresholds)
-	if ew.Err() != nil {
-		return fmt.Errorf("write report: %w", ew.Err())
-	}
-	return nil
 }
 
 // saturatedText warns that the generator fell behind: then part of the measured latency is the
@@ -66,7 +76,12 @@ func orDash(s string) string {
 // several runs says so.
 func headerTable(s *engine.Snapshot) *textfmt.Table {
 	t := textfmt.NewTable("ll").GiveWay(1, true)
-	t.Add("target", s.Target)
+	if len(s.Targets) == 0 {
+		t.Add("target", s.Target)
+	}
+	for _, tr := range s.Targets {
+		t.Add("target "+tr.Name, tr.Target)
+	}
 	t.Add("mode", runtext.ModeText(s.Mode))
 	t.Add("started", formatTime(s.StartedAt))
 	ended := formatTime(s.EndedAt)

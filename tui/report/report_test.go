@@ -11,6 +11,7 @@ import (
 	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/answers"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
@@ -139,6 +140,7 @@ func textOutputs(t *testing.T, width int) map[string]string {
 	write("compare of 3", func(b io.Writer) error { return WriteCompare(b, runs, width) })
 	write("compare of 2", func(b io.Writer) error { return WriteCompare(b, runs[:2], width) })
 	write("search report", func(b io.Writer) error { return WriteSearch(b, rich.Search, width) })
+	writeTargetsOutputs(t, width, out)
 	// A watched run, its first process with a long name and its series with long labels.
 	watched, again := fixture.WatchedSnapshot(), fixture.WatchedSnapshot()
 	watched.Watch.Procs[0].Label = strings.Repeat("very-long-process-name-", 4)
@@ -155,4 +157,69 @@ func textOutputs(t *testing.T, width int) map[string]string {
 		return WriteCompare(b, []CompareRun{{File: "a.json", Snapshot: watched}, {File: "b.json", Snapshot: again}}, width)
 	})
 	return out
+}
+
+// TestWriteReportTargetsGolden: a run of two targets reads as the targets side by side per
+// stage with a B/A row, the answers compared and each kept mismatch as a diff, then each
+// target's sections, then the run's events; at 80 columns, plain text.
+func TestWriteReportTargetsGolden(t *testing.T) {
+	out := reportText(t, fixture.TargetsSnapshot())
+	golden.RequireEqual(t, []byte(out))
+	fixture.CheckPlainAndNarrow(t, out)
+}
+
+// TestWriteReportTargetsSections: what each part of a report of several targets holds, and
+// what it leaves out: the B/A row is for two targets only, the pairs table for more than one
+// pair; each target's sections come once, with its own numbers; the run's events once.
+func TestWriteReportTargetsSections(t *testing.T) {
+	two := reportText(t, fixture.TargetsSnapshot())
+	checkContains(t, "the report of two targets", two,
+		"  target geth    http://127.0.0.1:8899\n  target erigon  http://127.0.0.1:8545",
+		"              erigon   50.0   497     0     3  2.99  7.78  21.2\n              B/A      1.00                    1.60  1.60  1.60",
+		"━━ Target 1 of 2: geth", "━━ Target 2 of 2: erigon", "-32000      3   0.1%  header not found",
+		`     result.timestamp  "0x6743a1b2"  "0x6743a1b9"`, "     result.miner           \"0x000000000000000000000…  (absent)")
+	if n := strings.Count(two, "\nEvents\n"); n != 1 {
+		t.Errorf("events shown %d times, want once for the run", n)
+	}
+	if n := strings.Count(two, "\nInvariant ✓"); n != 2 {
+		t.Errorf("invariant shown %d times, want once per target", n)
+	}
+	if strings.Contains(two, "per pair") {
+		t.Error("two targets are one pair: no table per pair")
+	}
+	judged := fixture.TargetsSnapshot()
+	judged.Thresholds = []engine.ThresholdResult{
+		{Metric: "p99", Condition: "< 30ms", Op: "<", Bound: 30, Unit: "ms", Measured: 22.8, Pass: true, Margin: 7.2, Where: "p.toml:9", Target: "geth"},
+		{Metric: "p99", Condition: "< 30ms", Op: "<", Bound: 30, Unit: "ms", Measured: 36.5, Margin: -6.5, Where: "p.toml:9", Target: "erigon"},
+		{Metric: "answers_mismatch", Condition: "== 0", Op: "==", Unit: "count", Measured: 35, Margin: -35, Where: "p.toml:10"}}
+	checkContains(t, "the thresholds of two targets", reportText(t, judged), "Thresholds ✗ 2 of 3 failed",
+		"✓ pass  geth: p99", "✗ FAIL  erigon: p99", "✗ FAIL  answers_mismatch")
+	three := reportText(t, fixture.RichTargetsSnapshot(3))
+	checkContains(t, "the report of three targets", three, "Answers compared per pair of targets",
+		"a request matches when every target's answer does", "━━ Target 3 of 3: erigon-archive-3")
+	if strings.Contains(three, "B/A") {
+		t.Error("three targets have no B/A row")
+	}
+}
+
+// TestWriteReportTargetsWithoutAnswers: a run of several targets that compared no answers has
+// no answers section, and a comparison of nothing says so.
+func TestWriteReportTargetsWithoutAnswers(t *testing.T) {
+	s := fixture.TargetsSnapshot()
+	s.Answers = nil
+	if out := reportText(t, s); strings.Contains(out, "Answers") {
+		t.Errorf("a run without comparison shows answers:\n%s", out)
+	}
+	s = fixture.TargetsSnapshot()
+	s.Answers.Totals, s.Answers.ByRequest, s.Answers.Examples = answers.Counts{}, nil, nil
+	checkContains(t, "the report", reportText(t, s), "Answers compared: none: no request was answered by every target")
+}
+
+// writeTargetsOutputs adds the reports of runs of 2, 3 and 4 targets with long names and big
+// numbers to what TestTextOutputsFit checks.
+func writeTargetsOutputs(t *testing.T, width int, out map[string]string) {
+	for _, n := range []int{2, 3, 4} {
+		s := fixture.RichTargetsSnapshot(n)
+		out["report of "+string(rune('0'+n))+" targets"] = written(t, func(w io.Writer) error { return WriteReport(w, s, width) })
+	}
 }

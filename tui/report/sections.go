@@ -17,12 +17,19 @@ import (
 // rules broken, rate-limit headers and events. The text report writes each as a section; the
 // HTML page draws them below its charts.
 func detailTables(s *engine.Snapshot) []*textfmt.Table {
+	return append(targetTables(s, nodeTables(s)...), eventsTable(s.Events))
+}
+
+// targetTables are the detail tables of one target's numbers (a run's, or one target's of a
+// run with several), with between put after the stages and the chain's head: the node's
+// resources, in a run of one target.
+func targetTables(s *engine.Snapshot, between ...*textfmt.Table) []*textfmt.Table {
 	tot := &s.Totals
 	tables := []*textfmt.Table{stagesTable(s), stageChecksTable(s), chainTable(s)}
-	tables = append(tables, nodeTables(s)...)
+	tables = append(tables, between...)
 	return append(tables, requestsTable(tot),
 		requestChecksTable(tot), statusTable(tot), transportTable(tot), rpcErrorsTable(tot, s.RPCMessages),
-		faultsTable(tot), invalidTable(tot), rateLimitTable(s.RateLimitHeaders), eventsTable(s.Events))
+		faultsTable(tot), invalidTable(tot), rateLimitTable(s.RateLimitHeaders))
 }
 
 // percentileRow is one line of the latency table.

@@ -56,6 +56,9 @@ func thresholdsTable(rs []engine.ThresholdResult) (t *textfmt.Table, failed int)
 		if r.Stage > 0 {
 			name = "stage " + strconv.Itoa(r.Stage) + " " + r.Metric
 		}
+		if r.Target != "" { // a run with several targets: whose number it is
+			name = r.Target + ": " + name
+		}
 		where := r.Where
 		if where != "" {
 			where = filepath.Base(where) // the snapshot keeps the whole path
