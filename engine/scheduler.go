@@ -79,7 +79,7 @@ type Scheduler struct {
 func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.Time) *Scheduler {
 	backlog := cfg.Backlog
 	if backlog <= 0 {
-		backlog = defaultBacklog(cfg.Connections)
+		backlog = defaultBacklog(cfg.InFlight())
 	}
 	s := &Scheduler{
 		cfg: cfg, counters: counters, events: events, start: start,
@@ -101,10 +101,11 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 	return s
 }
 
-// defaultBacklog lets each connection have a few requests queued behind it: enough to absorb
-// jitter and short stalls (their latency is measured honestly), small enough to bound memory.
-func defaultBacklog(conns int) int {
-	b := conns * 64
+// defaultBacklog lets each worker (a connection, or an HTTP/2 stream) have a few requests
+// queued behind it: enough to absorb jitter and short stalls (their latency is measured
+// honestly), small enough to bound memory.
+func defaultBacklog(workers int) int {
+	b := workers * 64
 	if b < 1024 {
 		b = 1024
 	}
