@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine/answers"
@@ -144,10 +145,17 @@ type Config struct {
 // UsesHTTP2 reports whether the run speaks HTTP/2 (HTTP2 or H2C).
 func (c *Config) UsesHTTP2() bool { return c.HTTP2 || c.H2C }
 
+// UsesWebSocket reports whether the run speaks JSON-RPC over WebSocket (a ws:// or wss://
+// URL).
+func (c *Config) UsesWebSocket() bool {
+	scheme, _, _ := strings.Cut(c.URL, "://")
+	return strings.EqualFold(scheme, "ws") || strings.EqualFold(scheme, "wss")
+}
+
 // InFlight is the most requests the run has in flight at once, so its number of workers:
-// Connections over HTTP/1.1, Connections × Streams over HTTP/2.
+// Connections over HTTP/1.1, Connections × Streams over HTTP/2 and WebSocket.
 func (c *Config) InFlight() int {
-	if !c.UsesHTTP2() || c.Streams <= 1 {
+	if !c.UsesHTTP2() && !c.UsesWebSocket() || c.Streams <= 1 {
 		return c.Connections
 	}
 	return c.Connections * c.Streams

@@ -1,0 +1,60 @@
+package engine_test
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+)
+
+// wsConfig is balanceConfig over WebSocket: conns connections carrying streams calls each.
+func wsConfig(url string, conns, streams int, stages ...engine.Stage) *engine.Config {
+	cfg := balanceConfig("ws"+strings.TrimPrefix(url, "http"), stages...)
+	cfg.Connections, cfg.Streams = conns, streams
+	return cfg
+}
+
+// checkBooks holds the snapshot's invariant, and the tester's counts against the node's: every
+// answer the node wrote on a WebSocket is an answer the tester counted, and the tester
+// connected as often as the node accepted.
+func checkBooks(t *testing.T, snap *engine.Snapshot, st mocknode.Stats) {
+	t.Helper()
+	if err := snap.Totals.CheckInvariant(); err != nil {
+		t.Fatal(err)
+	}
+	if snap.Totals.Inflight != 0 || snap.Totals.Completed != snap.Totals.Sent {
+		t.Errorf("sent %d completed %d inflight %d", snap.Totals.Sent, snap.Totals.Completed, snap.Totals.Inflight)
+	}
+	if snap.Totals.Status["200"] != st.WS.Messages {
+		t.Errorf("answers: rpcstress %d, node %d", snap.Totals.Status["200"], st.WS.Messages)
+	}
+	if snap.Totals.Connections.Dialed != st.WS.Upgrades+st.WS.Refused {
+		t.Errorf("dialed %d, node upgraded %d and refused %d", snap.Totals.Connections.Dialed, st.WS.Upgrades, st.WS.Refused)
+	}
+}
+
+// TestWSCallsMatchNode: calls over 2 WebSocket connections, 8 in flight on each, are all
+// answered and matched, single calls and batches (whose fixed ids repeat on every send and
+// within the batch, so
+// only the ids the transport gives make them unique); the node counts what the tester does.
+func TestWSCallsMatchNode(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Latency: 10 * time.Millisecond, Jitter: 10 * time.Millisecond})
+	cfg := wsConfig(url, 2, 8, engine.Stage{Rate: 400, Duration: time.Second})
+	batch := []byte(`[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":"x","method":"eth_chainId"}]`)
+	cfg.Requests = append(cfg.Requests, engine.Request{Name: "batch", Weight: 1, Items: 3, Body: batch, RPC: engine.ParseRPCCalls(batch)})
+	cfg.Requests[0].RPC = engine.ParseRPCCalls(cfg.Requests[0].Body)
+	snap := run(t, cfg)
+	st := node.Stats()
+	checkBooks(t, snap, st)
+	if snap.Totals.OK != 400 || snap.Totals.Completed != 400 {
+		t.Errorf("ok %d completed %d, want 400: %+v", snap.Totals.OK, snap.Totals.Completed, snap.Totals)
+	}
+	if st.Calls != st.Methods["getBalance"]+st.Methods["getSlot"]+st.Methods["eth_chainId"] || st.Methods["eth_chainId"] == 0 {
+		t.Errorf("node calls %+v", st)
+	}
+	if c := snap.Totals.Connections; c.Dialed != 2 || c.Redialed != 0 {
+		t.Errorf("connections %+v, want 2 dialed, none again", c)
+	}
+}
