@@ -58,3 +58,60 @@ func TestWSCallsMatchNode(t *testing.T) {
 		t.Errorf("connections %+v, want 2 dialed, none again", c)
 	}
 }
+
+// TestWSLimited: a limiter's -32005 inside a WebSocket answer counts limited, call by call,
+// exactly as often as the node answered it.
+func TestWSLimited(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Rate: 100, NoDelay: true})
+	cfg := wsConfig(url, 2, 4, engine.Stage{Rate: 400, Duration: time.Second})
+	cfg.Requests[0].RPC = engine.ParseRPCCalls(cfg.Requests[0].Body)
+	snap := run(t, cfg)
+	st := node.Stats()
+	checkBooks(t, snap, st)
+	if snap.Totals.Limited == 0 || snap.Totals.Limited != st.WS.Limited || snap.Totals.OK != st.WS.Messages-st.WS.Limited {
+		t.Errorf("limited %d ok %d; node limited %d of %d", snap.Totals.Limited, snap.Totals.OK, st.WS.Limited, st.WS.Messages)
+	}
+	if snap.Totals.RPCErrors["-32005"] != st.WS.Limited {
+		t.Errorf("-32005 counted %d, node %d", snap.Totals.RPCErrors["-32005"], st.WS.Limited)
+	}
+}
+
+// TestWSDrops: a node that drops a connection every 40 messages: the calls in flight on it
+// count ws_closed (at least the message that dropped it), the connection is dialed again, and
+// nothing is lost: every call sent has one outcome, every answer the node wrote was counted.
+func TestWSDrops(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond, WSDropEvery: 40})
+	cfg := wsConfig(url, 2, 4, engine.Stage{Rate: 400, Duration: time.Second})
+	cfg.Requests[0].RPC = engine.ParseRPCCalls(cfg.Requests[0].Body)
+	snap := run(t, cfg)
+	st := node.Stats()
+	checkBooks(t, snap, st)
+	closed := snap.Totals.Errors["ws_closed"]
+	if st.WS.Drops == 0 || closed < st.WS.Dropped || snap.Totals.Completed != 400 {
+		t.Errorf("node dropped %d connections (%d messages unanswered); ws_closed %d, completed %d", st.WS.Drops, st.WS.Dropped, closed, snap.Totals.Completed)
+	}
+	if snap.Totals.OK+closed != 400 {
+		t.Errorf("ok %d + ws_closed %d != 400: %v", snap.Totals.OK, closed, snap.Totals.Errors)
+	}
+	if r := snap.Totals.Connections.Redialed; r != st.WS.Upgrades-2 {
+		t.Errorf("redialed %d, node upgraded %d connections for 2 slots", r, st.WS.Upgrades)
+	}
+}
+
+// TestWSRefused: a server that answers the upgrade with 403 is counted and named: every call
+// has status 403 and failed; the tester keeps trying, with backoff, and counts each try.
+func TestWSRefused(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{WSRefuse: 403})
+	cfg := wsConfig(url, 2, 2, engine.Stage{Rate: 100, Duration: time.Second})
+	cfg.Requests[0].RPC = engine.ParseRPCCalls(cfg.Requests[0].Body)
+	snap := run(t, cfg)
+	st := node.Stats()
+	checkBooks(t, snap, st)
+	if snap.Totals.Status["403"] != 100 || snap.Totals.Failed != 100 {
+		t.Errorf("status %v failed %d, want 100 × 403 failed", snap.Totals.Status, snap.Totals.Failed)
+	}
+	tries := snap.Totals.Connections.Redialed + 2
+	if st.WS.Refused != tries || tries < 3 || tries > 2*(1+int64(time.Second/(50*time.Millisecond))) {
+		t.Errorf("node refused %d upgrades, tester tried %d: want a few, backed off", st.WS.Refused, tries)
+	}
+}
