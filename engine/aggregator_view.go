@@ -128,6 +128,7 @@ func (a *Aggregator) latencyByRequest() map[string]LatencyCounts {
 func (a *Aggregator) addConnections(s *Summary) {
 	dials := a.counters.Dials.Load()
 	s.Connections.Dialed = dials
+	s.Connections.Redialed = a.counters.Redials.Load()
 	if dials > 0 {
 		s.Connections.DialMean = roundMs(float64(a.counters.DialNanos.Load()) / float64(dials) / 1e6)
 		s.Connections.DialMax = roundMs(float64(a.counters.DialMax.Load()) / 1e6)

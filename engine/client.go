@@ -41,12 +41,18 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 	}
 	d := &dialer{timeout: cfg.Timeout, dial: dial, counters: counters}
 	if t.tls {
-		// fasthttp speaks HTTP/1.1 only; an HTTP/2 transport would offer "h2" here.
+		// fasthttp speaks HTTP/1.1 only, and a WebSocket upgrade is HTTP/1.1 too; an HTTP/2
+		// transport would offer "h2" here.
 		if d.tls, err = clientTLS(tlsCfg, cfg.TLS, t.host, "http/1.1"); err != nil {
 			return nil, err
 		}
 	}
-	tr, err := newHTTP1(cfg, t, d)
+	var tr transport
+	if t.ws {
+		tr, err = newWS(cfg, t, d, counters)
+	} else {
+		tr, err = newHTTP1(cfg, t, d)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -18,13 +18,15 @@ import (
 type target struct {
 	addr   string // host:port to dial; the port defaults to 80 or 443
 	host   string // the host name alone, which TLS checks the certificate against
-	tls    bool   // https
+	tls    bool   // https or wss
+	ws     bool   // ws or wss: JSON-RPC over WebSocket
 	uri    string // the URL without userinfo and fragment
 	origin string // scheme://host[:port] of uri, which a Request.Path completes
 	auth   string // Authorization from URL userinfo, "" when none or set in Config.Headers
 }
 
-// parseTarget reads cfg.URL. It fails for a URL that is not http or https or has no host.
+// parseTarget reads cfg.URL. It fails for a URL that is not http, https, ws or wss, or has
+// no host.
 func parseTarget(cfg *Config) (target, error) {
 	shown := cfg.DisplayURL
 	if shown == "" {
@@ -44,8 +46,12 @@ func parseTarget(cfg *Config) (target, error) {
 	case "http":
 	case "https":
 		t.tls, port = true, "443"
+	case "ws":
+		t.ws = true
+	case "wss":
+		t.ws, t.tls, port = true, true, "443"
 	default:
-		return target{}, fmt.Errorf("target URL %q: scheme %q is not supported, use http:// or https://", shown, u.Scheme)
+		return target{}, fmt.Errorf("target URL %q: scheme %q is not supported, use http://, https://, ws:// or wss://", shown, u.Scheme)
 	}
 	t.host = u.Hostname()
 	if t.host == "" {

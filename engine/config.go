@@ -2,6 +2,7 @@ package engine
 
 import (
 	"math/rand/v2"
+	"strings"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine/answers"
@@ -97,8 +98,16 @@ type Config struct {
 	Headers []Header
 	// Timeout bounds one request, from the actual send to the last response byte.
 	Timeout time.Duration
-	// Connections is the maximum number of connections, so of requests in flight.
+	// Connections is the maximum number of connections; with HTTP/1.1 also of requests in
+	// flight (one per connection), with HTTP/2 InFlight says.
 	Connections int
+	// HTTP2 speaks HTTP/2 to an https target, agreed over TLS with ALPN "h2"; H2C to an http
+	// one, in cleartext with prior knowledge. Either goes through golang.org/x/net/http2
+	// instead of fasthttp's HTTP/1.1 (see http2.go). At most one is set.
+	HTTP2, H2C bool
+	// Streams is how many requests each HTTP/2 connection carries at once (0 is 1); ignored
+	// over HTTP/1.1, which carries one.
+	Streams int
 	// Mode is open (rate-driven) or closed (back to back).
 	Mode Mode
 	// MaxRequests stops the run after this many requests were scheduled; 0 means no limit.
@@ -131,4 +140,23 @@ type Config struct {
 	CompareAnswers bool
 	// Answers configures the comparison (its Targets are filled from Targets).
 	Answers answers.Options
+}
+
+// UsesHTTP2 reports whether the run speaks HTTP/2 (HTTP2 or H2C).
+func (c *Config) UsesHTTP2() bool { return c.HTTP2 || c.H2C }
+
+// UsesWebSocket reports whether the run speaks JSON-RPC over WebSocket (a ws:// or wss://
+// URL).
+func (c *Config) UsesWebSocket() bool {
+	scheme, _, _ := strings.Cut(c.URL, "://")
+	return strings.EqualFold(scheme, "ws") || strings.EqualFold(scheme, "wss")
+}
+
+// InFlight is the most requests the run has in flight at once, so its number of workers:
+// Connections over HTTP/1.1, Connections × Streams over HTTP/2 and WebSocket.
+func (c *Config) InFlight() int {
+	if !c.UsesHTTP2() && !c.UsesWebSocket() || c.Streams <= 1 {
+		return c.Connections
+	}
+	return c.Connections * c.Streams
 }

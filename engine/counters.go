@@ -25,6 +25,10 @@ type Counters struct {
 	Dials     atomic.Int64 // new connections dialed
 	DialNanos atomic.Int64 // total time spent dialing (dial + TLS)
 	DialMax   atomic.Int64 // slowest dial, ns
+	// Redials counts connections dialed again after one closed or a dial failed: WebSocket
+	// connections, which the transport keeps open and dials again (HTTP/1.1's keep-alive
+	// connections come and go as fasthttp needs them, and are not counted here).
+	Redials atomic.Int64
 }
 
 // NewCounters makes counters for a plan of n stages (at least one).

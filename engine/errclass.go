@@ -45,6 +45,9 @@ func ClassifyError(err error) ErrClass {
 	if err == nil {
 		return ErrNone
 	}
+	if c, ok := wsClass(err); ok {
+		return c
+	}
 	var small *fasthttp.ErrSmallBuffer
 	if errors.Is(err, fasthttp.ErrBodyTooLarge) || errors.As(err, &small) {
 		return ErrTooLarge

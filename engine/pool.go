@@ -16,8 +16,8 @@ const batchSize = 256
 // live view never lags by more than this.
 const batchMaxAge = int64(50 * time.Millisecond)
 
-// pool is the set of workers that send requests: at most Config.Connections of them, so at most
-// that many requests in flight.
+// pool is the set of workers that send requests: Config.InFlight of them (Connections, or
+// Connections × Streams over HTTP/2), so at most that many requests in flight.
 type pool struct {
 	cfg      *Config
 	client   *Client
@@ -37,7 +37,7 @@ type pool struct {
 
 // run starts the workers; wait for them with p.wg.
 func (p *pool) run(ctx context.Context) {
-	for i := 0; i < p.cfg.Connections; i++ {
+	for i := 0; i < p.cfg.InFlight(); i++ {
 		p.wg.Add(1)
 		go func(seed uint64) {
 			defer p.wg.Done()

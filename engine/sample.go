@@ -15,10 +15,11 @@ const (
 	ErrTooLarge                  // response body over the size cap
 	ErrMalformed                 // the answer was not valid HTTP
 	ErrOther                     // anything else
+	ErrWSClosed                  // the WebSocket connection closed with the call in flight
 	errClassCount
 )
 
-var errClassNames = [errClassCount]string{"", "timeout", "refused", "reset", "eof", "dns", "tls", "toolarge", "malformed", "other"}
+var errClassNames = [errClassCount]string{"", "timeout", "refused", "reset", "eof", "dns", "tls", "toolarge", "malformed", "other", "ws_closed"}
 
 // String is the class's name as used in reports and snapshots ("timeout", "refused" …).
 func (e ErrClass) String() string {

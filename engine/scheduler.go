@@ -103,18 +103,19 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 	return s
 }
 
-// backlogSize is how many due requests may wait for one of cfg's connections.
+// backlogSize is how many due requests may wait for one of cfg's workers.
 func backlogSize(cfg *Config) int {
 	if cfg.Backlog > 0 {
 		return cfg.Backlog
 	}
-	return defaultBacklog(cfg.Connections)
+	return defaultBacklog(cfg.InFlight())
 }
 
-// defaultBacklog lets each connection have a few requests queued behind it: enough to absorb
-// jitter and short stalls (their latency is measured honestly), small enough to bound memory.
-func defaultBacklog(conns int) int {
-	b := conns * 64
+// defaultBacklog lets each worker (a connection, or an HTTP/2 stream) have a few requests
+// queued behind it: enough to absorb jitter and short stalls (their latency is measured
+// honestly), small enough to bound memory.
+func defaultBacklog(workers int) int {
+	b := workers * 64
 	if b < 1024 {
 		b = 1024
 	}

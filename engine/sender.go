@@ -42,6 +42,10 @@ type exchange interface {
 
 // answer is what a round trip received.
 type answer struct {
+	// calls, when not nil, are the calls as they went out, when the transport gave them ids
+	// of its own (WebSocket): the answer is classified against them.
+	calls *RPCCalls
+
 	status  int    // the HTTP status
 	body    []byte // as the Classifier reads it: decoded, if it came compressed
 	bytesIn uint32 // the size received: status line, headers and body
@@ -156,6 +160,9 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 	}
 	a := s.ex.answer(b)
 	s.answered = a.body
+	if a.calls != nil {
+		calls = a.calls
+	}
 	smp.Status = uint16(a.status)
 	smp.Err = ErrNone
 	smp.BytesIn = a.bytesIn

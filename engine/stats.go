@@ -36,6 +36,9 @@ type Connections struct {
 	Dialed   int64   `json:"dialed"`
 	DialMean float64 `json:"dial_mean_ms"`
 	DialMax  float64 `json:"dial_max_ms"`
+	// Redialed counts WebSocket connections dialed again after one closed (or a dial failed);
+	// they are among Dialed when they connected. Over HTTP it stays 0.
+	Redialed int64 `json:"redialed,omitempty"`
 }
 
 // Summary is the full set of numbers for a span of a run (the whole run or one stage).

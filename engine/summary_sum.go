@@ -47,6 +47,7 @@ func (a *SummarySum) Add(s Summary) {
 		t.Cost.Add(s.Cost) // counts: the rates go with the sum's duration
 	}
 	t.Connections.Dialed += s.Connections.Dialed
+	t.Connections.Redialed += s.Connections.Redialed
 	t.Connections.DialMax = math.Max(t.Connections.DialMax, s.Connections.DialMax)
 	a.dialMsSum += s.Connections.DialMean * float64(s.Connections.Dialed)
 }

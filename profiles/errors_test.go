@@ -163,10 +163,8 @@ func TestErrors(t *testing.T) {
 		{"url unparsable", "url = \"http://[::1\"\n", nil, 1, "url", "is not a valid URL"},
 		// host:port without a scheme.
 		{"url without scheme", "url = \"127.0.0.1:8899\"\n", nil, 1, "url", `has no scheme: write it as "http://127.0.0.1:8899"`},
-		// Only HTTP.
-		{"url scheme", "url = \"ftp://h/x\"\n", nil, 1, "url", "use http:// or https://"},
-		// WebSockets are not HTTP.
-		{"url websocket", "url = \"ws://h/x\"\n", nil, 1, "url", "use http:// or https://"},
+		// Only HTTP and WebSocket.
+		{"url scheme", "url = \"ftp://h/x\"\n", nil, 1, "url", "use http://, https://, ws:// or wss://"},
 		// A URL without a host.
 		{"url without host", "url = \"http:///x\"\n", nil, 1, "url", "has no host"},
 		// An unset variable names itself and how to set it.

@@ -25,7 +25,7 @@ func (p *Profile) Apply(o Overrides) error {
 		done []string
 	)
 	if o.URL != "" {
-		if err := checkURL(o.URL); err != nil {
+		if err := checkTargetURL(o.URL); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
 		cfg.URL, cfg.DisplayURL = o.URL, DisplayURL(o.URL)

@@ -30,7 +30,7 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTarget
 	var urlVars []envVar
 	if s, ok := c.str(doc, "", "url", `url = "http://127.0.0.1:8899"`); ok {
 		if u, used, ok := c.env("url", s, src.getenv); ok {
-			if err := checkURL(u); err != nil {
+			if err := checkTargetURL(u); err != nil {
 				c.addErr("url", err, "%s", err.Error())
 			}
 			cfg.URL, urlVars = strings.TrimSpace(u), used

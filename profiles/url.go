@@ -38,9 +38,17 @@ func DisplayURL(raw string) string {
 	return clean.String()
 }
 
-// checkURL validates a target URL; the message names no part of the value, which may carry
-// secrets, beyond what DisplayURL would show.
-func checkURL(raw string) error {
+// checkTargetURL validates the URL requests go to: http(s), or ws(s) for JSON-RPC over
+// WebSocket.
+func checkTargetURL(raw string) error { return checkURLOf(raw, true) }
+
+// checkURL validates an HTTP URL (a head's, a metrics endpoint's, a reference node's); the
+// message names no part of the value, which may carry secrets, beyond what DisplayURL would
+// show.
+func checkURL(raw string) error { return checkURLOf(raw, false) }
+
+// checkURLOf is checkURL, accepting ws:// and wss:// when ws is set.
+func checkURLOf(raw string, ws bool) error {
 	s := strings.TrimSpace(raw)
 	if s == "" {
 		return errors.New(`is empty: write it as "http://127.0.0.1:8899"`)
@@ -59,8 +67,13 @@ func checkURL(raw string) error {
 	switch strings.ToLower(u.Scheme) {
 	case "http", "https":
 	case "ws", "wss":
-		return fmt.Errorf("scheme %q is not supported: rpcstress speaks JSON-RPC over HTTP: use http:// or https://", u.Scheme)
+		if !ws {
+			return fmt.Errorf("scheme %q is not supported here: this URL is read over HTTP: use http:// or https://", u.Scheme)
+		}
 	default:
+		if ws {
+			return fmt.Errorf("scheme %q is not supported: use http://, https://, ws:// or wss://", u.Scheme)
+		}
 		return fmt.Errorf("scheme %q is not supported: use http:// or https://", u.Scheme)
 	}
 	if u.Hostname() == "" {

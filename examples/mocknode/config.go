@@ -51,6 +51,17 @@ type Config struct {
 	// answers geth's "missing trie node" error, and Solana's ledger starts that many slots
 	// behind its head (getFirstAvailableBlock). 0 is an archive node that keeps everything.
 	Retain int
+	// BlockTime is the EVM chain's block period: how fast eth_blockNumber grows and how often
+	// newHeads subscribers hear of a block. 0 means mainnet's 12 s. Block timestamps stay
+	// mainnet's (genesis + 12 s a block), so a block's content never depends on the setting.
+	BlockTime time.Duration
+	// WSRefuse answers every WebSocket upgrade with this HTTP status instead of 101, as a
+	// server or proxy that does not speak WebSocket; 0 accepts upgrades.
+	WSRefuse int
+	// WSDropEvery drops a WebSocket connection when its Nth message arrives, unanswered (the
+	// node half-closes it, then discards what the client still sends), as a proxy or node
+	// restarting under its clients does; 0 never drops.
+	WSDropEvery int
 }
 
 // normalized checks c and returns it with defaults filled in. Every error says which knob is
@@ -86,6 +97,7 @@ func (c Config) normalized() (Config, error) {
 		}
 	}
 	errs = append(errs, rateProblem("capacity", c.Capacity, "for unlimited", "the minimum of 0.001/s"))
+	errs = append(errs, c.wsProblems()...)
 	if c.Retain < 0 {
 		errs = append(errs, fmt.Errorf("retain %d is negative: use 0 for an archive node that keeps every block", c.Retain))
 	}
@@ -159,6 +171,7 @@ func (c Config) String() string {
 		b.WriteString(" every ")
 		b.WriteString(c.StallEvery.String())
 	}
+	c.wsString(&b)
 	if c.Retain > 0 {
 		b.WriteString("; keeps the last ")
 		b.WriteString(strconv.Itoa(c.Retain))

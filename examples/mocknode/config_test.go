@@ -30,6 +30,12 @@ func TestConfigValidation(t *testing.T) {
 		{"tiny capacity", Config{Capacity: 1e-9}, "below the minimum"},
 		// A negative retention window.
 		{"negative retain", Config{Retain: -1}, "retain -1 is negative: use 0 for an archive node"},
+		// A block period below 10 ms floods newHeads subscribers.
+		{"tiny block time", Config{BlockTime: time.Millisecond}, "block-time 1ms is outside 10ms to 1h0m0s"},
+		// Refusing upgrades needs an HTTP error status.
+		{"refuse 200", Config{WSRefuse: 200}, "ws-refuse 200 is not an HTTP error status"},
+		// A negative drop period.
+		{"negative drop", Config{WSDropEvery: -1}, "ws-drop-every -1 is negative"},
 		// All problems are reported at once.
 		{"several", Config{Burst: -1, Latency: -1}, "burst -1 is negative: use 0 for no burst\nlatency -1ns is negative"},
 	}
@@ -56,6 +62,9 @@ func TestConfigString(t *testing.T) {
 		// Every knob.
 		{Config{Rate: 4, Burst: 3, Latency: time.Millisecond, Jitter: time.Millisecond, PerItem: time.Microsecond, Capacity: 500, StallEvery: time.Second, StallFor: 100 * time.Millisecond, Retain: 128},
 			"limit 4/s burst 3 delaying, rejects with 429; latency 1ms + jitter 1ms + 1µs/item; capacity 500/s; stalls 100ms every 1s; keeps the last 128 blocks"},
+		// The WebSocket knobs and the block period.
+		{Config{BlockTime: time.Second, WSRefuse: 403, WSDropEvery: 7},
+			"no limit; latency 0s; capacity unlimited; a block every 1s; refuses WebSocket with 403; drops a WebSocket every 7 messages"},
 	}
 	for _, tt := range tests {
 		if got := tt.cfg.String(); got != tt.want {

@@ -27,7 +27,9 @@
 // The node is the ground truth the tester is checked against, so it shares no code with the
 // tester: it parses its own rates (rate.go) and flags (flags.go), and a test keeps it so.
 //
-// Endpoints: POST to any path is JSON-RPC; GET /stats reports the counters; POST /stats/reset or
+// Endpoints: POST to any path is JSON-RPC; a GET with "Upgrade: websocket" on any path is a
+// WebSocket carrying the same JSON-RPC through the same stages, each message in its own
+// goroutine, plus subscriptions (ws*.go); GET /stats reports the counters; POST /stats/reset or
 // GET /reset reports and zeroes them; GET /health answers "ok". The stats endpoints are not
 // counted.
 package mocknode

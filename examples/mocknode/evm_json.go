@@ -26,8 +26,27 @@ func appendBloom(dst []byte, logs bool) []byte {
 // appendEthBlock writes block num: transaction hashes, or whole transactions when full.
 func appendEthBlock(dst []byte, num uint64, full bool) []byte {
 	count := ethTxCount(num)
+	dst = appendEthHeader(append(dst, '{'), num)
+	dst = append(dst, `,"transactions":[`...)
+	for i := range count {
+		if i > 0 {
+			dst = append(dst, ',')
+		}
+		if full {
+			dst = appendEthTx(dst, ethTxAt(num, i))
+		} else {
+			dst = appendHash32(dst, dEthTx, num<<8|i)
+		}
+	}
+	return append(dst, `],"uncles":[]}`...)
+}
+
+// appendEthHeader writes block num's header fields, without braces: what a block and a newHeads
+// notification share.
+func appendEthHeader(dst []byte, num uint64) []byte {
+	count := ethTxCount(num)
 	gas, logs := ethBlockGas(num)
-	dst = append(dst, `{"number":`...)
+	dst = append(dst, `"number":`...)
 	dst = appendHexQuantity(dst, num)
 	dst = append(dst, `,"hash":`...)
 	dst = appendHash32(dst, dEthBlock, num)
@@ -56,19 +75,7 @@ func appendEthBlock(dst []byte, num uint64, full bool) []byte {
 	dst = append(dst, `,"timestamp":`...)
 	dst = appendHexQuantity(dst, ethTimestamp(num))
 	dst = append(dst, `,"baseFeePerGas":`...)
-	dst = appendHexQuantity(dst, ethBaseFee(num))
-	dst = append(dst, `,"transactions":[`...)
-	for i := range count {
-		if i > 0 {
-			dst = append(dst, ',')
-		}
-		if full {
-			dst = appendEthTx(dst, ethTxAt(num, i))
-		} else {
-			dst = appendHash32(dst, dEthTx, num<<8|i)
-		}
-	}
-	return append(dst, `],"uncles":[]}`...)
+	return appendHexQuantity(dst, ethBaseFee(num))
 }
 
 // appendEthTx writes a transaction as eth_getTransactionByHash answers it (type 2, EIP-1559).

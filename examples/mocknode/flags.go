@@ -32,6 +32,9 @@ func Flags(cfg *Config, listen *string) *flag.FlagSet {
 	fs.Var(rateValue{&cfg.Capacity}, "capacity", "JSON-RPC calls per second the node serves one after another; beyond it answers queue (default unlimited)")
 	fs.DurationVar(&cfg.StallEvery, "stall-every", 0, "freeze the node once every interval (needs --stall-for)")
 	fs.DurationVar(&cfg.StallFor, "stall-for", 0, "how long each freeze holds answers")
+	fs.DurationVar(&cfg.BlockTime, "block-time", 0, "the EVM chain's block period: how fast its head grows and how often newHeads subscribers are told (default mainnet's 12s)")
+	fs.IntVar(&cfg.WSRefuse, "ws-refuse", 0, "answer WebSocket upgrades with this HTTP `status` (403, …) instead of accepting them (default 0: accept)")
+	fs.IntVar(&cfg.WSDropEvery, "ws-drop-every", 0, "drop a WebSocket connection when its Nth message arrives, unanswered (default 0: never)")
 	fs.IntVar(&cfg.Retain, "retain", 0, "keep only the last N blocks, as a pruned node: older EVM state answers geth's \"missing trie node\" error, Solana's ledger starts N slots back (default 0: an archive node)")
 	return fs
 }

@@ -30,6 +30,10 @@ func (n *Node) handle(ctx *fasthttp.RequestCtx) {
 			return
 		}
 	}
+	if isUpgrade(ctx) {
+		n.upgradeWS(ctx)
+		return
+	}
 	n.serveRPC(ctx)
 }
 
@@ -64,9 +68,7 @@ func (n *Node) serveRPC(ctx *fasthttp.RequestCtx) {
 	ctx.SetStatusCode(fasthttp.StatusOK)
 	ctx.SetBody(s.out) // copies into fasthttp's own pooled buffer, so s can go back now
 	n.counters.commit(fasthttp.StatusOK, &s.tally)
-	if cap(s.out) <= maxPooledBuffer {
-		n.scratch.Put(s)
-	}
+	n.putScratch(s)
 }
 
 // finish writes a fixed answer and counts it.

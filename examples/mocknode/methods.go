@@ -36,7 +36,7 @@ func (n *Node) slot(now time.Time) uint64 {
 
 // ethBlock is the Ethereum block number at now.
 func (n *Node) ethBlock(now time.Time) uint64 {
-	return ethFirstBlock + uint64(max(now.Sub(n.epoch), 0)/ethBlockTime)
+	return ethFirstBlock + uint64(max(now.Sub(n.epoch), 0)/n.cfg.BlockTime)
 }
 
 // param returns params[i], or nil when params is not an array or too short.

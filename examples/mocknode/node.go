@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"net"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -32,6 +33,7 @@ type Node struct {
 	scratch  sync.Pool         // *scratch
 	timers   sync.Pool         // *time.Timer
 	methods  map[string]method // every known method by name
+	subSeq   atomic.Uint64     // the last subscription id given out (ws_subscribe.go)
 	// maxAnswer is maxAnswerBytes; a field so tests can reach it without building 64 MB.
 	maxAnswer int
 	// maxLogs is maxLogResults; a field so tests can reach it with a few blocks.

@@ -47,6 +47,12 @@ const (
 	mDebugTraceBlockByNumber
 	mDebugStorageRangeAt
 	mOther // any method the node does not know: one bucket, so hostile names cannot grow memory
+	// The subscription methods, served over WebSocket only (ws_subscribe.go): after mOther, so
+	// that over HTTP they are unknown, as on a node that serves notifications only there.
+	mEthSubscribe
+	mEthUnsubscribe
+	mSlotSubscribe
+	mSlotUnsubscribe
 	numMethods
 )
 
@@ -124,6 +130,14 @@ func methodName(m method) string {
 		return "debug_traceBlockByNumber"
 	case mDebugStorageRangeAt:
 		return "debug_storageRangeAt"
+	case mEthSubscribe:
+		return "eth_subscribe"
+	case mEthUnsubscribe:
+		return "eth_unsubscribe"
+	case mSlotSubscribe:
+		return "slotSubscribe"
+	case mSlotUnsubscribe:
+		return "slotUnsubscribe"
 	}
 	return "other"
 }

@@ -21,6 +21,29 @@ type Stats struct {
 	Calls int64 `json:"calls"`
 	// RPCErrors counts JSON-RPC error answers by code ("-32602", …), per call.
 	RPCErrors map[string]int64 `json:"rpc_errors"`
+	// WS counts the WebSocket side; its calls are in Calls, Methods and RPCErrors too.
+	WS WSStats `json:"ws"`
+}
+
+// WSStats counts the WebSocket endpoint. An upgrade is an HTTP request: it is in Requests and
+// in Status (as 101, or the refusing status) as well.
+type WSStats struct {
+	// Upgrades counts connections accepted; Refused, upgrades answered with Config.WSRefuse.
+	Upgrades int64 `json:"upgrades"`
+	Refused  int64 `json:"refused"`
+	// Messages counts JSON-RPC messages answered (a batch is one), Limited among them the
+	// ones the limiter answered with -32005 for every call (those calls reach no method and
+	// are not in Calls).
+	Messages int64 `json:"messages"`
+	Limited  int64 `json:"limited"`
+	// Dropped counts messages that arrived and were never answered because the node dropped
+	// their connection (Config.WSDropEvery: the message that triggers it and any after), and
+	// Drops the connections dropped.
+	Dropped int64 `json:"dropped"`
+	Drops   int64 `json:"drops"`
+	// Subscriptions counts subscriptions made; Notifications, notifications written.
+	Subscriptions int64 `json:"subscriptions"`
+	Notifications int64 `json:"notifications"`
 }
 
 // HTTP statuses are counted in a flat array: the node only ever answers 100–599.
@@ -33,6 +56,12 @@ type counters struct {
 	calls     atomic.Int64
 	methods   [numMethods]atomic.Int64
 	rpcErrors [numCodes]atomic.Int64
+	ws        wsCounters
+}
+
+// wsCounters are WSStats's live counts.
+type wsCounters struct {
+	upgrades, refused, messages, limited, dropped, drops, subscriptions, notifications atomic.Int64
 }
 
 // tally is one request's counts, gathered while answering and committed when the answer is
@@ -52,18 +81,24 @@ func (c *counters) commit(status int, t *tally) {
 		c.status[status].Add(1)
 	}
 	c.requests.Add(1)
+	c.commitCalls(t, 1)
+}
+
+// commitCalls counts the calls of one answered message (HTTP or WebSocket), or with sign -1
+// takes back the count of an answer that could not be written; t may be nil.
+func (c *counters) commitCalls(t *tally, sign int64) {
 	if t == nil {
 		return
 	}
-	c.calls.Add(int64(t.calls))
+	c.calls.Add(sign * int64(t.calls))
 	for i, n := range t.methods {
 		if n != 0 {
-			c.methods[i].Add(int64(n))
+			c.methods[i].Add(sign * int64(n))
 		}
 	}
 	for i, n := range t.errors {
 		if n != 0 {
-			c.rpcErrors[i].Add(int64(n))
+			c.rpcErrors[i].Add(sign * int64(n))
 		}
 	}
 }
@@ -95,5 +130,12 @@ func (c *counters) snapshot(zero bool) Stats {
 	}
 	s.Requests = read(&c.requests)
 	s.Calls = read(&c.calls)
+	w := &c.ws
+	s.WS = WSStats{
+		Upgrades: read(&w.upgrades), Refused: read(&w.refused),
+		Messages: read(&w.messages), Limited: read(&w.limited),
+		Dropped: read(&w.dropped), Drops: read(&w.drops),
+		Subscriptions: read(&w.subscriptions), Notifications: read(&w.notifications),
+	}
 	return s
 }

@@ -26,12 +26,19 @@ type Node struct {
 	PID     int    // its process
 	// MetricsURL is its Prometheus endpoint (Options.Metrics); empty without.
 	MetricsURL string
+	// WSURL is its WebSocket endpoint, ws://… (Options.WS); empty without.
+	WSURL string
 }
 
 // Options change how geth starts; the zero value is Start's.
 type Options struct {
 	// Metrics opens geth's Prometheus endpoint (--metrics) on the next free port.
 	Metrics bool
+	// WS opens geth's WebSocket endpoint (--ws, the eth, net and web3 APIs) on the port after.
+	WS bool
+	// DevPeriod seals a block every that many seconds (--dev.period) instead of only when a
+	// transaction comes: newHeads subscribers then hear of a block a period.
+	DevPeriod int
 }
 
 // Start starts geth --dev on a free port below 32768 (the machine is shared: ephemeral ports are
@@ -51,7 +58,7 @@ func StartWith(tb testing.TB, opts Options) *Node {
 	dir := tb.TempDir()
 	for try := 0; try < 20; try++ {
 		port := 20000 + rand.IntN(10000)
-		if !free(port) || !free(port+1) || opts.Metrics && !free(port+2) {
+		if !free(port) || !free(port+1) || opts.Metrics && !free(port+2) || opts.WS && !free(port+3) {
 			continue
 		}
 		args := []string{"--dev", "--datadir", dir, "--http", "--http.addr", "127.0.0.1",
@@ -63,6 +70,14 @@ func StartWith(tb testing.TB, opts Options) *Node {
 			args = append(args, "--metrics", "--metrics.addr", "127.0.0.1", "--metrics.port", strconv.Itoa(port+2))
 			metricsURL = fmt.Sprintf("http://127.0.0.1:%d/debug/metrics/prometheus", port+2)
 		}
+		wsURL := ""
+		if opts.WS {
+			args = append(args, "--ws", "--ws.addr", "127.0.0.1", "--ws.port", strconv.Itoa(port+3), "--ws.api", "eth,net,web3")
+			wsURL = fmt.Sprintf("ws://127.0.0.1:%d", port+3)
+		}
+		if opts.DevPeriod > 0 {
+			args = append(args, "--dev.period", strconv.Itoa(opts.DevPeriod))
+		}
 		cmd := exec.Command(bin, args...)
 		var log bytes.Buffer
 		cmd.Stdout, cmd.Stderr = &log, &log
@@ -73,7 +88,7 @@ func StartWith(tb testing.TB, opts Options) *Node {
 			_ = cmd.Process.Kill()
 			_ = cmd.Wait()
 		})
-		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), PID: cmd.Process.Pid, MetricsURL: metricsURL}
+		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), PID: cmd.Process.Pid, MetricsURL: metricsURL, WSURL: wsURL}
 		deadline := time.Now().Add(30 * time.Second)
 		for time.Now().Before(deadline) {
 			var accts []string

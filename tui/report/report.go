@@ -141,8 +141,12 @@ func countPct(n, total int64) string {
 }
 
 // dialText is what connecting cost: "64 dialed, dial time mean 0.842 ms, max 3.20 ms (not in
-// latency)".
+// latency)", and for WebSocket connections dialed again "; 12 re-dialed".
 func dialText(c engine.Connections) string {
-	return fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
+	s := fmt.Sprintf("%d dialed, dial time mean %s ms, max %s ms (not in latency)",
 		c.Dialed, textfmt.Ms(c.DialMean), textfmt.Ms(c.DialMax))
+	if c.Redialed > 0 {
+		s += fmt.Sprintf("; %d re-dialed", c.Redialed)
+	}
+	return s
 }
