@@ -114,6 +114,11 @@ func (w *wsTransport) dial(deadline time.Time) (*link, error) {
 	}}
 	br, _, err := d.Upgrade(conn, w.u)
 	switch {
+	case refused != nil && refused.status < 400:
+		// Not a refusal but not a WebSocket either (geth's HTTP port answers 200): counting
+		// the calls as 200s would pass them off as answered.
+		_ = conn.Close()
+		return nil, fmt.Errorf("%w: HTTP %d instead of 101 Switching Protocols", errWSHandshake, refused.status)
 	case refused != nil:
 		_ = conn.Close()
 		return nil, refused

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"bufio"
+	"fmt"
+	"net/http"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/rpcstress/rpcstress/internal/gethtest"
+)
+
+// TestE2EWebSocketGeth: calls over WebSocket to a real go-ethereum (geth --dev --ws) are all
+// answered and matched, single calls and batches, on 4 connections, and geth counted exactly
+// the calls rpcstress says it sent (its rpc_requests counter, read before and after).
+func TestE2EWebSocketGeth(t *testing.T) {
+	node := gethtest.StartWith(t, gethtest.Options{WS: true, Metrics: true})
+	before := gethCounter(t, node.MetricsURL, "rpc_requests")
+	p := writeFile(t, t.TempDir(), "ws.toml", fmt.Sprintf(`url = %q
+name = "geth-ws"
+connections = 4
+[[stage]]
+duration = "2s"
+rate = "200/s"
+[[request]]
+name = "pair"
+body = '[{"jsonrpc":"2.0","id":1,"method":"eth_chainId"},{"jsonrpc":"2.0","id":2,"method":"net_version"}]'
+[[request]]
+method = "eth_blockNumber"
+`, node.WSURL))
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	tot := r.snap.Totals
+	calls := tot.Calls.Sent
+	if tot.Completed != 400 || tot.OK != 400 || tot.Calls.OK != calls || len(tot.Errors) != 0 {
+		t.Errorf("completed %d ok %d, calls %d of %d ok, errors %v", tot.Completed, tot.OK, tot.Calls.OK, calls, tot.Errors)
+	}
+	after := gethCounter(t, node.MetricsURL, "rpc_requests")
+	t.Logf("%d requests, %d calls over WebSocket; geth counted %d calls", tot.Completed, calls, after-before)
+	if after-before != calls {
+		t.Errorf("geth counted %d calls, rpcstress sent %d", after-before, calls)
+	}
+	if tot.Connections.Dialed != 4 || tot.Connections.Redialed != 0 {
+		t.Errorf("connections %+v, want 4 dialed once each", tot.Connections)
+	}
+
+	// geth's HTTP port does not upgrade (it answers the handshake with 200 and no WebSocket):
+	// every call fails as malformed, none passes for an answer, and the run ends as any run
+	// with failures does.
+	httpPort := "ws" + strings.TrimPrefix(node.URL, "http")
+	p = writeFile(t, t.TempDir(), "refused.toml", fmt.Sprintf("name = \"refused\"\nurl = %q\nconnections = 2\n[[request]]\nmethod = \"eth_blockNumber\"\n[[stage]]\nrate = \"50/s\"\nduration = \"1s\"\n", httpPort))
+	r = runCLI(t, nil, p)
+	tot = r.snap.Totals
+	t.Logf("against geth's HTTP port: status %v, errors %v, %d re-dials", tot.Status, tot.Errors, tot.Connections.Redialed)
+	if tot.Completed != 50 || tot.Failed != 50 || tot.Errors["malformed"] != 50 || len(tot.Status) != 0 {
+		t.Errorf("refused upgrades: completed %d failed %d status %v errors %v", tot.Completed, tot.Failed, tot.Status, tot.Errors)
+	}
+}
+
+// gethCounter reads one counter of geth's Prometheus metrics.
+func gethCounter(t *testing.T, url, name string) int64 {
+	t.Helper()
+	resp, err := http.Get(url)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	sc := bufio.NewScanner(resp.Body)
+	for sc.Scan() {
+		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
+			n, err := strconv.ParseFloat(v, 64)
+			if err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+			return int64(n)
+		}
+	}
+	t.Fatalf("geth's metrics have no %s", name)
+	return 0
+}
