@@ -15,6 +15,7 @@ import (
 // answered and matched, single calls and batches, on 4 connections, and geth counted exactly
 // the calls rpcstress says it sent (its rpc_requests counter, read before and after).
 func TestE2EWebSocketGeth(t *testing.T) {
+	t.Parallel() // its own geth; it counts, it asserts no rate
 	node := gethtest.StartWith(t, gethtest.Options{WS: true, Metrics: true})
 	before := gethCounter(t, node.MetricsURL, "rpc_requests")
 	p := writeFile(t, t.TempDir(), "ws.toml", fmt.Sprintf(`url = %q
