@@ -338,3 +338,51 @@ func TestDashboardOneTargetUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardTargetViewsTaken: the engine makes a new top-level view of several targets on
+// every call; the dashboard takes it (and redraws) only when a target's view or the answers'
+// counts changed.
+func TestDashboardTargetViewsTaken(t *testing.T) {
+	tests := []struct {
+		name  string
+		next  func(prev *engine.Stats) *engine.Stats
+		taken bool
+	}{
+		// The same targets' views gathered again: nothing new.
+		{"gathered again", func(prev *engine.Stats) *engine.Stats {
+			v := *prev
+			v.Answers = &answers.Result{Totals: prev.Answers.Totals}
+			return &v
+		}, false},
+		// B's aggregator published a new view.
+		{"a target's new view", func(prev *engine.Stats) *engine.Stats {
+			v, b := *prev, *prev.Targets[1]
+			v.Targets = []*engine.Stats{prev.Targets[0], &b}
+			return &v
+		}, true},
+		// Another mismatch was counted.
+		{"answers counted", func(prev *engine.Stats) *engine.Stats {
+			v, res := *prev, *prev.Answers
+			res.Totals.Mismatch++
+			v.Answers = &res
+			return &v
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first := fixture.SideBySide(testStats(), 2)
+			calls := 0
+			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats {
+				calls++
+				if calls == 1 {
+					return first
+				}
+				return tt.next(first)
+			}})
+			d.Update(tickMsg{})
+			if taken := d.c.st != first; taken != tt.taken {
+				t.Errorf("view taken: %v, want %v", taken, tt.taken)
+			}
+		})
+	}
+}
