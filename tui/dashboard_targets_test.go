@@ -386,3 +386,35 @@ func TestDashboardTargetViewsTaken(t *testing.T) {
 		})
 	}
 }
+
+// TestThroughputTargetCharts: the wide layout's chart has a row per target of its answers ok
+// per second on one scale: a rate-limited target answering as fast reads lower.
+func TestThroughputTargetCharts(t *testing.T) {
+	st := fixture.SideBySide(testStats(), 2)
+	limited := *st.Targets[1]
+	limited.Timeline = nil
+	for _, r := range st.Targets[1].Timeline {
+		r.OK, r.Limited = r.OK/2, r.OK-r.OK/2 // half of B's answers are 429s now
+		limited.Timeline = append(limited.Timeline, r)
+	}
+	st.Targets[1] = &limited
+	p := throughputPane{paneBase: paneBase{c: paneCommon(st), wide: true}}
+	p.SetSize(76, 0)
+	_, most := p.Lines()
+	p.SetSize(76, most)
+	lines := strings.Split(ansi.Strip(p.View()), "\n")
+	rowOf := func(label string) []rune {
+		for _, l := range lines {
+			if strings.HasPrefix(l, label) {
+				return []rune(l)
+			}
+		}
+		t.Fatalf("no chart row %q:\n%s", label, strings.Join(lines, "\n"))
+		return nil
+	}
+	a, b := rowOf("A geth"), rowOf("B erigon")
+	last := labelWidth + 76 - labelWidth - 1 - 14 - 1 // the newest column
+	if strings.IndexRune(string(sparkRunes), b[last]) >= strings.IndexRune(string(sparkRunes), a[last]) {
+		t.Errorf("B, half rate-limited, charts as high as A (%q, %q):\n%s", b[last], a[last], strings.Join(lines, "\n"))
+	}
+}
