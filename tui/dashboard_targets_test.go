@@ -418,3 +418,26 @@ func TestThroughputTargetCharts(t *testing.T) {
 		t.Errorf("B, half rate-limited, charts as high as A (%q, %q):\n%s", b[last], a[last], strings.Join(lines, "\n"))
 	}
 }
+
+// TestDashboardTargetsRunDone: the end of a run with several targets sums each target up on
+// lines of its own, led by its letter and name; the first target's alone would read as the
+// run's.
+func TestDashboardTargetsRunDone(t *testing.T) {
+	d, _ := testDashboard(t, sideBySide(2))
+	snap := fixture.TargetsSnapshot()
+	d.Update(RunDoneMsg{Snapshot: snap, Path: "runs/side.json"})
+	v := view(d)
+	for i, tr := range snap.Targets {
+		tot := &tr.Totals
+		want := fmt.Sprintf("%s %s: %d sent, %d completed", targetLetter(i), tr.Name, tot.Sent, tot.Completed)
+		shares := fmt.Sprintf("ok %s limited %s failed %s", textfmt.Pct(tot.OK, tot.Completed),
+			textfmt.Pct(tot.Limited, tot.Completed), textfmt.Pct(tot.Failed, tot.Completed))
+		if !strings.Contains(v, want) || !strings.Contains(v, shares) {
+			t.Errorf("the final view lacks %q and %q:\n%s", want, shares, v)
+		}
+	}
+	if strings.Contains(v, "rpcstress getBalance:") {
+		t.Errorf("the final view sums up the first target as the run's:\n%s", v)
+	}
+	checkFits(t, v, 80, 24)
+}
