@@ -203,7 +203,7 @@ func (d *Dashboard) View() tea.View {
 
 // setStats takes a new stats view, if it is new.
 func (d *Dashboard) setStats(st *engine.Stats) {
-	if st == nil || st == d.c.st {
+	if st == nil || st == d.c.st || sameTargetViews(st, d.c.st) {
 		return
 	}
 	d.c.st = st

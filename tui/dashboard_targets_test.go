@@ -338,3 +338,106 @@ func TestDashboardOneTargetUnchanged(t *testing.T) {
 		}
 	}
 }
+
+// TestDashboardTargetViewsTaken: the engine makes a new top-level view of several targets on
+// every call; the dashboard takes it (and redraws) only when a target's view or the answers'
+// counts changed.
+func TestDashboardTargetViewsTaken(t *testing.T) {
+	tests := []struct {
+		name  string
+		next  func(prev *engine.Stats) *engine.Stats
+		taken bool
+	}{
+		// The same targets' views gathered again: nothing new.
+		{"gathered again", func(prev *engine.Stats) *engine.Stats {
+			v := *prev
+			v.Answers = &answers.Result{Totals: prev.Answers.Totals}
+			return &v
+		}, false},
+		// B's aggregator published a new view.
+		{"a target's new view", func(prev *engine.Stats) *engine.Stats {
+			v, b := *prev, *prev.Targets[1]
+			v.Targets = []*engine.Stats{prev.Targets[0], &b}
+			return &v
+		}, true},
+		// Another mismatch was counted.
+		{"answers counted", func(prev *engine.Stats) *engine.Stats {
+			v, res := *prev, *prev.Answers
+			res.Totals.Mismatch++
+			v.Answers = &res
+			return &v
+		}, true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			first := fixture.SideBySide(testStats(), 2)
+			calls := 0
+			d := NewDashboard(DashboardOptions{Stats: func() *engine.Stats {
+				calls++
+				if calls == 1 {
+					return first
+				}
+				return tt.next(first)
+			}})
+			d.Update(tickMsg{})
+			if taken := d.c.st != first; taken != tt.taken {
+				t.Errorf("view taken: %v, want %v", taken, tt.taken)
+			}
+		})
+	}
+}
+
+// TestThroughputTargetCharts: the wide layout's chart has a row per target of its answers ok
+// per second on one scale: a rate-limited target answering as fast reads lower.
+func TestThroughputTargetCharts(t *testing.T) {
+	st := fixture.SideBySide(testStats(), 2)
+	limited := *st.Targets[1]
+	limited.Timeline = nil
+	for _, r := range st.Targets[1].Timeline {
+		r.OK, r.Limited = r.OK/2, r.OK-r.OK/2 // half of B's answers are 429s now
+		limited.Timeline = append(limited.Timeline, r)
+	}
+	st.Targets[1] = &limited
+	p := throughputPane{paneBase: paneBase{c: paneCommon(st), wide: true}}
+	p.SetSize(76, 0)
+	_, most := p.Lines()
+	p.SetSize(76, most)
+	lines := strings.Split(ansi.Strip(p.View()), "\n")
+	rowOf := func(label string) []rune {
+		for _, l := range lines {
+			if strings.HasPrefix(l, label) {
+				return []rune(l)
+			}
+		}
+		t.Fatalf("no chart row %q:\n%s", label, strings.Join(lines, "\n"))
+		return nil
+	}
+	a, b := rowOf("A geth"), rowOf("B erigon")
+	last := labelWidth + 76 - labelWidth - 1 - 14 - 1 // the newest column
+	if strings.IndexRune(string(sparkRunes), b[last]) >= strings.IndexRune(string(sparkRunes), a[last]) {
+		t.Errorf("B, half rate-limited, charts as high as A (%q, %q):\n%s", b[last], a[last], strings.Join(lines, "\n"))
+	}
+}
+
+// TestDashboardTargetsRunDone: the end of a run with several targets sums each target up on
+// lines of its own, led by its letter and name; the first target's alone would read as the
+// run's.
+func TestDashboardTargetsRunDone(t *testing.T) {
+	d, _ := testDashboard(t, sideBySide(2))
+	snap := fixture.TargetsSnapshot()
+	d.Update(RunDoneMsg{Snapshot: snap, Path: "runs/side.json"})
+	v := view(d)
+	for i, tr := range snap.Targets {
+		tot := &tr.Totals
+		want := fmt.Sprintf("%s %s: %d sent, %d completed", targetLetter(i), tr.Name, tot.Sent, tot.Completed)
+		shares := fmt.Sprintf("ok %s limited %s failed %s", textfmt.Pct(tot.OK, tot.Completed),
+			textfmt.Pct(tot.Limited, tot.Completed), textfmt.Pct(tot.Failed, tot.Completed))
+		if !strings.Contains(v, want) || !strings.Contains(v, shares) {
+			t.Errorf("the final view lacks %q and %q:\n%s", want, shares, v)
+		}
+	}
+	if strings.Contains(v, "rpcstress getBalance:") {
+		t.Errorf("the final view sums up the first target as the run's:\n%s", v)
+	}
+	checkFits(t, v, 80, 24)
+}

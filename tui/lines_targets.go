@@ -41,12 +41,15 @@ func (p *LinePrinter) updateTargets(st *engine.Stats) {
 	ready, newest := math.MaxInt, -1
 	for i, v := range st.Targets {
 		rows[i] = v.Timeline
+		reported := rows[i]
 		if st.Done {
-			rows[i] = runtext.ReportedRows(rows[i])
+			// The sliver of a second the run ended in is left out when it holds nothing;
+			// when another target's holds answers, this one's is printed beside it.
+			reported = runtext.ReportedRows(reported)
 		}
 		last := -1
-		if n := len(rows[i]); n > 0 {
-			last = rows[i][n-1].T
+		if n := len(reported); n > 0 {
+			last = reported[n-1].T
 		}
 		ready, newest = min(ready, last), max(newest, last)
 	}

@@ -173,3 +173,42 @@ func TestLinePrinterTargetsHeads(t *testing.T) {
 		t.Errorf("%d head lines, want 2:\n%s", n, b.String())
 	}
 }
+
+// TestLinePrinterTargetsLastSliver: the sliver of a second a run ends in is printed when any
+// target's holds answers (then every target's, an empty one with "-" for its latency), and
+// left out when none does.
+func TestLinePrinterTargetsLastSliver(t *testing.T) {
+	empty := engine.Row{T: 1, TargetRate: 50}
+	late := engine.Row{T: 1, TargetRate: 50, RPS: 2, OK: 2, Status: map[string]int64{"200": 2}, Latency: engine.RowLatency{P50: 8, P99: 9}}
+	tests := []struct {
+		name string
+		a, b engine.Row // each target's last row
+		want []string   // the lines of second 1; none when empty
+	}{
+		// Only B's late answers: A's empty sliver beside them, not "(no row)".
+		{"one with answers", empty, late, []string{"1s A geth         0.0     -     -      0      0     0     0",
+			"1s B erigon       2.0  8.00  9.00      2      0     0     0"}},
+		// Neither: the sliver is left out.
+		{"both empty", empty, empty, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var b bytes.Buffer
+			p := NewLinePrinter(&b, 0)
+			targetsHeader(p)
+			first := testRow(0, 0, 50, 50, 0)
+			st := targetsView(nil, nil, []engine.Row{first, tt.a}, []engine.Row{first, tt.b})
+			st.Done = true
+			p.Update(st)
+			out := b.String()
+			if n := strings.Count(out, "   1s "); n != len(tt.want) {
+				t.Errorf("%d lines of second 1, want %d:\n%s", n, len(tt.want), out)
+			}
+			for _, w := range tt.want {
+				if !strings.Contains(out, w) {
+					t.Errorf("lacks %q:\n%s", w, out)
+				}
+			}
+		})
+	}
+}

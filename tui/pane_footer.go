@@ -121,9 +121,19 @@ func (p *footerPane) messageLine() string {
 func (p *footerPane) doneView() string {
 	s := p.c.styles
 	lines := []string{s.Section.Render("Run finished") + s.Muted.Render("  "+p.endReason())}
-	if p.done.Snapshot != nil {
+	switch snap := p.done.Snapshot; {
+	case snap != nil && len(snap.Targets) > 1:
+		// Several targets: a summary each, led by its letter and name (the first target's
+		// alone would read as the run's).
+		for i := range snap.Targets {
+			tr := &snap.Targets[i]
+			parts := runtext.SummaryParts(&tr.Totals, runtext.RunSeconds(snap), tr.SaturatedSeconds)
+			parts[0] = s.Label.Render(namedLabel(i, tr.Name, maxTargetHead)+":") + " " + parts[0]
+			lines = append(lines, wrapIndented(parts, "; ", 2, p.width)...)
+		}
+	case snap != nil:
 		var b bytes.Buffer
-		runtext.WriteSummaryLine(&b, p.done.Snapshot)
+		runtext.WriteSummaryLine(&b, snap)
 		lines = append(lines, wrapParts(strings.Split(strings.TrimSpace(b.String()), "; "), "; ", p.width)...)
 	}
 	switch {

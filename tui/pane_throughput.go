@@ -234,9 +234,9 @@ func (p *throughputPane) chart(rows []engine.Row, height int) []string {
 	return out
 }
 
-// targetCharts draws answers per second of each target on a row of its own, all on one
-// scale (the highest rate or target in view), so a target falling behind shows as a lower
-// row; at most rows of them.
+// targetCharts draws the answers ok per second of each target on a row of its own, all on
+// one scale (the highest rate or target in view), so a target falling behind or rate-limited
+// shows as a lower row; at most rows of them.
 func (p *throughputPane) targetCharts(targets []*engine.Stats, rows int) []string {
 	s := p.c.styles
 	legendWidth := 14
@@ -248,19 +248,19 @@ func (p *throughputPane) targetCharts(targets []*engine.Stats, rows int) []strin
 	top := 0.0
 	for _, t := range targets {
 		for _, r := range t.Timeline[max(len(t.Timeline)-width, 0):] {
-			top = max(top, r.RPS, r.TargetRate)
+			top = max(top, okRate(&r), r.TargetRate)
 		}
 	}
 	out := make([]string, len(targets))
 	for i, t := range targets {
 		rowsInView := t.Timeline[max(len(t.Timeline)-width, 0):]
 		values := make([]float64, len(rowsInView))
-		for j, r := range rowsInView {
-			values[j] = r.RPS
+		for j := range rowsInView {
+			values[j] = okRate(&rowsInView[j])
 		}
 		right := ""
 		if i == 0 {
-			right = "top " + textfmt.Sig(top, 3, 1) + "/s"
+			right = "top " + textfmt.Sig(top, 3, 1) + "/s ok"
 		}
 		out[i] = p.c.label(targetLabel(i, t, labelWidth-1), labelWidth) + s.Spark.Render(sparkline(values, width, 1, top)[0]) +
 			" " + s.Muted.Render(right)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -58,4 +59,15 @@ func targetNames(targets []*engine.Stats, from, width int) string {
 		names = append(names, targetLabel(i, targets[i], width))
 	}
 	return strings.Join(names, ", ")
+}
+
+// sameTargetViews reports whether two views of a run with several targets hold the same
+// targets' views and answer counts. The engine makes a new top-level view on every call then
+// (it gathers the targets' views, each published by its own aggregator), so the pointer alone
+// would redraw every frame for nothing.
+func sameTargetViews(a, b *engine.Stats) bool {
+	if len(a.Targets) < 2 || !slices.Equal(a.Targets, b.Targets) || (a.Answers == nil) != (b.Answers == nil) {
+		return false
+	}
+	return a.Answers == nil || a.Answers.Totals == b.Answers.Totals
 }
