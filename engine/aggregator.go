@@ -66,7 +66,10 @@ type Aggregator struct {
 	headIn func(now time.Duration) *HeadState
 	// watch reads the node's resources beside the run (nil: nothing is watched); each row
 	// takes its reading of that second.
-	watch  Watcher
+	watch Watcher
+	// subs is the subscription book (nil: the run holds no subscriptions): each row takes its
+	// second's figures, each view the totals so far.
+	subs   *subBook
 	tester TesterLoad    // the tester's health in the last closed second
 	cpuAt  time.Duration // the process's CPU time at the last measure, and when (since start)
 	wallAt time.Duration
@@ -341,6 +344,9 @@ func (a *Aggregator) advance(now time.Duration, final bool) {
 		a.measureCPU(now)
 		if a.watch != nil {
 			row.Watch = a.watch.At(s.t)
+		}
+		if a.subs != nil {
+			row.Subs = a.subs.At(s.t)
 		}
 		a.timeline = append(a.timeline, row)
 		if span >= time.Second/2 {

@@ -104,6 +104,9 @@ func (a *Aggregator) view(done bool) *Stats {
 	if a.watch != nil {
 		st.Watch = a.watch.Info()
 	}
+	if a.subs != nil {
+		st.Subs = a.subs.View()
+	}
 	if n > 0 {
 		st.Last = a.timeline[n-1]
 		if a.lastWhole >= 0 {

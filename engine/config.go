@@ -140,6 +140,9 @@ type Config struct {
 	CompareAnswers bool
 	// Answers configures the comparison (its Targets are filled from Targets).
 	Answers answers.Options
+	// Subscriptions are the [[subscribe]] tables: WebSocket subscriptions held beside the
+	// request load, or alone (then Requests may be empty and every stage's rate is 0).
+	Subscriptions []Subscription
 }
 
 // UsesHTTP2 reports whether the run speaks HTTP/2 (HTTP2 or H2C).

@@ -43,7 +43,8 @@ type Runner struct {
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64
-	feed     *feed // nil unless the requests stream from a Source
+	feed     *feed          // nil unless the requests stream from a Source
+	subs     *subscriptions // nil unless the run holds subscriptions
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -75,6 +76,13 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	if err := r.makeLanes(); err != nil {
 		return nil, err
 	}
+	var err error
+	if r.subs, err = newSubscriptions(cfg, start, r.events); err != nil {
+		return nil, err
+	}
+	if r.subs != nil {
+		r.lanes[0].agg.subs = r.subs.book // the run's, at the top level
+	}
 	return r, nil
 }
 
@@ -87,8 +95,16 @@ func validateConfig(cfg *Config) error {
 	switch {
 	case cfg.Source != nil && (cfg.SourceRequests < 1 || cfg.SourceRequests > 1<<16):
 		errs = append(errs, fmt.Errorf("a Source of %d distinct requests: give 1 to 65536", cfg.SourceRequests))
-	case cfg.Source == nil && len(cfg.Requests) == 0:
+	case cfg.Source == nil && len(cfg.Requests) == 0 && len(cfg.Subscriptions) == 0:
 		errs = append(errs, errors.New("no requests: add at least one [[request]]"))
+	case cfg.Source == nil && len(cfg.Requests) == 0:
+		// Subscriptions alone: the plan only says how long they are held.
+		for i, st := range cfg.Plan.Stages {
+			if st.Rate > 0 || cfg.Mode == ModeClosed {
+				errs = append(errs, fmt.Errorf("stage %d sends %s with no request to send: add a [[request]] or set its rate to 0", i+1, st.Rate))
+				break
+			}
+		}
 	}
 	if len(cfg.Plan.Stages) == 0 {
 		errs = append(errs, errors.New("no stages: add a [[stage]] or a [ramp]"))
@@ -141,6 +157,13 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	for _, l := range r.lanes {
 		go l.agg.Run()
 	}
+	stopSubs, err := r.holdSubscriptions(ctx)
+	if err != nil {
+		for _, l := range r.lanes {
+			l.agg.Finish(EndCompleted)
+		}
+		return nil, err
+	}
 	stopHead := r.followHead(ctx)
 	stopWatch := r.runWatch(ctx)
 	for _, l := range r.lanes {
@@ -155,7 +178,9 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 		}
 	}
 	for _, l := range r.lanes {
-		l.pool.run(ctx)
+		if l.client != nil { // none for subscriptions alone: no workers
+			l.pool.run(ctx)
+		}
 	}
 	go r.sched.Run(ctx)
 
@@ -190,10 +215,13 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	}
 	r.events.Add("end", reason)
 	stopHead()
+	stopSubs()  // their last, partial second, before that row closes
 	stopWatch() // its last reading, of the second the run ends in, before that row closes
 	for _, l := range r.lanes {
 		l.agg.Finish(reason)
-		l.client.Close()
+		if l.client != nil {
+			l.client.Close()
+		}
 	}
 	return r.snapshot(meta)
 }
@@ -213,6 +241,18 @@ func (r *Runner) followHead(ctx context.Context) (stop func()) {
 		cancel()
 		wg.Wait()
 	}
+}
+
+// holdSubscriptions starts the subscriptions, when the run holds any, for as long as the run
+// goes; the returned func ends them and waits until their book has filed its last second.
+func (r *Runner) holdSubscriptions(ctx context.Context) (stop func(), err error) {
+	if r.subs == nil {
+		return func() {}, nil
+	}
+	if err := r.subs.run(ctx, r.cfg, r.start); err != nil {
+		return nil, err
+	}
+	return r.subs.stop, nil
 }
 
 // runWatch runs the Watcher, when there is one, until the returned func stops it and waits

@@ -27,9 +27,12 @@ func (r *Runner) makeLanes() error {
 		if len(r.cfg.Targets) > 0 {
 			l.name = r.cfg.Targets[i].Name
 		}
-		var err error
-		if l.client, err = NewClient(c, l.counters); err != nil {
-			return l.wrap(err)
+		// A run that only holds subscriptions sends no request: no client, no workers.
+		if len(c.Requests) > 0 {
+			var err error
+			if l.client, err = NewClient(c, l.counters); err != nil {
+				return l.wrap(err)
+			}
 		}
 		r.lanes = append(r.lanes, l)
 	}

@@ -79,6 +79,9 @@ type Snapshot struct {
 	Targets []TargetRun `json:"targets,omitempty"`
 	// Answers is the comparison of the targets' answers (compare_answers); absent when off.
 	Answers *answers.Result `json:"answers,omitempty"`
+	// Subscriptions are the run's WebSocket subscriptions ([[subscribe]]), one per table;
+	// absent when it held none.
+	Subscriptions []SubStats `json:"subscriptions,omitempty"`
 }
 
 // CheckInvariant verifies the bookkeeping every report promises:

@@ -101,6 +101,7 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 		w.Stages = WatchStages(snap.Timeline, len(snap.Stages))
 		snap.Watch = &w
 	}
+	snap.Subscriptions = st.Subs
 	if a.cfg.ShardCount > 1 {
 		snap.Shard = fmt.Sprintf("%d/%d", a.cfg.Shard, a.cfg.ShardCount)
 	}

@@ -210,6 +210,9 @@ type Row struct {
 	// Watch is what the watchers read over the second (--watch-pid, --node-metrics); left
 	// out when the run watches nothing, or nothing was read for that second.
 	Watch *WatchRow `json:"watch,omitempty"`
+	// Subs is each subscription's second (Config.Subscriptions' order); left out when the
+	// run holds none.
+	Subs []SubRow `json:"subs,omitempty"`
 }
 
 // Event is something that happened to the run: a stage change, a control action, a save.
@@ -281,6 +284,7 @@ type Stats struct {
 	Tester           TesterLoad // the tester's own health in the last complete second
 	Head             *HeadState // the chain's head the run follows; nil when none
 	Watch            *WatchInfo // what the run watches (the rows hold the readings); nil: nothing
+	Subs             []SubStats // each subscription's figures so far; nil when the run holds none
 	Done             bool       // the run ended; Total is final
 	EndReason        string
 	// TargetName is the target's name (Target.Name) in a run with several; "" with one.

@@ -1,0 +1,134 @@
+package engine
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"hash/maphash"
+	"net"
+	"net/http"
+	"net/url"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/coder/websocket"
+)
+
+// defaultSubMaxMsg bounds one notification when the profile sets no max_body: far above a
+// block header or a log, below what would let a broken node fill memory.
+const defaultSubMaxMsg = 16 << 20
+
+// subscriptions runs a run's subscribers and their book, apart from the request load.
+type subscriptions struct {
+	book   *subBook
+	cancel context.CancelFunc
+	wg     sync.WaitGroup
+}
+
+// newSubscriptions checks the Config's subscriptions and makes their book; nil when there are
+// none.
+func newSubscriptions(cfg *Config, start time.Time, events *EventLog) (*subscriptions, error) {
+	if len(cfg.Subscriptions) == 0 {
+		return nil, nil
+	}
+	var errs []error
+	for i := range cfg.Subscriptions {
+		errs = append(errs, cfg.Subscriptions[i].Check())
+	}
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	return &subscriptions{book: newSubBook(cfg.Subscriptions, start, events)}, nil
+}
+
+// run starts the book and every subscription's subscribers, each at its ramp's time after
+// start, until stop.
+func (s *subscriptions) run(ctx context.Context, cfg *Config, start time.Time) error {
+	type plan struct {
+		sub  *Subscription
+		opts *websocket.DialOptions
+		call []byte
+	}
+	plans := make([]plan, len(cfg.Subscriptions))
+	for i := range cfg.Subscriptions {
+		sub := &cfg.Subscriptions[i]
+		opts, err := subDialOptions(cfg, sub)
+		if err != nil {
+			return fmt.Errorf("subscription %s: %w", sub.Name, err)
+		}
+		plans[i] = plan{sub: sub, opts: opts, call: subscribeCall(sub)}
+	}
+	ctx, s.cancel = context.WithCancel(ctx)
+	go s.book.run()
+	seed := maphash.MakeSeed()
+	maxMsg := int64(cfg.MaxBodyBytes)
+	if maxMsg <= 0 {
+		maxMsg = defaultSubMaxMsg
+	}
+	for ti, p := range plans {
+		s.wg.Add(1)
+		go func() {
+			defer s.wg.Done()
+			for i := range p.sub.Subscribers {
+				if !sleepCtx(ctx, time.Until(start.Add(p.sub.startAt(i)))) {
+					return
+				}
+				sb := &subscriber{table: uint16(ti), idx: int32(i), call: p.call, url: p.sub.URL, dial: p.opts,
+					timeout: cfg.Timeout, maxMsg: maxMsg, start: start, out: s.book.in,
+					parser: subParser{kind: p.sub.Kind(), seed: seed}}
+				s.wg.Add(1)
+				go func() {
+					defer s.wg.Done()
+					sb.run(ctx)
+				}()
+			}
+		}()
+	}
+	return nil
+}
+
+// stop ends every subscriber, then the book, which files the last second; it returns when all
+// is settled.
+func (s *subscriptions) stop() {
+	if s.cancel != nil {
+		s.cancel()
+	}
+	s.wg.Wait()
+	close(s.book.in)
+	<-s.book.done
+}
+
+// subscribeCall is the JSON-RPC call that subscribes.
+func subscribeCall(sub *Subscription) []byte {
+	method, _ := json.Marshal(sub.Method)
+	params := sub.Params
+	if len(params) == 0 {
+		params = []byte("[]")
+	}
+	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":%s,"params":%s}`, method, params)
+}
+
+// subDialOptions is how a subscription's subscribers dial: the run's TLS settings and headers
+// (an API key in a header), no HTTP/2 (the upgrade is HTTP/1.1's), no proxy from the
+// environment (a load test measures the node, not a proxy).
+func subDialOptions(cfg *Config, sub *Subscription) (*websocket.DialOptions, error) {
+	u, err := url.Parse(sub.URL)
+	if err != nil {
+		return nil, fmt.Errorf("%q is not a URL: %w", sub.DisplayURL, unwrapURLError(err))
+	}
+	tlsCfg, err := clientTLS(nil, cfg.TLS, u.Hostname(), "http/1.1")
+	if err != nil {
+		return nil, err
+	}
+	d := &net.Dialer{Timeout: cfg.Timeout}
+	tr := &http.Transport{TLSClientConfig: tlsCfg, DialContext: d.DialContext, ForceAttemptHTTP2: false}
+	h := http.Header{}
+	for _, hd := range cfg.Headers {
+		if !strings.EqualFold(hd.Name, "Content-Type") {
+			h.Add(hd.Name, hd.Value)
+		}
+	}
+	return &websocket.DialOptions{HTTPClient: &http.Client{Transport: tr}, HTTPHeader: h}, nil
+}
