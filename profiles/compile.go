@@ -23,10 +23,16 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	if tc.data != nil {
 		p.DataDir = tc.data.dir
 	}
-	mix := c.requests(doc, tc, hasTargets)
+	var mix []mixEntry
+	if subscriptionsOnly(doc) {
+		c.noRequests(doc)
+	} else {
+		mix = c.requests(doc, tc, hasTargets)
+	}
 	c.reportAbsent(tc.data)
 	mix = append(mix, c.targets(doc, cfg, src)...) // may set the URL
 	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
+	cfg.Subscriptions = c.subscriptions(doc, cfg.URL, src.getenv)
 	if len(mix) > maxMix {
 		c.addf("request", "the mix has %d requests: at most %d are possible", len(mix), maxMix)
 	}
@@ -36,7 +42,14 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		p.info = append(p.info, e.info)
 	}
 	cfg.TLS = c.tls(doc, src)
-	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
+	if subscriptionsOnly(doc) {
+		cfg.Plan = c.holdPlan(doc)
+		if cfg.URL == "" && len(cfg.Subscriptions) > 0 { // the subscriptions name the node
+			cfg.URL, cfg.DisplayURL = cfg.Subscriptions[0].URL, cfg.Subscriptions[0].DisplayURL
+		}
+	} else {
+		cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
+	}
 	p.Search, p.HasSearch = c.search(doc)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
 	if len(cfg.Targets) > 0 || cfg.CompareAnswers { // else the command line may name the targets

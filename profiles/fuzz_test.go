@@ -24,6 +24,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(threeStages))
 	f.Add([]byte(expectProfile))
 	f.Add([]byte(watchSeed))
+	f.Add([]byte(subscribeSeed))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})
@@ -66,7 +67,7 @@ func checkFailure(t *testing.T, data []byte, err error) {
 // checkProfile checks what the engine relies on, and that the views and Apply cope.
 func checkProfile(t *testing.T, p *Profile) {
 	c := p.Config
-	if c.URL == "" || c.Timeout <= 0 || c.Connections < 1 || c.MaxBodyBytes < 1 || len(c.Requests) == 0 || len(c.Plan.Stages) == 0 {
+	if c.URL == "" || c.Timeout <= 0 || c.Connections < 1 || c.MaxBodyBytes < 1 || len(c.Requests)+len(c.Subscriptions) == 0 || len(c.Plan.Stages) == 0 {
 		t.Fatalf("incomplete config %+v", c)
 	}
 	for _, r := range c.Requests {
@@ -81,6 +82,11 @@ func checkProfile(t *testing.T, p *Profile) {
 			if sum != r.Cost {
 				t.Fatalf("request %s costs %d a send, its calls %d", r.Name, r.Cost, sum)
 			}
+		}
+	}
+	for i := range c.Subscriptions {
+		if err := c.Subscriptions[i].Check(); err != nil { // what the engine would refuse
+			t.Fatal(err)
 		}
 	}
 	for i, st := range c.Plan.Stages {

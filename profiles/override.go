@@ -28,6 +28,7 @@ func (p *Profile) Apply(o Overrides) error {
 		if err := checkTargetURL(o.URL); err != nil {
 			errs = append(errs, fmt.Errorf("--url: %w", err))
 		}
+		followURL(cfg, p.base.URL, o.URL)
 		cfg.URL, cfg.DisplayURL = o.URL, DisplayURL(o.URL)
 		done = append(done, "--url "+cfg.DisplayURL)
 	}

@@ -78,6 +78,7 @@ func cloneConfig(c engine.Config) *engine.Config {
 	c.Headers = slices.Clone(c.Headers)
 	c.Requests = slices.Clone(c.Requests)
 	c.Plan.Stages = slices.Clone(c.Plan.Stages)
+	c.Subscriptions = slices.Clone(c.Subscriptions)
 	c.Limits.Statuses = slices.Clone(c.Limits.Statuses)
 	c.Limits.RPCCodes = slices.Clone(c.Limits.RPCCodes)
 	return &c

@@ -35,7 +35,7 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTarget
 			}
 			cfg.URL, urlVars = strings.TrimSpace(u), used
 		}
-	} else if _, present := doc["url"]; !present && !hasTargets {
+	} else if _, present := doc["url"]; !present && !hasTargets && !subscriptionsOnly(doc) {
 		c.addf("url", `missing: add the endpoint to test, e.g. url = "http://127.0.0.1:8899"`)
 	}
 

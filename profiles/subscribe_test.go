@@ -1,0 +1,171 @@
+package profiles
+
+import (
+	"testing"
+	"time"
+
+	"github.com/rpcstress/rpcstress/engine"
+)
+
+// TestSubscribeLoads: [[subscribe]] tables become the Config's subscriptions, named after what
+// they subscribe to, with the profile's ws url unless they name their own.
+func TestSubscribeLoads(t *testing.T) {
+	tests := []struct {
+		name string
+		src  string
+		want []engine.Subscription
+		// stages is the plan's rates; nil when the profile sends requests (not checked).
+		stages []engine.Stage
+	}{
+		// Subscriptions alone, held until stopped: one open-ended stage at rate 0.
+		{"alone", `url = "ws://127.0.0.1:8546"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["newHeads"]
+subscribers = 200
+ramp = "50/s"`,
+			[]engine.Subscription{{Name: "newHeads", URL: "ws://127.0.0.1:8546", DisplayURL: "ws://127.0.0.1:8546",
+				Method: "eth_subscribe", Params: []byte(`["newHeads"]`), Subscribers: 200, Ramp: 50}},
+			[]engine.Stage{{}}},
+		// No top-level url: the subscriptions name the node; a stage without a rate holds them.
+		{"own url and a hold", `[[subscribe]]
+method = "slotSubscribe"
+subscribers = 3
+url = "wss://user:pw@node.example/ws?key=1"
+[[stage]]
+duration = "15s"`,
+			[]engine.Subscription{{Name: "slotSubscribe", URL: "wss://user:pw@node.example/ws?key=1", DisplayURL: "wss://node.example/ws",
+				Method: "slotSubscribe", Params: []byte(`[]`), Subscribers: 3}},
+			[]engine.Stage{{Duration: 15 * time.Second}}},
+		// Beside requests to an http node; two logs subscriptions get names of their own.
+		{"beside requests", `url = "http://127.0.0.1:8545"
+[[request]]
+method = "eth_blockNumber"
+[[stage]]
+rate = "10/s"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["logs", {address = "0xdac17f958d2ee523a2206206994597c13d831ec7"}]
+subscribers = 1
+url = "ws://127.0.0.1:8546"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["logs", {}]
+subscribers = 2
+url = "ws://127.0.0.1:8546"`,
+			[]engine.Subscription{
+				{Name: "logs", URL: "ws://127.0.0.1:8546", DisplayURL: "ws://127.0.0.1:8546", Method: "eth_subscribe",
+					Params: []byte(`["logs",{"address":"0xdac17f958d2ee523a2206206994597c13d831ec7"}]`), Subscribers: 1},
+				{Name: "logs#2", URL: "ws://127.0.0.1:8546", DisplayURL: "ws://127.0.0.1:8546", Method: "eth_subscribe",
+					Params: []byte(`["logs",{}]`), Subscribers: 2}},
+			nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			p, err := LoadBytes("t.toml", []byte(tt.src), "testdata", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := p.Config.Subscriptions
+			if len(got) != len(tt.want) {
+				t.Fatalf("subscriptions %+v, want %+v", got, tt.want)
+			}
+			for i := range got {
+				g, w := got[i], tt.want[i]
+				if g.Name != w.Name || g.URL != w.URL || g.DisplayURL != w.DisplayURL || g.Method != w.Method ||
+					string(g.Params) != string(w.Params) || g.Subscribers != w.Subscribers || g.Ramp != w.Ramp {
+					t.Errorf("subscription %d: %+v (params %s), want %+v (params %s)", i, g, g.Params, w, w.Params)
+				}
+			}
+			if tt.stages != nil && !equalStages(p.Config.Plan.Stages, tt.stages) {
+				t.Errorf("plan %+v, want %+v", p.Config.Plan.Stages, tt.stages)
+			}
+		})
+	}
+}
+
+func equalStages(a, b []engine.Stage) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
+}
+
+// TestSubscribeURLFollowsOverride: --url moves the subscriptions that took the profile's url.
+func TestSubscribeURLFollowsOverride(t *testing.T) {
+	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["newHeads"]
+subscribers = 1`)
+	if err := p.Apply(Overrides{Duration: time.Second}); err != nil {
+		t.Fatal(err)
+	}
+	followURL(p.Config, "ws://127.0.0.1:8546", "ws://10.0.0.1:8546")
+	if s := p.Config.Subscriptions[0]; s.URL != "ws://10.0.0.1:8546" || s.DisplayURL != "ws://10.0.0.1:8546" {
+		t.Errorf("subscription at %s (%s), want the new url", s.URL, s.DisplayURL)
+	}
+	followURL(p.Config, "ws://10.0.0.1:8546", "http://10.0.0.1:8545")
+	if s := p.Config.Subscriptions[0]; s.URL != "ws://10.0.0.1:8546" {
+		t.Errorf("an http --url moved the subscription to %s", s.URL)
+	}
+}
+
+// TestSubscribeProblems: each mistake in a [[subscribe]] table is named at its line with a fix.
+func TestSubscribeProblems(t *testing.T) {
+	const head = "url = \"ws://127.0.0.1:8546\"\n[[subscribe]]\n"
+	checkProblems(t, []problemCase{
+		// No method at all: the table's keys are there, the method is not.
+		{name: "no method", src: head + "params = [\"newHeads\"]\nsubscribers = 1\n", line: 2, field: "subscribe[1].method", hint: `method = "eth_subscribe"`},
+		// A request method where a subscribe method belongs.
+		{name: "not a subscribe method", src: head + "method = \"eth_blockNumber\"\nsubscribers = 1\n", line: 3, field: "subscribe[1].method", hint: "is not a subscribe method"},
+		// eth_subscribe without a kind.
+		{name: "no params", src: head + "method = \"eth_subscribe\"\nsubscribers = 1\n", line: 2, field: "subscribe[1].params", hint: `params = ["newHeads"]`},
+		// A kind eth_subscribe does not have (newHead for newHeads).
+		{name: "unknown kind", src: head + "method = \"eth_subscribe\"\nparams = [\"newHead\"]\nsubscribers = 1\n", line: 4, field: "subscribe[1].params", hint: "newHeads"},
+		// params as a string.
+		{name: "params not a list", src: head + "method = \"eth_subscribe\"\nparams = \"newHeads\"\nsubscribers = 1\n", line: 4, field: "subscribe[1].params", hint: "must be a list"},
+		// How many subscribe is not guessed.
+		{name: "no subscribers", src: head + "method = \"slotSubscribe\"\n", line: 2, field: "subscribe[1].subscribers", hint: "subscribers = 100"},
+		// Zero subscribers.
+		{name: "zero subscribers", src: head + "method = \"slotSubscribe\"\nsubscribers = 0\n", line: 4, field: "subscribe[1].subscribers", hint: "from 1 to 100000"},
+		// A ramp that is no rate.
+		{name: "bad ramp", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\nramp = \"fast\"\n", line: 5, field: "subscribe[1].ramp", hint: "not a number"},
+		// An http url for a subscription.
+		{name: "http url", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\nurl = \"http://127.0.0.1:8899\"\n", line: 5, field: "subscribe[1].url", hint: "ws:// or wss://"},
+		// The profile's url is http and the table names none: not guessed.
+		{name: "http target", src: "url = \"http://127.0.0.1:8545\"\n[[request]]\nmethod = \"eth_blockNumber\"\n[[stage]]\nrate = 1\n[[subscribe]]\nmethod = \"eth_subscribe\"\nparams = [\"newHeads\"]\nsubscribers = 1\n", line: 6, field: "subscribe[1].url", hint: `add url = "ws://host:8546"`},
+		// A mistyped key.
+		{name: "unknown key", src: head + "method = \"slotSubscribe\"\nsubscriber = 5\n", line: 4, field: "subscribe[1].subscriber", hint: `did you mean "subscribers"`},
+		// A stage that sends with nothing to send.
+		{name: "rate without requests", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\n[[stage]]\nrate = \"10/s\"\nduration = \"5s\"\n", line: 6, field: "stage[1].rate", hint: "no [[request]] to send"},
+		// A ramp with nothing to send.
+		{name: "ramp without requests", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\n[ramp]\nfrom = \"1/s\"\nto = \"10/s\"\nstep = \"1/s\"\nevery = \"1s\"\n", line: 5, field: "ramp", hint: "[[stage]] tables and a duration"},
+		// Two subscriptions named alike.
+		{name: "same name", src: head + "name = \"a\"\nmethod = \"slotSubscribe\"\nsubscribers = 1\n[[subscribe]]\nname = \"a\"\nmethod = \"slotSubscribe\"\nsubscribers = 1\n", line: 7, field: "subscribe[2].name", hint: "a name of its own"},
+	})
+}
+
+// subscribeSeed is FuzzLoad's seed of [[subscribe]] tables beside a request.
+const subscribeSeed = `url = "ws://127.0.0.1:8546"
+[[request]]
+method = "eth_blockNumber"
+[[stage]]
+rate = "5/s"
+duration = "2s"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["logs", {address = ["0x01"], topics = [["0x02"]]}]
+subscribers = 20
+ramp = "10/s"
+[[subscribe]]
+name = "slots"
+method = "slotSubscribe"
+subscribers = 2
+url = "wss://${HOST}/ws"
+`
