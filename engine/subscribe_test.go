@@ -91,6 +91,11 @@ func TestSubscriptionsResubscribe(t *testing.T) {
 	if *s.Gaps != 0 {
 		t.Errorf("gaps %d: heads missed while reconnecting are no gap within a subscription", *s.Gaps)
 	}
+	for _, r := range snap.Timeline {
+		if r.Subs[0].Subscribed > 4 {
+			t.Errorf("second %d: %d subscribed of 4 subscribers: a dropped subscription still counts", r.T, r.Subs[0].Subscribed)
+		}
+	}
 	if !hasEvent(snap, "subscribe", "newHeads: a connection dropped: close 1001") {
 		t.Errorf("no event names the drop: %+v", snap.Events)
 	}
