@@ -212,3 +212,17 @@ func (n *Node) call(out any, method string, params ...any) error {
 	}
 	return json.Unmarshal(a.Result, out)
 }
+
+// Head is the node's latest block number.
+func (n *Node) Head(tb testing.TB) uint64 {
+	tb.Helper()
+	var head string
+	if err := n.call(&head, "eth_blockNumber"); err != nil {
+		tb.Fatal(err)
+	}
+	h, err := strconv.ParseUint(strings.TrimPrefix(head, "0x"), 16, 64)
+	if err != nil {
+		tb.Fatalf("eth_blockNumber %q: %v", head, err)
+	}
+	return h
+}
