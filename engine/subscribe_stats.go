@@ -86,7 +86,8 @@ type SubRow struct {
 // and lag p99 among them (ms). ok is false when there are no subscriptions.
 type SubsTotal struct {
 	Gaps, Duplicates, Disconnects, Refused, DialFailed, Notifications int64
-	SpreadP99, LagP99, SubscribeP99                                   float64
+	Subscribes                                                        int64
+	SpreadP99, LagP99, SubscribeP99, Rate                             float64
 	Subscribed, Subscribers                                           int
 	HasHeads                                                          bool
 }
@@ -105,6 +106,8 @@ func TotalOf(subs []SubStats) SubsTotal {
 		t.Refused += sumCounts(s.Refused)
 		t.DialFailed += sumCounts(s.DialFailed)
 		t.Notifications += s.Notifications
+		t.Subscribes += s.Subscribes
+		t.Rate += s.Rate
 		t.SpreadP99 = max(t.SpreadP99, s.Spread.P99)
 		t.SubscribeP99 = max(t.SubscribeP99, s.Subscribe.P99)
 		if s.Lag != nil {

@@ -51,7 +51,9 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	}
 	p.Search, p.HasSearch = c.search(doc)
-	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
+	have := mixAsksOf(cfg.Requests)
+	have.subs, have.heads = subscriptionAsks(cfg.Subscriptions)
+	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), have)
 	if len(cfg.Targets) > 0 || cfg.CompareAnswers { // else the command line may name the targets
 		c.problems = append(c.problems, checkThresholdsRun(p.Thresholds, cfg)...)
 	}

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/engine/thresholds"
 )
 
 // [[subscribe]] tables: WebSocket subscriptions held beside the request load, or alone.
@@ -256,4 +257,29 @@ func followURL(cfg *engine.Config, from, to string) {
 			s.URL, s.DisplayURL = to, DisplayURL(to)
 		}
 	}
+}
+
+// subscriptionAsks says whether there are subscriptions, and a newHeads one among them.
+func subscriptionAsks(subs []engine.Subscription) (some, heads bool) {
+	for i := range subs {
+		heads = heads || subs[i].Kind() == engine.SubHeads
+	}
+	return len(subs) > 0, heads
+}
+
+// subMeasurable reports whether a threshold on the subscriptions can be judged: on the whole
+// run ([thresholds], not a stage's), of a profile that holds them (newHeads ones for gaps,
+// repeats and lag). Otherwise it could only fail, so it is a problem at its line.
+func (c *checker) subMeasurable(metric, field string, have mixAsks) bool {
+	switch {
+	case strings.HasPrefix(field, "thresholds.stage."):
+		c.addf(field, "is judged on the whole run's subscriptions, not per stage: move it to [thresholds]")
+	case !have.subs:
+		c.addf(field, `the profile holds no subscriptions: add a [[subscribe]] table (method = "eth_subscribe", params = ["newHeads"]), or remove the threshold`)
+	case thresholds.NeedsHeads(metric) && !have.heads:
+		c.addf(field, `is counted for newHeads subscriptions only, and the profile has none: add one (params = ["newHeads"]), or remove the threshold`)
+	default:
+		return true
+	}
+	return false
 }

@@ -96,6 +96,21 @@ func equalStages(a, b []engine.Stage) bool {
 	return true
 }
 
+// TestSubscribeThresholds: the issue's thresholds load with their file:line.
+func TestSubscribeThresholds(t *testing.T) {
+	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["newHeads"]
+subscribers = 1
+[thresholds]
+sub_gaps = "== 0"
+sub_spread_p99 = "< 200ms"`)
+	if len(p.Thresholds) != 2 || p.Thresholds[0].Metric != "sub_gaps" || p.Thresholds[1].Bound != 200 || p.Thresholds[1].Where != "t.toml:8" {
+		t.Errorf("thresholds %+v", p.Thresholds)
+	}
+}
+
 // TestSubscribeURLFollowsOverride: --url moves the subscriptions that took the profile's url.
 func TestSubscribeURLFollowsOverride(t *testing.T) {
 	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
@@ -146,6 +161,12 @@ func TestSubscribeProblems(t *testing.T) {
 		{name: "rate without requests", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\n[[stage]]\nrate = \"10/s\"\nduration = \"5s\"\n", line: 6, field: "stage[1].rate", hint: "no [[request]] to send"},
 		// A ramp with nothing to send.
 		{name: "ramp without requests", src: head + "method = \"slotSubscribe\"\nsubscribers = 5\n[ramp]\nfrom = \"1/s\"\nto = \"10/s\"\nstep = \"1/s\"\nevery = \"1s\"\n", line: 5, field: "ramp", hint: "[[stage]] tables and a duration"},
+		// A subscriptions threshold in a profile without them.
+		{name: "threshold without subscriptions", src: "url = \"http://127.0.0.1:1\"\n[[request]]\nmethod = \"getSlot\"\n[[stage]]\nrate = 1\n[thresholds]\nsub_gaps = \"== 0\"\n", line: 7, field: "thresholds.sub_gaps", hint: "holds no subscriptions"},
+		// Gaps are counted for newHeads only.
+		{name: "gaps without heads", src: head + "method = \"slotSubscribe\"\nsubscribers = 1\n[thresholds]\nsub_gaps = \"== 0\"\n", line: 6, field: "thresholds.sub_gaps", hint: "newHeads subscriptions only"},
+		// Per stage.
+		{name: "threshold per stage", src: head + "method = \"slotSubscribe\"\nsubscribers = 1\n[[stage]]\nduration = \"1s\"\n[thresholds.stage.1]\nsub_spread_p99 = \"< 200ms\"\n", line: 8, field: "thresholds.stage.1.sub_spread_p99", hint: "not per stage"},
 		// Two subscriptions named alike.
 		{name: "same name", src: head + "name = \"a\"\nmethod = \"slotSubscribe\"\nsubscribers = 1\n[[subscribe]]\nname = \"a\"\nmethod = \"slotSubscribe\"\nsubscribers = 1\n", line: 7, field: "subscribe[2].name", hint: "a name of its own"},
 	})

@@ -173,8 +173,9 @@ func (c *checker) thresholdTable(t table, path string, stage int, have mixAsks, 
 	return out
 }
 
-// mixAsks says whether any request of the mix has expect rules, or a cost.
-type mixAsks struct{ rules, costs bool }
+// mixAsks says whether any request of the mix has expect rules, or a cost, and whether the
+// profile holds subscriptions (a newHeads one: heads).
+type mixAsks struct{ rules, costs, subs, heads bool }
 
 func mixAsksOf(reqs []engine.Request) mixAsks {
 	var m mixAsks
@@ -189,6 +190,9 @@ func mixAsksOf(reqs []engine.Request) mixAsks {
 // needs expect rules, cost_rate costs. Without them the threshold could only fail (or, worse,
 // pass on a 0 that measured nothing), so it is a problem at its line.
 func (c *checker) measurable(metric, field string, have mixAsks) bool {
+	if thresholds.IsSubMetric(metric) {
+		return c.subMeasurable(metric, field, have)
+	}
 	switch {
 	case thresholds.NeedsRules(metric) && !have.rules:
 		c.addf(field, `no request has expect rules, so no answer is checked: add expect = "result" (to the profile or a [[request]]), or remove the threshold`)

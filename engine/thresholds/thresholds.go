@@ -52,6 +52,9 @@ type metric struct {
 	// answers is the numerator of a share of the answers compared (answerMetrics): the metric
 	// measures the run's comparison of its targets' answers, not a summary.
 	answers func(*answers.Counts) int64
+	// snap, for a metric of the whole run's snapshot (subs.go), gives its value, or its count
+	// and what that is a share of, or why the run cannot be judged on it.
+	snap func(*engine.Snapshot) (v float64, count, of int64, missing string)
 }
 
 func completed(s *engine.Summary) int64 { return s.Completed }
@@ -101,15 +104,15 @@ func latencyMetrics() []metric {
 
 // Metrics are the names a threshold may use, for "did you mean" hints and the README.
 func Metrics() []string {
-	out := make([]string, len(metrics))
-	for i, m := range metrics {
-		out[i] = m.name
+	out := make([]string, 0, len(metrics)+len(subMetrics))
+	for _, m := range append(metrics[:len(metrics):len(metrics)], subMetrics...) {
+		out = append(out, m.name)
 	}
 	return out
 }
 
 func lookup(name string) (metric, bool) {
-	for _, m := range metrics {
+	for _, m := range append(metrics[:len(metrics):len(metrics)], subMetrics...) {
 		if m.name == name {
 			return m, true
 		}
@@ -257,6 +260,9 @@ func parseRate(v string, m metric) (float64, error) {
 // evaluate judges t on a run of one target (a target's view of a run with several).
 func evaluate(t Threshold, s *engine.Snapshot) engine.ThresholdResult {
 	r := resultOf(t)
+	if m, _ := lookup(t.Metric); m.snap != nil {
+		return evaluateSnap(t, s, m, r)
+	}
 	sum := &s.Totals
 	if t.Stage > 0 {
 		if t.Stage > len(s.Stages) {
