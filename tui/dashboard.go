@@ -84,6 +84,7 @@ type Dashboard struct {
 	node       nodePane
 	targets    targetsPane // several targets side by side
 	answers    answersPane // and their answers compared
+	subs       subsPane
 	footer     footerPane
 
 	width, height int
@@ -131,6 +132,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.node = nodePane{paneBase: base}
 	d.targets = targetsPane{paneBase: base}
 	d.answers = answersPane{paneBase: base}
+	d.subs = subsPane{paneBase: base}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

@@ -34,7 +34,8 @@ func checkViewPure(t *testing.T, where string, m tea.Model, paneViews ...func() 
 // paneViews are the views of all the dashboard's panes.
 func paneViews(d *Dashboard) []func() string {
 	return []func() string{d.header.View, d.footer.View, d.throughput.View, d.latency.View, d.status.View,
-		d.errors.View, d.events.View, d.stages.View, d.requests.View, d.node.View, d.targets.View, d.answers.View}
+		d.errors.View, d.events.View, d.stages.View, d.requests.View, d.node.View, d.targets.View, d.answers.View,
+		d.subs.View}
 }
 
 // fingerprint writes out everything reachable from v: every field, exported or not, every

@@ -94,7 +94,7 @@ func (d *Dashboard) arrange() (wide bool) {
 	wide = d.width >= wideWidth && d.height >= wideHeight
 	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
 		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
-		&d.targets.paneBase, &d.answers.paneBase} {
+		&d.targets.paneBase, &d.answers.paneBase, &d.subs.paneBase} {
 		p.wide = wide
 	}
 	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
@@ -109,7 +109,8 @@ func (d *Dashboard) arrange() (wide bool) {
 const narrowest = 60
 
 // compactBody stacks the panes in one column, most important first. The core (rate, latency,
-// status codes, errors) always shows; the node's resources (when watched) come next, then
+// status codes, errors) always shows; the node's resources (when watched) and the
+// subscriptions (when held) come next, then
 // the events, the stages and the requests of a mix take the rows to spare, blank lines go
 // between panes only when everything fits, and the events list takes what is left.
 func (d *Dashboard) compactBody(height int) string {
@@ -119,6 +120,7 @@ func (d *Dashboard) compactBody(height int) string {
 		{pane: &d.status, gap: true},
 		{pane: &d.errors},
 		{pane: &d.node, rank: 1, gap: true},
+		{pane: &d.subs, rank: 1, gap: true},
 		{pane: &d.stages, rank: 2, gap: true},
 		{pane: &d.requests, rank: 3, gap: true},
 		{pane: &d.events, rank: 1, grow: true, gap: true},
@@ -204,8 +206,9 @@ func allot(width, height, frame int, secs []section) (heights []int, gaps bool) 
 }
 
 // wideBody puts the panes in two columns of boxes: rate, latency and the stages on the left,
-// status codes, errors, the node (when watched), the requests of the mix (when it has two or
-// more) and events on the right. The stage list and the events list grow into the room.
+// status codes, errors, the node (when watched), the subscriptions (when held), the requests
+// of the mix (when it has two or more) and events on the right. The stage list and the events
+// list grow into the room.
 func (d *Dashboard) wideBody(height int) string {
 	height-- // a blank line under the header
 	leftW := d.width / 2
@@ -218,6 +221,7 @@ func (d *Dashboard) wideBody(height int) string {
 		{id: boxStatus, pane: &d.status},
 		{id: boxErrors, pane: &d.errors, rank: 1},
 		{id: boxNode, pane: &d.node, rank: 1},
+		{id: boxSubs, pane: &d.subs, rank: 1},
 		{id: boxRequests, pane: &d.requests, rank: 2},
 		{id: boxEvents, pane: &d.events, rank: 3, grow: true},
 	}
@@ -256,6 +260,7 @@ const (
 	boxNode
 	boxTargets
 	boxAnswers
+	boxSubs
 )
 
 // cachedBox is a pane's last boxed rendering: drawing a border measures every line of the

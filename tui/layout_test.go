@@ -56,6 +56,12 @@ func layoutViews() map[string]func(*engine.Stats) {
 		},
 		"closed loop": func(st *engine.Stats) { st.Mode = engine.ModeClosed },
 		"watched":     watched,
+		"subscribed":  subscribed,
+		"subscribed, watched, long names": func(st *engine.Stats) {
+			watched(st)
+			subscribed(st)
+			st.Subs[0].Name = "ノード" + strings.Repeat("very-long-subscription-name", 5)
+		},
 		"watched, long names": func(st *engine.Stats) {
 			watched(st)
 			st.Watch.Procs[0].Label = "ノード" + strings.Repeat("very-long-process-name", 5)
@@ -233,6 +239,7 @@ func checkPanesFit(t *testing.T, where string, d *Dashboard) {
 		"node":       {d.node.View, d.node.width, d.node.height},
 		"targets":    {d.targets.View, d.targets.width, d.targets.height},
 		"answers":    {d.answers.View, d.answers.width, d.answers.height},
+		"subs":       {d.subs.View, d.subs.width, d.subs.height},
 	}
 	for name, p := range panes {
 		if p.height <= 0 {

@@ -112,6 +112,7 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 		// after row 11 and before row 12.
 		p.printEvents(float64(r.T + 1))
 		p.printRow(&r)
+		p.printSubs(st.Subs, &r)
 		p.printHead(st.Head, rows, r.T)
 	}
 	// Rows are published a moment after their second ends, so an event is held until the row
