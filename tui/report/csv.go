@@ -21,8 +21,8 @@ import (
 // code (rpc_-32602 …), so every row has the same columns and a missing count is a 0. A run
 // that sent JSON-RPC calls has calls_ok, calls_limited and calls_failed after failed; one with
 // expect rules then invalid (requests failed by a rule), one with costs cost_offered and
-// cost_accepted (cost units per second); a watched run has the node's columns last
-// (watchColumns). A second without answers has empty latency cells; a last row that holds
+// cost_accepted (cost units per second); a watched run has the node's columns (watchColumns),
+// one with subscriptions theirs last (subColumns). A second without answers has empty latency cells; a last row that holds
 // nothing is left out.
 //
 // A run with several targets has a target column first and each target's seconds in turn, in
@@ -71,10 +71,12 @@ type csvColumns struct {
 	checks               checkColumns
 	statuses, errs, rpcs []string
 	watch                []string
+	subs                 []string // the subscriptions' columns, last (subColumns)
+	nSubs                int      // the subscriptions held (the run's, at the top level)
 }
 
 func newCSVColumns(views []*engine.Snapshot, target bool) csvColumns {
-	c := csvColumns{target: target, watch: watchColumns(views[0])}
+	c := csvColumns{target: target, watch: watchColumns(views[0]), subs: subColumns(views[0]), nSubs: len(views[0].Subscriptions)}
 	c.statuses, c.errs, c.rpcs = timelineKeys(views...)
 	for _, v := range views {
 		c.calls = c.calls || v.Totals.Calls.Sent > 0
@@ -109,7 +111,8 @@ func (c csvColumns) header() []string {
 		header = append(header, "rpc_"+k)
 	}
 	header = append(header, "inflight", "dropped", "p50_ms", "p90_ms", "p99_ms", "max_ms", "bytes_in", "saturated")
-	return append(header, c.watch...)
+	header = append(header, c.watch...)
+	return append(header, c.subs...)
 }
 
 // record appends the cells of second r of run s (target name, in a run with several) to rec.
@@ -149,7 +152,8 @@ func (c csvColumns) record(rec []string, name string, s *engine.Snapshot, r *eng
 	}
 	rec = append(rec, textfmt.Int(r.Inflight), textfmt.Int(r.Dropped), p50, p90, p99, pmax,
 		textfmt.Int(r.BytesIn), saturated)
-	return append(rec, watchCells(s, r)...)
+	rec = append(rec, watchCells(s, r)...)
+	return append(rec, subCells(c.nSubs, r)...)
 }
 
 // safeRecord makes each cell safe to show (safetext) in place: a column is named after a status,

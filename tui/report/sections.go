@@ -13,11 +13,11 @@ import (
 
 // detailTables are the report's tables after the totals and the latency, in order: stages (then
 // their invalid answers and cost, when the run has rules or costs), the chain's head, the
-// node's resources (when watched), requests (then theirs), statuses, errors, faults, the expect
+// subscriptions (when held), the node's resources (when watched), requests (then theirs), statuses, errors, faults, the expect
 // rules broken, rate-limit headers and events. The text report writes each as a section; the
 // HTML page draws them below its charts.
 func detailTables(s *engine.Snapshot) []*textfmt.Table {
-	return append(targetTables(s, nodeTables(s)...), eventsTable(s.Events))
+	return append(targetTables(s, append(subsTables(s), nodeTables(s)...)...), eventsTable(s.Events))
 }
 
 // targetTables are the detail tables of one target's numbers (a run's, or one target's of a
