@@ -32,6 +32,7 @@ func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 	ew := textfmt.NewWriter(w, width)
 	writeCompareRuns(ew, runs)
 	writeCompareTotals(ew, &c)
+	writeCompareSubs(ew, &c)
 	for i := range c.Stages {
 		writeCompareStage(ew, &c, i)
 	}

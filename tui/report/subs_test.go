@@ -34,3 +34,23 @@ func TestCSVSubscriptions(t *testing.T) {
 		t.Errorf("first second %q does not end with %q", lines[1], want)
 	}
 }
+
+// TestCompareSubscriptions: compare lines up each subscription of run A with the other runs'
+// of the same name: a worse spread and more gaps read as worse.
+func TestCompareSubscriptions(t *testing.T) {
+	a := fixture.Subscribed(fixture.Snapshot())
+	b := fixture.Subscribed(fixture.Snapshot())
+	gaps := int64(30)
+	b.Subscriptions[0].Spread.P99, b.Subscriptions[0].Gaps = 229.2, &gaps
+	out := written(t, func(w io.Writer) error {
+		return WriteCompare(w, []CompareRun{{File: "a.json", Snapshot: a}, {File: "b.json", Snapshot: b}}, 0)
+	})
+	checkContains(t, "compare", out, "Subscription newHeads", "Subscription slotSubscribe")
+	for _, l := range strings.Split(out, "\n") {
+		if strings.Contains(l, "spread p99 ms") && strings.Contains(l, "229") && !strings.Contains(l, "worse") ||
+			strings.HasPrefix(strings.TrimSpace(l), "gaps") && strings.Contains(l, "30") && !strings.Contains(l, "worse") {
+			t.Errorf("%q should read worse", l)
+		}
+	}
+	fixture.CheckPlainAndNarrow(t, out)
+}
