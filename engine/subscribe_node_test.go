@@ -27,6 +27,11 @@ type headsNode struct {
 	skipEvery uint64
 	// status answers the upgrade with this HTTP status instead (0: upgrades).
 	status int
+	// busy is how long the node's one core works on each HTTP call (eth_blockNumber), during
+	// which it sends no notification either: a node slow under load, whose fan-out a spike
+	// of calls delays.
+	busy time.Duration
+	core sync.Mutex
 
 	mu      sync.Mutex
 	subs    map[chan []byte]int // subscriber channel → its order of arrival
@@ -51,8 +56,13 @@ func startHeads(t *testing.T, n *headsNode) string {
 	return "ws" + strings.TrimPrefix(n.srv.URL, "http")
 }
 
-// mine makes a block every period and hands its head to every subscriber.
+// mine makes a block every period and hands its head to every subscriber. A period of a
+// second is aligned to the wall clock's seconds, as a chain's slots are, so a head's whole-second
+// timestamp is when it was made and its lag is the node's delay alone.
 func (n *headsNode) mine() {
+	if n.period == time.Second {
+		time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(time.Second)))
+	}
 	tick := time.NewTicker(n.period)
 	defer tick.Stop()
 	for {
@@ -81,6 +91,14 @@ func (n *headsNode) mine() {
 
 // serve upgrades, answers the subscribe call and sends heads until the connection ends.
 func (n *headsNode) serve(w http.ResponseWriter, r *http.Request) {
+	if r.Method == http.MethodPost {
+		n.core.Lock()
+		time.Sleep(n.busy)
+		n.core.Unlock()
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write([]byte(`{"jsonrpc":"2.0","id":1,"result":"0x1"}`))
+		return
+	}
 	if n.status != 0 {
 		http.Error(w, "no WebSocket here", n.status)
 		return
@@ -130,7 +148,10 @@ func (n *headsNode) serve(w http.ResponseWriter, r *http.Request) {
 		}
 		select {
 		case m := <-ch:
-			if c.Write(ctx, websocket.MessageText, m) != nil {
+			n.core.Lock() // a notification waits for the core as a call does
+			err := c.Write(ctx, websocket.MessageText, m)
+			n.core.Unlock()
+			if err != nil {
 				return
 			}
 		case <-ctx.Done():

@@ -1,6 +1,7 @@
 package engine_test
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -150,4 +151,45 @@ func deref(p *int64) int64 {
 		return -1
 	}
 	return *p
+}
+
+// TestSubscriptionsSpikeDelaysNotifications answers the provider's question: does a spike of
+// calls delay notifications? Against a node whose one core serves calls and notifications
+// alike, the seconds of a call spike show heads arriving later after their block's timestamp
+// than the calm seconds before, in the same timeline rows as the request rate.
+func TestSubscriptionsSpikeDelaysNotifications(t *testing.T) {
+	node := &headsNode{period: time.Second, busy: 2 * time.Millisecond}
+	ws := startHeads(t, node)
+	url := "http" + strings.TrimPrefix(ws, "ws")
+	cfg := subsConfig(ws, 20, 0, 0)
+	cfg.URL, cfg.DisplayURL, cfg.Connections = url, url, 32
+	cfg.Plan = engine.Plan{Stages: []engine.Stage{{Rate: 20, Duration: 3 * time.Second}, {Rate: 450, Duration: 3 * time.Second}}}
+	cfg.Requests = []engine.Request{{Name: "eth_blockNumber", Weight: 1, Items: 1,
+		Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`)}}
+	snap := run(t, cfg)
+	var calm, spike []float64
+	for _, r := range snap.Timeline {
+		if len(r.Subs) == 0 || r.Subs[0].LagP99 == 0 {
+			continue // no head arrived in that second
+		}
+		if r.Stage == 0 {
+			calm = append(calm, r.Subs[0].LagP99)
+		} else if r.RPS > 300 {
+			spike = append(spike, r.Subs[0].LagP99)
+		}
+	}
+	c, s := median(calm), median(spike)
+	t.Logf("lag p99 per second: calm (20 calls/s) %v, spike (450 calls/s) %v", calm, spike)
+	if len(calm) == 0 || len(spike) == 0 || s < 3*c || s < 10 {
+		t.Errorf("the spike's lag p99 (median %.2f ms) is not clearly above the calm's (%.2f ms)", s, c)
+	}
+}
+
+func median(v []float64) float64 {
+	if len(v) == 0 {
+		return 0
+	}
+	s := slices.Clone(v)
+	slices.Sort(s)
+	return s[len(s)/2]
 }
