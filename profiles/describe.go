@@ -73,11 +73,14 @@ func (p *Profile) Describe(w io.Writer) {
 			add("reference", "%s (the target's lag behind it)", safetext.Line(h.RefDisplay))
 		}
 	}
+	rows = append(rows, p.describeSubscriptions()...)
 	rows = append(rows, p.describeSearch()...)
 	rows = append(rows, p.describeThresholds()...)
 	writeRows(w, rows)
 
-	p.describeRequests(w)
+	if len(c.Requests) > 0 || len(c.Subscriptions) == 0 { // subscriptions alone send none
+		p.describeRequests(w)
+	}
 	if len(c.Plan.Stages) > 0 || !p.HasSearch {
 		p.describePlan(w) // a find-limit-only profile has none: the search makes its own
 	}

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"fmt"
 	"net/url"
 	"slices"
 	"strconv"
@@ -8,6 +9,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
+	"github.com/rpcstress/rpcstress/internal/safetext"
 )
 
 // [[subscribe]] tables: WebSocket subscriptions held beside the request load, or alone.
@@ -282,4 +284,23 @@ func (c *checker) subMeasurable(metric, field string, have mixAsks) bool {
 		return true
 	}
 	return false
+}
+
+// describeSubscriptions are Describe's rows of the [[subscribe]] tables: what each subscribes
+// to, how many times, where and how fast the subscribers come.
+func (p *Profile) describeSubscriptions() [][2]string {
+	var rows [][2]string
+	for i, s := range p.Config.Subscriptions {
+		key := ""
+		if i == 0 {
+			key = "subscribe"
+		}
+		ramp := "all at once"
+		if s.Ramp > 0 {
+			ramp = "adding " + s.Ramp.String()
+		}
+		rows = append(rows, [2]string{key, fmt.Sprintf("%s: %s %s, %d subscribers (%s) at %s", safetext.Line(s.Name),
+			safetext.Line(s.Method), safetext.Line(string(s.Params)), s.Subscribers, ramp, safetext.Line(s.DisplayURL))})
+	}
+	return rows
 }

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"strings"
 	"testing"
 	"time"
 
@@ -190,3 +191,20 @@ method = "slotSubscribe"
 subscribers = 2
 url = "wss://${HOST}/ws"
 `
+
+// TestSubscribeDescribe: validate says what each subscription subscribes to, and a profile of
+// subscriptions alone lists no empty request mix.
+func TestSubscribeDescribe(t *testing.T) {
+	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
+[[subscribe]]
+method = "eth_subscribe"
+params = ["newHeads"]
+subscribers = 50
+ramp = "100/s"`)
+	var b strings.Builder
+	p.Describe(&b)
+	out := b.String()
+	if !strings.Contains(out, `newHeads: eth_subscribe ["newHeads"], 50 subscribers (adding`) || strings.Contains(out, "requests (0") {
+		t.Errorf("describe:\n%s", out)
+	}
+}
