@@ -77,9 +77,13 @@ func (sp *subParser) parse(b []byte) subMsg {
 	case SubHeads:
 		sp.head(res, &m)
 	case SubSlots:
-		if n, err := res.Get("slot").Uint64(); err == nil {
-			m.number, m.hasNumber, m.key = n, true, n
-			return m
+		// A slot's notification without a slot (Get's nil would panic Uint64: found by
+		// FuzzSubParse, a head read as a slot) is keyed by its result.
+		if slot := res.Get("slot"); slot != nil {
+			if n, err := slot.Uint64(); err == nil {
+				m.number, m.hasNumber, m.key = n, true, n
+				return m
+			}
 		}
 		m.key = sp.keyOf(res)
 	default:
