@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"testing"
-	"time"
 
 	"github.com/rpcstress/rpcstress/internal/gethtest"
 )
@@ -13,7 +12,7 @@ import (
 // repeat, no drop, and every head's lag behind its timestamp under two seconds.
 func TestSubscribeGeth(t *testing.T) {
 	t.Parallel()
-	node := gethtest.StartWith(t, gethtest.Options{WS: true, Period: time.Second})
+	node := gethtest.StartWith(t, gethtest.Options{WS: true, DevPeriod: 1})
 	p := writeFile(t, t.TempDir(), "subs.toml", fmt.Sprintf(`name = "heads"
 url = %q
 timeout = "5s"
