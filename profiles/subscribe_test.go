@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -78,23 +79,11 @@ url = "ws://127.0.0.1:8546"`,
 					t.Errorf("subscription %d: %+v (params %s), want %+v (params %s)", i, g, g.Params, w, w.Params)
 				}
 			}
-			if tt.stages != nil && !equalStages(p.Config.Plan.Stages, tt.stages) {
+			if tt.stages != nil && !slices.Equal(p.Config.Plan.Stages, tt.stages) {
 				t.Errorf("plan %+v, want %+v", p.Config.Plan.Stages, tt.stages)
 			}
 		})
 	}
-}
-
-func equalStages(a, b []engine.Stage) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // TestSubscribeThresholds: the issue's thresholds load with their file:line.
