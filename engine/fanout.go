@@ -62,12 +62,10 @@ func newFanout(cfg *Config, lanes []*lane, cmp answerComparer) *fanout {
 		cmp:   cmp,
 	}
 	f.free.New = func() any { return &sharedReq{f: f} }
-	if cmp != nil {
-		rows := newRequestRows(cfg.Requests, false)
-		f.names = make([]string, len(cfg.Requests))
-		for i := range f.names {
-			f.names[i] = rows.names[rows.of(i)]
-		}
+	rows := newRequestRows(cfg.Requests, false)
+	f.names = make([]string, len(cfg.Requests))
+	for i := range f.names {
+		f.names[i] = rows.names[rows.of(i)]
 	}
 	return f
 }
