@@ -23,6 +23,7 @@ import (
 	"github.com/rpcstress/rpcstress/profiles"
 	"github.com/rpcstress/rpcstress/tui"
 	"github.com/rpcstress/rpcstress/tui/report"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // run is the main job: load, run, print, save.
@@ -62,8 +63,8 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if len(p.Config.Plan.Stages) == 0 && p.HasSearch {
 		return c.fail(exitUsage, fmt.Errorf("%s has a [search] but no [[stage]] or [ramp]: run `rpcstress find-limit %s`, or give a plan (--rate R --duration D)", p.Path, p.Path))
 	}
-	if p.Config.TLS.Insecure {
-		fmt.Fprintln(c.stdout, "warning: TLS verification OFF (insecure = true): any certificate is accepted")
+	for _, w := range insecureWarnings(p.Config) {
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", safetext.Line(w), c.textWidth())
 	}
 	if err := applyShard(p, f); err != nil {
 		return c.fail(exitUsage, err)
