@@ -11,7 +11,7 @@ import (
 )
 
 // startNode starts the mock node for the test (nodetest.Start).
-func startNode(t *testing.T, cfg mocknode.Config) (*mocknode.Node, string) {
+func startNode(t testing.TB, cfg mocknode.Config) (*mocknode.Node, string) {
 	return nodetest.Start(t, cfg)
 }
 
