@@ -40,6 +40,7 @@ type Runner struct {
 	sched    *Scheduler
 	lanes    []*lane        // one per target; the first one's numbers are the run's top level
 	cmp      answerComparer // nil unless the targets' answers are compared
+	views    statsCache     // with several targets, the last view Stats made
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64

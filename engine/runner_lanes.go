@@ -3,6 +3,9 @@ package engine
 import (
 	"errors"
 	"fmt"
+	"sync"
+
+	"github.com/rpcstress/rpcstress/engine/answers"
 )
 
 // This file wires a Runner's lanes (one per target, see lane) and joins their numbers: the
@@ -41,7 +44,10 @@ func (r *Runner) makeLanes() error {
 		l.jobs = r.sched.jobs // the first's; the others' are made below
 		l.agg = NewAggregator(l.cfg, l.counters, r.events, r.planState, r.start, r.opt.PublishEvery)
 		l.agg.lagIn = r.sched.lags.worst // one schedule: its lateness is every target's
-		l.agg.target = l.name
+		if l.name != "" {
+			l.agg.target = l.name
+			l.agg.latest.Store(l.agg.view(false)) // the view before the first publish, named too
+		}
 		var err error
 		if l.head, err = newHeadTracker(l.cfg, r.events, r.start); err != nil {
 			return l.wrap(err)
@@ -93,23 +99,54 @@ func newComparer(cfg *Config) (answerComparer, error) {
 
 // Stats is the latest published view of the run; never nil. With several targets it is the
 // first target's view, with every target's in Targets (the first's included) and the
-// comparison's counts so far in Answers.
+// comparison's counts so far in Answers; the same view, pointer and all, until a target
+// publishes a new one or the counts change, so a reader that redraws on a new view (the
+// dashboard) redraws only then.
 func (r *Runner) Stats() *Stats {
 	st := r.lanes[0].agg.Stats()
 	if len(r.lanes) == 1 {
 		return st
 	}
-	v := *st // the published view is shared and immutable: this one is the caller's
-	v.Targets = make([]*Stats, len(r.lanes))
-	v.Targets[0] = st
-	for i, l := range r.lanes[1:] {
-		v.Targets[i+1] = l.agg.Stats()
-	}
+	var live *answers.Result
 	if r.cmp != nil {
-		live := r.cmp.Live()
-		v.Answers = &live
+		l := r.cmp.Live()
+		live = &l
 	}
-	return &v
+	c := &r.views
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if c.view != nil && c.current(r.lanes, live) {
+		return c.view
+	}
+	v := *st // the published view is shared and immutable: this one is the Runner's
+	v.Targets = make([]*Stats, len(r.lanes))
+	for i, l := range r.lanes {
+		v.Targets[i] = l.agg.Stats()
+	}
+	v.Targets[0] = st
+	v.Answers = live
+	c.view = &v
+	return c.view
+}
+
+// statsCache is the last view of several targets Stats made.
+type statsCache struct {
+	mu   sync.Mutex
+	view *Stats
+}
+
+// current reports whether the cached view still holds each lane's latest view and the
+// answers' counts live.
+func (c *statsCache) current(lanes []*lane, live *answers.Result) bool {
+	for i, l := range lanes {
+		if c.view.Targets[i] != l.agg.Stats() {
+			return false
+		}
+	}
+	if live == nil || c.view.Answers == nil {
+		return live == nil && c.view.Answers == nil
+	}
+	return live.Totals == c.view.Answers.Totals
 }
 
 // SnapshotNow saves nothing; it returns a snapshot of the run so far (end_reason "running").

@@ -257,3 +257,30 @@ func TestTargetsRefused(t *testing.T) {
 		})
 	}
 }
+
+// TestTargetsStatsView: with several targets Stats is the first target's view with every
+// target's beside it, and the same view until a target publishes a new one, so the dashboard
+// redraws only on news.
+func TestTargetsStatsView(t *testing.T) {
+	_, urlA := startNode(t, mocknode.Config{})
+	_, urlB := startNode(t, mocknode.Config{})
+	cfg := sideBySide(balanceConfig(urlA, engine.Stage{Rate: 50, Duration: 300 * time.Millisecond}), urlA, urlB)
+	r, err := engine.NewRunner(cfg, engine.RunOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	before := r.Stats()
+	if r.Stats() != before || len(before.Targets) != 2 || before.Targets[1].TargetName != "b" {
+		t.Fatalf("before the run: a new view on every call, or not both targets")
+	}
+	if _, err := r.Run(t.Context(), engine.SnapshotMeta{}); err != nil {
+		t.Fatal(err)
+	}
+	after := r.Stats()
+	if after == before || !after.Done || !after.Targets[1].Done || after.Targets[0].Total.Completed != after.Total.Completed {
+		t.Errorf("after the run: the view did not follow the targets' final ones")
+	}
+	if r.Stats() != after {
+		t.Errorf("after the run: a new view on every call")
+	}
+}
