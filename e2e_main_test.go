@@ -98,7 +98,7 @@ var built struct {
 
 // buildBinary returns the real binary, built on first use, for what only a separate process
 // shows. The first caller builds it; others wait for that build and share it.
-func buildBinary(t *testing.T) string {
+func buildBinary(t testing.TB) string {
 	t.Helper()
 	if testing.Short() {
 		t.Skip("builds the binary; skipped with -short")
@@ -152,7 +152,7 @@ func longScenario(t *testing.T, about string) {
 }
 
 // closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).
-func closedPort(t *testing.T) string {
+func closedPort(t testing.TB) string {
 	t.Helper()
 	return freeLoopbackAddr(t)
 }
@@ -160,7 +160,7 @@ func closedPort(t *testing.T) string {
 // freeLoopbackAddr finds a free port on 127.0.0.1 (for nginx, or a node started on a known
 // address). Another process may take it before it is bound again; startNginx then fails with
 // nginx's own "Address already in use".
-func freeLoopbackAddr(t *testing.T) string {
+func freeLoopbackAddr(t testing.TB) string {
 	t.Helper()
 	ln, err := net.Listen("tcp", "127.0.0.1:0")
 	if err != nil {

@@ -5,7 +5,9 @@ import (
 	"flag"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
@@ -55,4 +57,68 @@ func TestE2ESideBySideEngineWiring(t *testing.T) {
 	if !strings.Contains(stdout.String(), "snapshot: "+out) {
 		t.Errorf("the run did not say where its snapshot went:\n%s", stdout)
 	}
+}
+
+// The runs of BenchmarkSideBySideCPU: long enough that start and drain weigh little.
+const (
+	cpuRate = 2000
+	cpuFor  = 8 * time.Second
+)
+
+// BenchmarkSideBySideCPU is rpcstress's own CPU per scheduled request with one target and with
+// two side by side at the same rate, against mock nodes in processes of their own, so that
+// only the tester's CPU is counted (the in-process BenchmarkHotPath* count their in-memory
+// servers too). The issue's goal: two targets at most 2.1× one. Compare the cases' cpu-µs/req
+// from runs interleaved with -count.
+func BenchmarkSideBySideCPU(b *testing.B) {
+	bin := buildBinary(b)
+	var urls []string
+	for range 2 {
+		addr := closedPort(b)
+		m, err := startMockProcess(bin, addr)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Cleanup(func() { m.signal(syscall.SIGKILL) })
+		urls = append(urls, "http://"+addr+"/")
+	}
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}`)
+	for _, tc := range []struct {
+		name    string
+		targets int
+	}{{"one", 1}, {"two", 2}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for range b.N {
+				cfg := &engine.Config{Name: "cpu", URL: urls[0], DisplayURL: urls[0], Timeout: 2 * time.Second, Connections: 16,
+					Mode: engine.ModeOpen, Limits: engine.DefaultLimits(), Plan: engine.Plan{Stages: []engine.Stage{{Rate: cpuRate, Duration: cpuFor}}},
+					Requests: []engine.Request{{Name: "getBalance", Weight: 1, Items: 1, Body: body, RPC: engine.ParseRPCCalls(body)}}}
+				for i := range tc.targets {
+					if tc.targets > 1 { // one target is the plain run, without Targets
+						cfg.Targets = append(cfg.Targets, engine.Target{Name: string(rune('a' + i)), URL: urls[i], DisplayURL: urls[i]})
+					}
+				}
+				r, err := engine.NewRunner(cfg, engine.RunOptions{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu0 := processCPU(b)
+				snap, err := r.Run(context.Background(), engine.SnapshotMeta{})
+				if err != nil {
+					b.Fatal(err)
+				}
+				cpu := processCPU(b) - cpu0
+				b.ReportMetric(float64(cpu.Microseconds())/float64(snap.Totals.Scheduled), "cpu-µs/req")
+				b.ReportMetric(snap.Stages[0].Summary.RPS, "rps")
+			}
+		})
+	}
+}
+
+// processCPU is the CPU time this process has used (user and system).
+func processCPU(b *testing.B) time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		b.Fatal(err)
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
