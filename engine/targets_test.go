@@ -59,6 +59,8 @@ func TestTargetsEachNodeCountsItsLane(t *testing.T) {
 		if tr.Totals.Scheduled != 300 || tr.Totals.Sent != st.Requests || tr.Totals.Completed != st.Requests {
 			t.Errorf("target %s: scheduled %d sent %d completed %d, node counted %d", tr.Name, tr.Totals.Scheduled, tr.Totals.Sent, tr.Totals.Completed, st.Requests)
 		}
+		t.Logf("target %s: sent %d, 200 %d, 429 %d; its node: %d, 200 %d, 429 %d", tr.Name, tr.Totals.Sent,
+			tr.Totals.Status["200"], tr.Totals.Status["429"], st.Requests, st.Status["200"], st.Status["429"])
 		for _, code := range []string{"200", "429"} {
 			if tr.Totals.Status[code] != st.Status[code] {
 				t.Errorf("target %s status %s: rpcstress %d, node %d", tr.Name, code, tr.Totals.Status[code], st.Status[code])
