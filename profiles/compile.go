@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rpcstress/rpcstress/engine"
 )
 
 // compile checks every part of the decoded document and assembles the engine's Config. Parts
@@ -15,7 +16,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	cfg := &p.base
 	_, hasTargets := doc["targets"]
 	urlVars := c.settings(doc, cfg, src, hasTargets)
-	cfg.Headers = c.headers(doc, md.Keys(), src.getenv)
+	cfg.Headers, _ = c.headers(doc, md.Keys(), src.getenv)
 	cfg.Head = c.chain(doc, src)
 	tc := newTemplateCompiler(src)
 	tc.head = cfg.Head.Cell
@@ -35,7 +36,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		cfg.Requests = append(cfg.Requests, e.req)
 		p.info = append(p.info, e.info)
 	}
-	cfg.TLS = c.tls(doc, src)
+	cfg.TLS, _ = c.tls(doc, "", src, engine.TLSConfig{})
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	p.Search, p.HasSearch = c.search(doc)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
