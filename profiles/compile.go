@@ -15,8 +15,10 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	p := &Profile{Path: src.name}
 	cfg := &p.base
 	_, hasTargets := doc["targets"]
-	urlVars := c.settings(doc, cfg, src, hasTargets)
-	cfg.Headers, _ = c.headers(doc, md.Keys(), src.getenv)
+	_, sideBySide := doc["target"]
+	urlVars := c.settings(doc, cfg, src, hasTargets || sideBySide)
+	var secret []string
+	cfg.Headers, secret = c.headers(doc, md.Keys(), src.getenv)
 	cfg.Head = c.chain(doc, src)
 	tc := newTemplateCompiler(src)
 	tc.head = cfg.Head.Cell
@@ -37,6 +39,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		p.info = append(p.info, e.info)
 	}
 	cfg.TLS, _ = c.tls(doc, "", src, engine.TLSConfig{})
+	p.sideBySide(c, doc, src, secret)
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	p.Search, p.HasSearch = c.search(doc)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))
