@@ -1,11 +1,17 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/profiles"
 )
 
 // sideTargets are two [[target]] tables; sideRequest a request and a one-second plan.
@@ -122,6 +128,77 @@ func TestE2ESideBySideValidate(t *testing.T) {
 	for _, l := range strings.Split(r.stdout+s.stdout, "\n") {
 		if ansi.StringWidth(l) > 80 {
 			t.Errorf("%q is wider than 80 columns", l)
+		}
+	}
+}
+
+// TestE2ESideBySideSecretsNeverShown: a run of two mock nodes whose second target carries
+// secrets in its URL (userinfo, a ${VAR} in the path, the query) and its own headers (by
+// ${VAR}, by name): each node answered every request (the secrets were sent), and no output,
+// snapshot or report shows one. A second run names the same targets with --url NAME=URL and
+// keeps the second's headers.
+func TestE2ESideBySideSecretsNeverShown(t *testing.T) {
+	t.Parallel()
+	a, urlA := startNode(t, mocknode.Config{})
+	b, urlB := startNode(t, mocknode.Config{})
+	const token, pathKey, queryKey, apiKey, user = "tok-SECRET-5678", "pathSECRETkey42", "querySECRETkey31", "apiSECRETkey77", "aliceSECRETuser"
+	hostB := strings.TrimPrefix(urlB, "http://")
+	p := writeFile(t, t.TempDir(), "s.toml", "name = \"side\"\n"+
+		"[[target]]\nname = \"a\"\nurl = \""+urlA+"\"\n"+
+		"[[target]]\nname = \"b\"\nurl = \"http://"+user+":pw@"+hostB+"v3/${PATH_KEY}?apikey=${QUERY_KEY}\"\n"+
+		"[target.headers]\nAuthorization = \"Bearer ${TOKEN}\"\nX-Api-Key = \""+apiKey+"\"\n"+getBalance+stage("50/s", "1s"))
+	env := map[string]string{"TOKEN": token, "PATH_KEY": pathKey, "QUERY_KEY": queryKey}
+	runs := []cliRun{
+		cliSetup{env: env}.run(t, p),
+		cliSetup{env: env}.run(t, p, "--url", "a="+urlA, "--url", "b=http://"+user+":pw@"+hostB+"?apikey="+queryKey),
+	}
+	for i, r := range runs {
+		mustRun(t, r, exitOK)
+		if len(r.snap.Targets) != 2 {
+			t.Fatalf("run %d: %d targets in the snapshot, want 2", i+1, len(r.snap.Targets))
+		}
+		snap, err := os.ReadFile(r.out)
+		if err != nil {
+			t.Fatal(err)
+		}
+		outputs := map[string]string{"output": r.stdout + r.stderr, "snapshot": string(snap), "report": runVerb(t, "report", r.out).stdout}
+		for name, text := range outputs {
+			for _, secret := range []string{token, pathKey, queryKey, apiKey, user} {
+				if strings.Contains(text, secret) {
+					t.Errorf("run %d: the %s shows the secret %q", i+1, name, secret)
+				}
+			}
+		}
+		var prof profiles.Resolved
+		if err := json.Unmarshal(r.snap.Profile, &prof); err != nil {
+			t.Fatal(err)
+		}
+		if len(prof.Targets) != 2 || len(prof.Targets[1].Headers) != 2 || prof.Targets[1].Headers[0].Value != "<redacted>" {
+			t.Errorf("run %d: the snapshot's profile has the targets %+v", i+1, prof.Targets)
+		}
+	}
+	// The secrets went out: every request reached both nodes.
+	for name, n := range map[string]*mocknode.Node{"a": a, "b": b} {
+		if got := n.Stats().Requests; got != 100 {
+			t.Errorf("node %s answered %d requests, want 50 per run", name, got)
+		}
+	}
+}
+
+// TestE2ESideBySideDemo: --demo with a profile of targets starts a mock node per target, and
+// each node's own count equals its target's in the snapshot.
+func TestE2ESideBySideDemo(t *testing.T) {
+	t.Parallel()
+	p := writeFile(t, t.TempDir(), "d.toml", "name = \"d\"\n"+sideTargets+sideRequest)
+	r := runCLI(t, nil, p, "--demo")
+	mustRun(t, r, exitOK)
+	if len(r.snap.Targets) != 2 {
+		t.Fatalf("%d targets in the snapshot, want 2", len(r.snap.Targets))
+	}
+	for _, tr := range r.snap.Targets {
+		want := fmt.Sprintf("demo: the mock node %s itself counted %d answers", tr.Name, tr.Totals.Completed)
+		if tr.Totals.Completed != 10 || !strings.Contains(r.stdout, want) {
+			t.Errorf("target %s completed %d; the output lacks %q:\n%s", tr.Name, tr.Totals.Completed, want, r.stdout)
 		}
 	}
 }
