@@ -93,6 +93,15 @@ func checkProfile(t *testing.T, p *Profile) {
 	r := ratePtr(3)
 	_ = p.Apply(Overrides{Rate: r, Duration: time.Second, Connections: 2})
 	_ = p.Apply(Overrides{Duration: 90 * time.Second})
+	// Targets from the command line, one of them named as the profile's first target (whose
+	// headers it keeps, secrets and all), with the answers compared.
+	first := "a"
+	if len(p.base.Targets) > 0 {
+		first = p.base.Targets[0].Name
+	}
+	if p.Apply(Overrides{Targets: []TargetURL{{first, "http://u:p@h/?k=v"}, {"z-2", "http://z"}}, Equality: true}) == nil {
+		checkSecretsHidden(t, p)
+	}
 }
 
 // checkSecretsHidden checks that neither Describe nor Redacted shows a secret header's value.
