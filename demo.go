@@ -12,18 +12,59 @@ import (
 )
 
 // startDemo starts the embedded mock node of --demo on 127.0.0.1, set up by the profile's
-// [demo] table, aims o at it unless --url named a target, and says where it listens. The
-// caller closes the node.
-func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Overrides) (*mocknode.Node, error) {
-	n, addr, err := mocknode.Start(ctx, "127.0.0.1:0", demoNodeConfig(p.Demo))
-	if err != nil {
-		return nil, fmt.Errorf("starting the demo node: %w", err)
+// [demo] table, aims o at it unless --url named a target, and says where it listens. A
+// profile of targets side by side gets a node per target (each its own, all set up alike),
+// unless --url names the targets. The caller closes the nodes.
+func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Overrides) (demoNodes, error) {
+	names := []string{""}
+	if len(p.Config.Targets) > 0 && len(o.Targets) == 0 && o.URL == "" {
+		names = names[:0]
+		for _, t := range p.Config.Targets {
+			names = append(names, t.Name)
+		}
 	}
-	if o.URL == "" {
-		o.URL = "http://" + addr + "/"
+	var nodes demoNodes
+	for _, name := range names {
+		n, addr, err := mocknode.Start(ctx, "127.0.0.1:0", demoNodeConfig(p.Demo))
+		if err != nil {
+			nodes.Close()
+			return nil, fmt.Errorf("starting the demo node: %w", err)
+		}
+		nodes = append(nodes, demoNode{name: name, node: n})
+		url := "http://" + addr + "/"
+		switch {
+		case name != "":
+			o.Targets = append(o.Targets, profiles.TargetURL{Name: name, URL: url})
+		case o.URL == "" && len(o.Targets) == 0:
+			o.URL = url
+		}
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node %son http://%s (%s)", nameWord(name), addr, n.Config()), c.textWidth())
 	}
-	_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node on http://%s (%s)", addr, n.Config()), c.textWidth())
-	return n, nil
+	return nodes, nil
+}
+
+// demoNode is a mock node of --demo, and the target it stands for ("" for the one target).
+type demoNode struct {
+	name string
+	node *mocknode.Node
+}
+
+// demoNodes are the mock nodes of --demo.
+type demoNodes []demoNode
+
+// Close stops every node.
+func (d demoNodes) Close() {
+	for _, n := range d {
+		n.node.Close()
+	}
+}
+
+// nameWord is a target's name followed by a space, for a sentence; "" for none.
+func nameWord(name string) string {
+	if name == "" {
+		return ""
+	}
+	return name + " "
 }
 
 // demoNodeConfig maps a profile's [demo] table onto the mock node.
@@ -36,8 +77,8 @@ func demoNodeConfig(d profiles.DemoNode) mocknode.Config {
 
 // printNodeCount says what the demo node itself counted after the run, status by status: the
 // ground truth beside rpcstress's own report.
-func (c *cli) printNodeCount(n *mocknode.Node) {
-	st := n.Stats()
+func (c *cli) printNodeCount(d demoNode) {
+	st := d.node.Stats()
 	codes := make([]string, 0, len(st.Status))
 	for code := range st.Status {
 		codes = append(codes, code)
@@ -46,6 +87,6 @@ func (c *cli) printNodeCount(n *mocknode.Node) {
 	for i, code := range codes {
 		codes[i] = fmt.Sprintf("%s: %d", code, st.Status[code])
 	}
-	_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node itself counted %d answers (%s)",
-		st.Requests, strings.Join(codes, ", ")), c.textWidth())
+	_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: the mock node %sitself counted %d answers (%s)",
+		nameWord(d.name), st.Requests, strings.Join(codes, ", ")), c.textWidth())
 }

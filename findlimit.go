@@ -44,6 +44,9 @@ func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) in
 	if err != nil {
 		return c.failInput(err)
 	}
+	if err := oneNode(p, o); err != nil {
+		return c.fail(exitUsage, err)
+	}
 	if p.Config.Mode == engine.ModeClosed {
 		return c.fail(exitUsage, fmt.Errorf("%s: mode = \"closed\" has no rate to search: find-limit sends open loop (remove mode or set it to \"open\")", p.Path))
 	}
@@ -201,4 +204,15 @@ func findLimitPath(name string, start time.Time) string {
 	base := filepath.Base(p)
 	stamp := start.UTC().Format("20060102T150405Z")
 	return filepath.Join(filepath.Dir(p), base[:len(base)-len(stamp)-len(".json")]+"findlimit-"+stamp+".json")
+}
+
+// oneNode refuses targets side by side: a search probes one node's limit, a rate at a time.
+func oneNode(p *profiles.Profile, o profiles.Overrides) error {
+	switch {
+	case len(o.Targets) > 0:
+		return fmt.Errorf("find-limit searches one node's limit, and --url NAME=URL names %d: give one --url URL (search each node in a run of its own)", len(o.Targets))
+	case len(p.Config.Targets) > 0:
+		return fmt.Errorf("%s: find-limit searches one node's limit, and the profile sends to %d targets side by side: search each node with a profile of one url", p.Path, len(p.Config.Targets))
+	}
+	return nil
 }

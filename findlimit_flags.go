@@ -43,6 +43,7 @@ func newFindLimitFlags(fs *flag.FlagSet) *findLimitFlags {
 		exitOnEnd: "leave the dashboard as soon as the search ends",
 		demo:      "search the embedded mock node on 127.0.0.1 (default profile: the bundled demo, limited at 1000/s burst 60)",
 		out:       "write the snapshot to this `file` (default runs/<profile>-findlimit-<UTC time>.json)",
+		url:       "target `URL`, replacing the profile's",
 	})
 	return f
 }

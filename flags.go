@@ -16,7 +16,8 @@ import (
 // snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
 type sessionFlags struct {
 	headless, inline, exitOnEnd, demo bool
-	out, url, refURL, data            string
+	out, refURL, data                 string
+	urls                              specList // --url, repeatable: URL, or NAME=URL for each target
 	connections, fps                  int
 	timeout                           time.Duration
 	// fs is the flag set they are declared in, which knows which flags the command line gave
@@ -26,7 +27,7 @@ type sessionFlags struct {
 
 // sessionHelp is what the shared flags say in one verb's help: a run and a search show
 // their progress differently and name their snapshots differently.
-type sessionHelp struct{ headless, inline, exitOnEnd, demo, out string }
+type sessionHelp struct{ headless, inline, exitOnEnd, demo, out, url string }
 
 // declare adds the shared flags to fs, with the verb's own words where they differ.
 func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
@@ -36,7 +37,7 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.BoolVar(&f.exitOnEnd, "exit-on-end", false, h.exitOnEnd)
 	fs.BoolVar(&f.demo, "demo", false, h.demo)
 	fs.StringVar(&f.out, "out", "", h.out)
-	fs.StringVar(&f.url, "url", "", "target `URL`, replacing the profile's")
+	fs.Var(&f.urls, "url", h.url)
 	fs.StringVar(&f.refURL, "ref-url", "", "reference node `URL` whose chain head the target's is compared with (its lag), replacing the profile's ref_url; needs the profile's chain")
 	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
@@ -56,7 +57,8 @@ func (f *sessionFlags) given(name string) bool {
 // overrides checks the shared flags and turns them into profile overrides; every error
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
-	o := profiles.Overrides{URL: f.url, RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout}
+	o := profiles.Overrides{RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout}
+	url, targets, urlErr := profiles.URLFlags(f.urls)
 	switch {
 	case f.connections < 0 || f.given("connections") && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
@@ -64,11 +66,12 @@ func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
 	case f.fps < 1 || f.fps > 60:
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
-	case f.url != "" && !strings.Contains(f.url, "://"):
-		return o, fmt.Errorf("--url %q: write the scheme too, e.g. http://%s", f.url, f.url)
+	case urlErr != nil:
+		return o, urlErr
 	case f.refURL != "" && !strings.Contains(f.refURL, "://"):
 		return o, fmt.Errorf("--ref-url %q: write the scheme too, e.g. http://%s", f.refURL, f.refURL)
 	}
+	o.URL, o.Targets = url, targets
 	return o, nil
 }
 
@@ -85,6 +88,7 @@ type runFlags struct {
 	targets    string
 	metrics    string // --metrics-listen
 	watch      watchFlags
+	equality   bool // --equality: compare the targets' answers
 }
 
 func newRunFlags(fs *flag.FlagSet) *runFlags {
@@ -95,6 +99,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 		exitOnEnd: "leave the dashboard as soon as the run ends instead of waiting for a key",
 		demo:      "start the embedded mock node on 127.0.0.1 and run against it (default profile: the bundled demo)",
 		out:       "write the snapshot to this `file` (default runs/<profile>-<UTC time>.json)",
+		url:       "target `URL`, replacing the profile's; or NAME=URL, 2 to 4 times, for targets side by side (--url geth=http://a:8545 --url reth=http://b:8545)",
 	})
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this `file` (for `go tool pprof`)")
 	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
@@ -104,6 +109,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 	cliflag.DurationVar(fs, &f.saveEvery, "save-every", 10*time.Second, "rewrite the snapshot file this often while running (end_reason \"running\"), so a crash loses at most this much")
 	fs.StringVar(&f.shard, "shard", "", "run shard `I/N` of a multi-machine run: this instance sends 1/N of the planned rate")
 	fs.StringVar(&f.metrics, "metrics-listen", "", "serve the live numbers to Prometheus on `host:port`/metrics (127.0.0.1:9464; :9464 for every interface)")
+	fs.BoolVar(&f.equality, "equality", false, "compare the answers of the targets side by side (--url NAME=URL or the profile's [[target]] tables), as compare_answers = true does")
 	fs.StringVar(&f.startAt, "start-at", "", "wait until this RFC3339 `time` before starting (all shards start together)")
 	f.watch.declare(fs)
 	return f
@@ -131,7 +137,7 @@ func (f *runFlags) overrides() (profiles.Overrides, error) {
 	case f.saveEvery < 100*time.Millisecond:
 		return o, fmt.Errorf("--save-every %s: use 100ms or more", f.saveEvery)
 	}
-	o.Rate, o.Duration, o.MaxRequests = rate, f.duration, f.requests
+	o.Rate, o.Duration, o.MaxRequests, o.Equality = rate, f.duration, f.requests, f.equality
 	return o, nil
 }
 

@@ -98,6 +98,20 @@ func TestRunFlagOverrides(t *testing.T) {
 		{[]string{"--fps", "61"}, profiles.Overrides{}, "--fps 61: use 1 to 60"},
 		// A URL without its scheme.
 		{[]string{"--url", "node:8545"}, profiles.Overrides{}, `--url "node:8545": write the scheme too, e.g. http://node:8545`},
+		// Targets side by side, flood's form, with their answers compared.
+		{[]string{"--url", "geth=http://a:8545", "--url=reth=http://b:8545", "--equality"},
+			profiles.Overrides{Targets: []profiles.TargetURL{{Name: "geth", URL: "http://a:8545"}, {Name: "reth", URL: "http://b:8545"}}, Equality: true}, ""},
+		// --equality alone reaches the profile, which may have targets.
+		{[]string{"--equality"}, profiles.Overrides{Equality: true}, ""},
+		// The two forms mixed: how to fix it.
+		{[]string{"--url", "http://a:8545", "--url", "reth=http://b:8545"}, profiles.Overrides{},
+			"--url http://a:8545 and --url reth=http://b:8545: name every target to send side by side (--url a=URL --url b=URL), or give one --url URL"},
+		// Two plain URLs: the second no longer silently wins.
+		{[]string{"--url", "http://a:8545", "--url", "http://b:8545"}, profiles.Overrides{},
+			"--url is given 2 times: give one --url URL for one target, or name each to send side by side: --url a=URL --url b=URL"},
+		// One named target.
+		{[]string{"--url", "geth=http://a:8545"}, profiles.Overrides{},
+			"--url geth=http://a:8545: one named target: side by side needs 2 to 4 (--url geth=http://a:8545 --url b=URL); for one target, give --url URL without a name"},
 		// The reference node, likewise.
 		{[]string{"--ref-url", "http://ref:8545/"}, profiles.Overrides{RefURL: "http://ref:8545/"}, ""},
 		{[]string{"--ref-url", "ref:8545"}, profiles.Overrides{}, `--ref-url "ref:8545": write the scheme too, e.g. http://ref:8545`},

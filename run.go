@@ -16,7 +16,6 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
-	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/internal/promexport"
 	"github.com/rpcstress/rpcstress/internal/safetext"
@@ -50,12 +49,12 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if err != nil {
 		return c.failInput(err)
 	}
-	var node *mocknode.Node
+	var nodes demoNodes
 	if f.demo {
-		if node, err = c.startDemo(ctx, p, &o); err != nil {
+		if nodes, err = c.startDemo(ctx, p, &o); err != nil {
 			return c.fail(exitRunFailed, err)
 		}
-		defer node.Close()
+		defer nodes.Close()
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
@@ -80,8 +79,8 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 		return code
 	}
 	code := c.execute(ctx, p, f, metrics)
-	if node != nil {
-		c.printNodeCount(node)
+	for _, n := range nodes {
+		c.printNodeCount(n)
 	}
 	return code
 }

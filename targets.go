@@ -24,6 +24,10 @@ const firstTargetHint = time.Second
 func (c *cli) loadTargets(f *runFlags, o profiles.Overrides) (*profiles.Profile, error) {
 	stream := f.targets == "-"
 	switch {
+	case len(o.Targets) > 0:
+		return nil, fmt.Errorf("--targets %s sends to one node, and --url NAME=URL names %d: to send side by side, write the requests as [[request]] tables of a profile and give it the --url NAME=URL flags", f.targets, len(o.Targets))
+	case f.equality:
+		return nil, fmt.Errorf("--targets %s sends to one node, so --equality has no answers to compare: side by side needs a profile with [[request]] tables and --url NAME=URL for each target", f.targets)
 	case stream && o.Rate == nil:
 		return nil, errors.New("--targets - needs a --rate, e.g. --rate 100/s")
 	case !stream && (o.Rate == nil || o.Duration <= 0):

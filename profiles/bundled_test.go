@@ -18,7 +18,7 @@ const mixData = "testdata/harvest"
 func TestBundledLoad(t *testing.T) {
 	names := BundledNames()
 	want := []string{"demo.toml", "eth.toml", "evm-heavy.toml", "evm-mix.toml", "getBalance.toml", "getBlocks.toml",
-		"ratelimit-ramp.toml", "solana-heavy.toml", "solana-mix.toml"}
+		"ratelimit-ramp.toml", "side-by-side.toml", "solana-heavy.toml", "solana-mix.toml"}
 	if !slices.Equal(names, want) {
 		t.Fatalf("bundled = %v, want %v", names, want)
 	}

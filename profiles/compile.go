@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/BurntSushi/toml"
+	"github.com/rpcstress/rpcstress/engine"
 )
 
 // compile checks every part of the decoded document and assembles the engine's Config. Parts
@@ -14,8 +15,10 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	p := &Profile{Path: src.name}
 	cfg := &p.base
 	_, hasTargets := doc["targets"]
-	urlVars := c.settings(doc, cfg, src, hasTargets)
-	cfg.Headers = c.headers(doc, md.Keys(), src.getenv)
+	_, sideBySide := doc["target"]
+	urlVars := c.settings(doc, cfg, src, hasTargets || sideBySide)
+	var secret []string
+	cfg.Headers, secret = c.headers(doc, md.Keys(), src.getenv)
 	cfg.Head = c.chain(doc, src)
 	tc := newTemplateCompiler(src)
 	tc.head = cfg.Head.Cell
@@ -41,7 +44,8 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		cfg.Requests = append(cfg.Requests, e.req)
 		p.info = append(p.info, e.info)
 	}
-	cfg.TLS = c.tls(doc, src)
+	cfg.TLS, _ = c.tls(doc, "", src, engine.TLSConfig{})
+	p.sideBySide(c, doc, src, secret)
 	if subscriptionsOnly(doc) {
 		cfg.Plan = c.holdPlan(doc)
 		if cfg.URL == "" && len(cfg.Subscriptions) > 0 { // the subscriptions name the node

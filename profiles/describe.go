@@ -37,11 +37,16 @@ func (p *Profile) Describe(w io.Writer) {
 		rows = append(rows, [2]string{key, fmt.Sprintf(format, args...)})
 	}
 	add("profile", "%s (%s)", safetext.Line(p.Name), safetext.Line(p.Path))
-	add("target", "%s %s", c.Method, safetext.Line(c.DisplayURL))
+	perTarget := ""
+	if len(c.Targets) > 0 {
+		rows, perTarget = append(rows, describeTargets(c)...), " per target"
+	} else {
+		add("target", "%s %s", c.Method, safetext.Line(c.DisplayURL))
+	}
 	if c.Mode == engine.ModeClosed {
 		add("mode", "closed: %d connections send back to back; stage rates are ignored, stages only bound time", c.Connections)
 	} else {
-		add("mode", "open: sends on the plan's schedule whatever the answers do, up to %d connections", c.Connections)
+		add("mode", "open: sends on the plan's schedule whatever the answers do, up to %d connections%s", c.Connections, perTarget)
 	}
 	add("timeout", "%s per request; bodies over %s count as too large", c.Timeout, byteSize(c.MaxBodyBytes))
 	if c.MaxRequests > 0 {
@@ -67,6 +72,7 @@ func (p *Profile) Describe(w io.Writer) {
 		add("tls", "trusts the CA in %s as well as the system's", safetext.Line(c.TLS.CAFile))
 	}
 	add("rate-limited", "HTTP %s; JSON-RPC codes %s", joinInts(c.Limits.Statuses), joinInts(c.Limits.RPCCodes))
+	rows = append(rows, describeCompare(c)...)
 	if h := c.Head; h.On() {
 		add("chain", "%s: %s every %s, apart from the load", h.Chain, h.Chain.HeadMethod(), headEvery(h))
 		if h.RefDisplay != "" {
@@ -136,7 +142,7 @@ func (p *Profile) describeRequests(w io.Writer) {
 		if i < len(p.info) {
 			info = p.info[i]
 		}
-		for _, l := range asksLines(info, r, costs) {
+		for _, l := range append(asksLines(info, r, costs), ignoreLines(c, r.Name)...) {
 			fmt.Fprintf(w, "    %s\n", l)
 		}
 	}

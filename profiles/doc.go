@@ -19,6 +19,10 @@
 // Secrets never leave through this package's views: Redacted and Describe hide the values of
 // secret headers (by name, by ${VAR} use, or listed in `secret`), URL userinfo and query strings.
 //
+// Several targets side by side: [[target]] tables (sidebyside.go) or --url NAME=URL
+// (TargetURLs, applied by Apply) give Config.Targets; compare_answers and the compare_* keys
+// (compare.go) give Config.CompareAnswers and Config.Answers.
+//
 // The bundled profiles (getBalance.toml, getBlocks.toml, eth.toml, ratelimit-ramp.toml,
-// demo.toml) are embedded; see BundledFS and LoadBundled.
+// side-by-side.toml, demo.toml) are embedded; see BundledFS and LoadBundled.
 package profiles

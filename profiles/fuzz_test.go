@@ -25,6 +25,7 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(expectProfile))
 	f.Add([]byte(watchSeed))
 	f.Add([]byte(subscribeSeed))
+	f.Add([]byte(sideProfile))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})
@@ -98,6 +99,15 @@ func checkProfile(t *testing.T, p *Profile) {
 	r := ratePtr(3)
 	_ = p.Apply(Overrides{Rate: r, Duration: time.Second, Connections: 2})
 	_ = p.Apply(Overrides{Duration: 90 * time.Second})
+	// Targets from the command line, one of them named as the profile's first target (whose
+	// headers it keeps, secrets and all), with the answers compared.
+	first := "a"
+	if len(p.base.Targets) > 0 {
+		first = p.base.Targets[0].Name
+	}
+	if p.Apply(Overrides{Targets: []TargetURL{{first, "http://u:p@h/?k=v"}, {"z-2", "http://z"}}, Equality: true}) == nil {
+		checkSecretsHidden(t, p)
+	}
 }
 
 // checkSecretsHidden checks that neither Describe nor Redacted shows a secret header's value.
@@ -108,11 +118,12 @@ func checkSecretsHidden(t *testing.T, p *Profile) {
 	t.Helper()
 	const marker = "\x01secret-marker\x01"
 	q := *p
-	q.Config.Headers = append([]engine.Header(nil), p.Config.Headers...)
-	for i := range q.Config.Headers {
-		if q.Config.Headers[i].Secret {
-			q.Config.Headers[i].Value = marker
-		}
+	cfg := *p.Config
+	q.Config = &cfg
+	cfg.Headers = markSecrets(cfg.Headers, marker)
+	cfg.Targets = append([]engine.Target(nil), cfg.Targets...)
+	for i := range cfg.Targets { // a target's own headers, as secret as the profile's
+		cfg.Targets[i].Headers = markSecrets(cfg.Targets[i].Headers, marker)
 	}
 	var b bytes.Buffer
 	q.Describe(&b)
@@ -126,4 +137,15 @@ func checkSecretsHidden(t *testing.T, p *Profile) {
 	if bytes.Contains(js, []byte("secret-marker")) {
 		t.Fatalf("Redacted shows a secret header's value: %s", js)
 	}
+}
+
+// markSecrets is a copy of hs with each secret value replaced by marker.
+func markSecrets(hs []engine.Header, marker string) []engine.Header {
+	out := append([]engine.Header(nil), hs...)
+	for i := range out {
+		if out[i].Secret {
+			out[i].Value = marker
+		}
+	}
+	return out
 }

@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"cmp"
 	"slices"
 	"strings"
 
@@ -10,8 +11,9 @@ import (
 
 // headers reads [headers] (in file order, which md.Keys keeps) and the top-level secret list,
 // resolves ${VAR}s, decides which values are secret, and adds Content-Type: application/json
-// unless the profile sets a Content-Type itself.
-func (c *checker) headers(doc table, keys []toml.Key, getenv func(string) (string, bool)) []engine.Header {
+// unless the profile sets a Content-Type itself. It returns the secret list too: it names
+// the headers of the [[target]] tables as well (see targetHeaders).
+func (c *checker) headers(doc table, keys []toml.Key, getenv func(string) (string, bool)) ([]engine.Header, []string) {
 	const example = `[headers] "X-Api-Key" = "${API_KEY}"`
 	t, _ := c.subTable(doc, "", "headers", example)
 	names := make([]string, 0, len(t))
@@ -31,12 +33,22 @@ func (c *checker) headers(doc table, keys []toml.Key, getenv func(string) (strin
 	slices.Sort(missed)
 	names = append(names, missed...)
 
-	secret := c.secretList(doc, names)
+	secret := c.secretList(doc, append(slices.Clone(names), targetHeaderNames(doc)...))
+	out := c.headerValues(t, "headers", names, secret, getenv)
+	if !slices.ContainsFunc(out, func(h engine.Header) bool { return strings.EqualFold(h.Name, "Content-Type") }) {
+		out = append([]engine.Header{{Name: "Content-Type", Value: "application/json"}}, out...)
+	}
+	return out, secret
+}
+
+// headerValues reads the headers names of the table t at path (a profile's [headers], a
+// target's headers): each name checked, ${VAR}s resolved, and marked secret when a variable
+// made it, its name says so or the secret list names it.
+func (c *checker) headerValues(t table, path string, names, secret []string, getenv func(string) (string, bool)) []engine.Header {
 	var out []engine.Header
-	hasContentType := false
 	for _, name := range names {
-		field := "headers." + name
-		raw, ok := c.str(t, "headers", name, `"`+name+`" = "value" (quote names that contain dots)`)
+		field := path + "." + name
+		raw, ok := c.str(t, path, name, `"`+name+`" = "value" (quote names that contain dots)`)
 		if !ok {
 			continue
 		}
@@ -52,12 +64,35 @@ func (c *checker) headers(doc table, keys []toml.Key, getenv func(string) (strin
 			c.addf(field, "the value contains a line break or NUL byte, which would split the request: remove it (check the environment variables it uses)")
 			continue
 		}
-		hasContentType = hasContentType || strings.EqualFold(name, "Content-Type")
 		isSecret := len(used) > 0 || secretName(name) || slices.ContainsFunc(secret, func(s string) bool { return strings.EqualFold(s, name) })
 		out = append(out, engine.Header{Name: name, Value: val, Secret: isSecret})
 	}
-	if !hasContentType {
-		out = append([]engine.Header{{Name: "Content-Type", Value: "application/json"}}, out...)
+	return out
+}
+
+// namesByLine are the keys of t in the order the file writes them (lines of path.key; keys
+// of one line, an inline table's, by name): the order headers are sent in.
+func (c *checker) namesByLine(t table, path string) []string {
+	names := make([]string, 0, len(t))
+	for k := range t {
+		names = append(names, k)
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		return cmp.Or(cmp.Compare(c.lines.line(path+"."+a), c.lines.line(path+"."+b)), cmp.Compare(a, b))
+	})
+	return names
+}
+
+// targetHeaderNames are the header names of every [[target]] table, as written, for the
+// secret list to name.
+func targetHeaderNames(doc table) []string {
+	list, _ := tables(doc["target"])
+	var out []string
+	for _, t := range list {
+		h, _ := t["headers"].(table)
+		for k := range h {
+			out = append(out, k)
+		}
 	}
 	return out
 }
@@ -82,7 +117,7 @@ func (c *checker) secretList(doc table, headers []string) []string {
 			continue
 		}
 		if !slices.ContainsFunc(headers, func(h string) bool { return strings.EqualFold(h, s) }) {
-			c.addf("secret", "%q is not a header in [headers]: add it there or remove it from secret", s)
+			c.addf("secret", "%q is not a header in [headers] or a [[target]]'s headers: add it there or remove it from secret", s)
 			continue
 		}
 		out = append(out, s)

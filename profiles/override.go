@@ -18,6 +18,8 @@ import (
 //     dropped), or lengthens the last stage when the plan is shorter than D.
 //   - --url, --connections, --timeout replace the profile's values; MaxRequests sets the
 //     request-count limit.
+//   - --url NAME=URL (Targets) makes the run's targets side by side, --equality compares
+//     their answers; --connections is then every target's (see applySideBySide).
 func (p *Profile) Apply(o Overrides) error {
 	cfg := cloneConfig(p.base)
 	var (
@@ -39,6 +41,8 @@ func (p *Profile) Apply(o Overrides) error {
 		cfg.Connections = o.Connections
 		done = append(done, fmt.Sprintf("--connections %d", o.Connections))
 	}
+	sideDone, sideErrs := p.applySideBySide(cfg, o)
+	done, errs = append(done, sideDone...), append(errs, sideErrs...)
 	if o.Timeout != 0 {
 		if err := CheckTimeout(o.Timeout); err != nil {
 			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))

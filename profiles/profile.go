@@ -41,6 +41,7 @@ type Profile struct {
 	info        []requestInfo // per Config.Requests entry
 	planChanged bool          // the last Apply replaced or cut the plan
 	perMinute   bool          // the plan's rates were written per minute
+	closedWhere string        // "p.toml:4: mode" when mode = "closed", for --url NAME=URL
 }
 
 // DemoNode is the [demo] table: how the embedded mock node behaves under `rpcstress --demo`.
@@ -70,6 +71,11 @@ type Overrides struct {
 	MaxRequests int64
 	// RefURL is --ref-url: the reference node the target's head is compared with.
 	RefURL string
+	// Targets are --url NAME=URL, 2 to 4 (see URLFlags): the run's targets side by side, all
+	// of them, replacing the profile's url or [[target]] tables; URL is then empty.
+	Targets []TargetURL
+	// Equality is --equality: compare the targets' answers (compare_answers = true).
+	Equality bool
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies
@@ -81,5 +87,10 @@ func cloneConfig(c engine.Config) *engine.Config {
 	c.Subscriptions = slices.Clone(c.Subscriptions)
 	c.Limits.Statuses = slices.Clone(c.Limits.Statuses)
 	c.Limits.RPCCodes = slices.Clone(c.Limits.RPCCodes)
+	c.Targets = slices.Clone(c.Targets)
+	for i := range c.Targets {
+		c.Targets[i].Headers = slices.Clone(c.Targets[i].Headers)
+	}
+	c.Answers.Targets = slices.Clone(c.Answers.Targets)
 	return &c
 }

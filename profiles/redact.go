@@ -1,6 +1,7 @@
 package profiles
 
 import (
+	"slices"
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
@@ -33,6 +34,27 @@ type Resolved struct {
 	Chain     string `json:"chain,omitempty"`
 	HeadEvery string `json:"head_every,omitempty"`
 	RefURL    string `json:"ref_url,omitempty"`
+	// Targets are the nodes the run sent to side by side; absent for one target (URL).
+	Targets []ResolvedTarget `json:"targets,omitempty"`
+	// Compare is how the targets' answers were compared; absent when they were not.
+	Compare *ResolvedCompare `json:"compare,omitempty"`
+}
+
+// ResolvedTarget is one target of a run side by side, secrets hidden as in Resolved.
+type ResolvedTarget struct {
+	Name string `json:"name"`
+	URL  string `json:"url"`
+	// Connections are the target's own, else the profile's.
+	Connections int             `json:"connections"`
+	Headers     []engine.Header `json:"headers,omitempty"` // its own, over the profile's
+	TLS         *ResolvedTLS    `json:"tls,omitempty"`     // its own, when it has any
+}
+
+// ResolvedCompare is the comparison of answers: compare_numbers ("exact" or "value") and
+// compare_keep; the paths each request ignores are its compare_ignore.
+type ResolvedCompare struct {
+	Numbers string `json:"numbers"`
+	Keep    int    `json:"keep"`
 }
 
 // ResolvedRequest is one entry of the request mix, without its body.
@@ -52,6 +74,9 @@ type ResolvedRequest struct {
 	// send of it costs. Both absent when the profile sets none.
 	Expect []string `json:"expect,omitempty"`
 	Cost   uint32   `json:"cost,omitempty"`
+	// CompareIgnore are the paths its answers' comparison left out; absent when none or when
+	// answers were not compared.
+	CompareIgnore []string `json:"compare_ignore,omitempty"`
 }
 
 // ResolvedTLS is engine.TLSConfig with JSON names; absent when verification is as default.
@@ -94,9 +119,39 @@ func (p *Profile) Redacted() any {
 			rr.Method, rr.Expect = p.info[i].RPCMethod, p.info[i].Expect
 		}
 		rr.Cost = q.Cost
+		if c.CompareAnswers {
+			rr.CompareIgnore = slices.Clone(c.Answers.Ignore[q.Name])
+		}
 		r.Requests = append(r.Requests, rr)
 	}
+	r.Targets, r.Compare = resolvedTargets(c)
 	return r
+}
+
+// resolvedTargets are the targets of a run side by side and its comparison, secrets hidden.
+func resolvedTargets(c *engine.Config) ([]ResolvedTarget, *ResolvedCompare) {
+	var out []ResolvedTarget
+	for _, t := range c.Targets {
+		rt := ResolvedTarget{Name: t.Name, URL: t.DisplayURL, Connections: c.Connections, Headers: redactHeaders(t.Headers)}
+		if t.Connections > 0 {
+			rt.Connections = t.Connections
+		}
+		if len(rt.Headers) == 0 {
+			rt.Headers = nil
+		}
+		if t.TLS != nil {
+			rt.TLS = &ResolvedTLS{Insecure: t.TLS.Insecure, CAFile: t.TLS.CAFile}
+		}
+		out = append(out, rt)
+	}
+	if !c.CompareAnswers {
+		return out, nil
+	}
+	cmp := &ResolvedCompare{Numbers: "exact", Keep: keepOrDefault(c.Answers.Keep)}
+	if c.Answers.NumbersByValue {
+		cmp.Numbers = "value"
+	}
+	return out, cmp
 }
 
 // redactHeaders copies headers with secret values replaced.

@@ -18,6 +18,8 @@ type requestInfo struct {
 	Source string
 	// Expect are the labels of the request's expect rules, each once.
 	Expect []string
+	// CompareIgnore are the request's own compare_ignore paths (see compare.go).
+	CompareIgnore []string
 }
 
 // mixEntry is one request of the mix as the loader builds it.
@@ -62,6 +64,7 @@ func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []m
 		path := "request[" + strconv.Itoa(i+1) + "]"
 		c.unknownKeys(t, path, requestKeys())
 		req, info, a, ok := c.request(t, path, tc, dflt)
+		info.CompareIgnore = c.ignorePaths(t, path)
 		all = append(all, a)
 		if !ok {
 			continue

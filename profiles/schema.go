@@ -28,11 +28,12 @@ func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
 		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
-		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir", "subscribe"}
+		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir", "subscribe",
+		"target", "compare_answers", "compare_numbers", "compare_keep", "compare_ignore"}
 }
 
 func requestKeys() []string {
-	return []string{"name", "method", "params", "body", "body_file", "weight", "batch", "expect", "cost"}
+	return []string{"name", "method", "params", "body", "body_file", "weight", "batch", "expect", "cost", "compare_ignore"}
 }
 
 func stageKeys() []string { return []string{"name", "rate", "duration"} }

@@ -12,8 +12,8 @@ import (
 
 // settings reads the top-level scalar keys into cfg, with defaults for those left out. It
 // returns the ${VAR}s the url used, for masking them in the display URL. With a target file
-// (hasTargets) the url may be left out: the targets' host is used.
-func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTargets bool) []envVar {
+// or [[target]] tables (urlOptional) the url may be left out: theirs are used.
+func (c *checker) settings(doc table, cfg *engine.Config, src *source, urlOptional bool) []envVar {
 	cfg.Name = src.defaultName()
 	if s, ok := c.str(doc, "", "name", `name = "getBalance"`); ok {
 		cfg.Name = strings.TrimSpace(s)
@@ -35,7 +35,7 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, hasTarget
 			}
 			cfg.URL, urlVars = strings.TrimSpace(u), used
 		}
-	} else if _, present := doc["url"]; !present && !hasTargets && !subscriptionsOnly(doc) {
+	} else if _, present := doc["url"]; !present && !urlOptional && !subscriptionsOnly(doc) {
 		c.addf("url", `missing: add the endpoint to test, e.g. url = "http://127.0.0.1:8899"`)
 	}
 
