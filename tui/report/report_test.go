@@ -221,5 +221,16 @@ func writeTargetsOutputs(t *testing.T, width int, out map[string]string) {
 	for _, n := range []int{2, 3, 4} {
 		s := fixture.RichTargetsSnapshot(n)
 		out["report of "+string(rune('0'+n))+" targets"] = written(t, func(w io.Writer) error { return WriteReport(w, s, width) })
+		if n == 4 {
+			continue // four make wider lines, as four runs do: cut numbers would say nothing
+		}
+		out["compare of "+string(rune('0'+n))+" targets"] = written(t, func(w io.Writer) error {
+			return WriteCompareTargets(w, CompareRun{File: "/home/operator/benchmarks/2026/november/runs/side-by-side.json", Snapshot: s}, width)
+		})
 	}
+	three, four := fixture.RichTargetsSnapshot(3), fixture.RichTargetsSnapshot(4)
+	out["compare target by target"] = written(t, func(w io.Writer) error {
+		return WriteCompare(w, []CompareRun{{File: "runs/production-mainnet-getBalance-20261123T093020Z.json", Snapshot: three},
+			{File: "/home/operator/benchmarks/2026/november/runs/getBalance-20261123T103020Z.json", Snapshot: four}}, width)
+	})
 }
