@@ -68,13 +68,13 @@ func TestE2ESideBySideSaved(t *testing.T) {
 		runSideBySide(t, p, []string{urlA, urlB}, 2, []thresholds.Threshold{cond}, dir)}
 
 	rep := verbExits(t, exitOK, "report", shards[0])
-	checkHas(t, "the report", rep.stdout, "Targets side by side", "━━ Target 1 of 2: a  "+urlA,
-		"━━ Target 2 of 2: b  "+urlB, "✓ pass  a: limited", "✗ FAIL  b: limited")
+	checkHas(t, "the report", rep.stdout, "Targets side by side", "━━ Target A: a  "+urlA,
+		"━━ Target B: b  "+urlB, "✓ pass  a: limited", "✗ FAIL  b: limited")
 	for _, format := range []string{"json", "csv", "html"} {
 		out := filepath.Join(dir, "report."+format)
 		verbExits(t, exitOK, "report", shards[0], "--format", format, "-o", out)
 		data, err := os.ReadFile(out)
-		if want := map[string]string{"json": `"target": "` + urlB, "csv": "\nb,", "html": "Target 2 of 2: b · " + urlB}[format]; err != nil || !strings.Contains(string(data), want) {
+		if want := map[string]string{"json": `"target": "` + urlB, "csv": "\nb,", "html": "Target B: b · " + urlB}[format]; err != nil || !strings.Contains(string(data), want) {
 			t.Errorf("report --format %s: %v, target b (%q) missing", format, err, want)
 		}
 		if format == "json" {

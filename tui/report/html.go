@@ -130,7 +130,7 @@ func htmlTargetsReport(r *htmlReport, s *engine.Snapshot) {
 	for i := range s.Targets {
 		v := s.TargetView(i)
 		r.Targets = append(r.Targets, htmlTarget{ID: fmt.Sprintf("target_%d", i+1),
-			Heading:   fmt.Sprintf("Target %d of %d: %s · %s", i+1, len(s.Targets), safetext.Line(s.Targets[i].Name), safetext.Line(v.Target)),
+			Heading:   fmt.Sprintf("Target %s: %s · %s", runLabel(i), safetext.Line(s.Targets[i].Name), safetext.Line(v.Target)),
 			Saturated: htmlSaturated(v),
 			Tables:    shownTables(append([]*textfmt.Table{htmlTotals(v), latencyTable(&v.Totals)}, targetTables(v)...)),
 			Invariant: invariantOf(v)})

@@ -5,7 +5,6 @@ import (
 	"image/color"
 
 	"github.com/rpcstress/rpcstress/engine"
-	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/tui/report/svgchart"
 )
 
@@ -24,7 +23,7 @@ func targetsCharts(s *engine.Snapshot) []svgchart.Chart {
 	lim := limitedChart(views[0])
 	lim.Series = nil
 	for i, v := range views {
-		name, colour := safetext.Line(s.Targets[i].Name), targetColours[i%len(targetColours)]
+		name, colour := targetLabel(s, i), targetColours[i%len(targetColours)]
 		rps.Series = append(rps.Series, svgchart.Series{Name: name, Colour: colour,
 			Segments: rowSeries(v.Timeline, func(r *engine.Row) float64 { return r.RPS }, nil)})
 		lat.Series = append(lat.Series,
@@ -37,7 +36,7 @@ func targetsCharts(s *engine.Snapshot) []svgchart.Chart {
 	charts := []svgchart.Chart{rps, lat, lim}
 	for i, v := range views {
 		st := statusChart(v)
-		st.ID, st.Title = fmt.Sprintf("chart_status_%d", i+1), safetext.Line(s.Targets[i].Name)+": "+st.Title
+		st.ID, st.Title = fmt.Sprintf("chart_status_%d", i+1), targetLabel(s, i)+": "+st.Title
 		charts = append(charts, st)
 	}
 	return charts

@@ -237,7 +237,7 @@ func TestWriteHTMLTargets(t *testing.T) {
 	checkContains(t, "the page", page, "against geth vs erigon", "Targets side by side", `<td>B/A</td>`,
 		"Answers compared (geth vs erigon)", "1. eth_getBlockByNumber: the results differ, geth vs erigon",
 		`<td>&#34;0x5f0c3bd2a1e6f7c8d9e0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6&#34;</td>`,
-		`id="target_1">Target 1 of 2: geth · http://127.0.0.1:8899`, `id="target_2">Target 2 of 2: erigon`,
+		`id="target_1">Target A: geth · http://127.0.0.1:8899`, `id="target_2">Target B: erigon`,
 		"header not found")
 	if n := strings.Count(page, "Invariant ✓"); n != 2 {
 		t.Errorf("%d invariants, want one per target", n)
@@ -252,13 +252,13 @@ func TestWriteHTMLTargets(t *testing.T) {
 		series [][]svgtest.Point
 	}{
 		// each target's achieved rps, and the one target rate
-		{"chart_rps", []string{"geth", "erigon", "target rate"}, [][]svgtest.Point{
+		{"chart_rps", []string{"A geth", "B erigon", "target rate"}, [][]svgtest.Point{
 			rowPoints(geth, func(r *engine.Row) float64 { return r.RPS }), rowPoints(erigon, func(r *engine.Row) float64 { return r.RPS })}},
 		// p50 and p99 of each
-		{"chart_latency", []string{"geth p50", "geth p99", "erigon p50", "erigon p99"}, [][]svgtest.Point{
+		{"chart_latency", []string{"A geth p50", "A geth p99", "B erigon p50", "B erigon p99"}, [][]svgtest.Point{
 			rowPoints(geth, func(r *engine.Row) float64 { return r.Latency.P99 }), rowPoints(erigon, func(r *engine.Row) float64 { return r.Latency.P99 })}},
 		// the limited share of each: erigon's higher in stage 2
-		{"chart_limited", []string{"geth", "erigon"}, [][]svgtest.Point{
+		{"chart_limited", []string{"A geth", "B erigon"}, [][]svgtest.Point{
 			rowPoints(erigon, func(r *engine.Row) float64 { return 100 * float64(r.Limited) / float64(r.OK+r.Limited+r.Failed) })}},
 		// erigon's answers by status, stacked
 		{"chart_status_2", []string{"200", "429"}, [][]svgtest.Point{
