@@ -98,7 +98,7 @@ func writeCompareByTarget(ew *textfmt.Writer, runs []CompareRun) error {
 			g.runs[0].Label, strings.Join(others, ", ")))
 	}
 	if compared == 0 {
-		return fmt.Errorf("write compare: %w: no target is in two of the runs (%s); a run's targets compare by "+
+		return fmt.Errorf("%w: no target is in two of the runs (%s); a run's targets compare by "+
 			"name, a single target by its URL", ErrNothingToCompare, runsTargets(runs))
 	}
 	ew.Paragraph("", "  ", fmt.Sprintf("rpcstress compare: %d runs, target by target, deltas against the first run with each target", len(runs)))
@@ -157,10 +157,12 @@ func WriteCompareTargets(w io.Writer, run CompareRun, width int) error {
 	if note := runNote(s); note != "" {
 		ew.Paragraph("  ! ", "    ", note)
 	}
+	named := textfmt.NewTable("lll").GiveWay(2, true) // letter, name, URL: the URLs lined up
 	for i := range s.Targets {
 		runs[i] = CompareRun{Snapshot: s.TargetView(i)}
-		ew.Paragraph("  "+runLabel(i)+"  ", "     ", safetext.Line(s.Targets[i].Name+"  "+s.Targets[i].Target))
+		named.Add(runLabel(i), s.Targets[i].Name, s.Targets[i].Target)
 	}
+	ew.Table(named, "  ")
 	if line := answersLine(s.Answers); line != "" {
 		ew.Line("")
 		ew.Paragraph("", "  ", line)
