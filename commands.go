@@ -42,7 +42,7 @@ func commands() []command {
 			argFiles: "toml"}, newValidateFlags, (*cli).validate),
 		withFlags(command{name: "report", args: "RUN.json", summary: "print the report of a saved run",
 			argFiles: "json"}, newReportFlags, (*cli).report),
-		withoutFlags(command{name: "compare", args: "A.json B.json …", summary: "runs side by side, deltas to the first",
+		withoutFlags(command{name: "compare", args: "A.json B.json … | RUN.json", summary: "runs (or one run's targets) side by side",
 			argFiles: "json"}, (*cli).compare),
 		withFlags(command{name: "merge", args: "-o OUT.json A.json …", summary: "combine runs of several machines",
 			argFiles: "json"}, newMergeFlags, (*cli).merge),

@@ -142,7 +142,7 @@ func TestE2EReportUsage(t *testing.T) {
 		want string
 	}{
 		{[]string{"report", "x.json", "--format", "pdf"}, `--format "pdf": use text, json, csv or html`},
-		{[]string{"compare", "a.json"}, "usage: rpcstress compare A.json B.json"},
+		{[]string{"compare"}, "usage: rpcstress compare A.json B.json"},
 		{[]string{"compare", "missing-a.json", "missing-b.json"}, "missing-a.json"},
 	}
 	for _, tt := range tests {

@@ -118,10 +118,14 @@ func (c *cli) report(ctx context.Context, f *reportFlags, files []string) int {
 	return exitOK
 }
 
-// compare prints saved runs side by side, stage by stage, with deltas against the first.
+// compare prints saved runs side by side, stage by stage, with deltas against the first; runs
+// of several targets target by target; one run of several targets its targets against each
+// other.
 func (c *cli) compare(files []string) int {
-	if len(files) < 2 {
-		return c.fail(exitUsage, errors.New("usage: rpcstress compare A.json B.json [C.json …] (at least two runs; deltas are against the first)"))
+	usage := errors.New("usage: rpcstress compare A.json B.json … (deltas against A)\n" +
+		"       rpcstress compare RUN.json (a run of several targets: its targets)")
+	if len(files) == 0 {
+		return c.fail(exitUsage, usage)
 	}
 	runs := make([]report.CompareRun, len(files))
 	for i, f := range files {
@@ -131,7 +135,19 @@ func (c *cli) compare(files []string) int {
 		}
 		runs[i] = report.CompareRun{File: f, Snapshot: s}
 	}
-	if err := report.WriteCompare(c.stdout, runs, c.textWidth()); err != nil {
+	var err error
+	switch {
+	case len(runs) == 1 && len(runs[0].Snapshot.Targets) > 1:
+		err = report.WriteCompareTargets(c.stdout, runs[0], c.textWidth())
+	case len(runs) == 1:
+		return c.fail(exitUsage, fmt.Errorf("%s ran a single target: give another run to compare it with\n%w", safetext.Line(files[0]), usage))
+	default:
+		err = report.WriteCompare(c.stdout, runs, c.textWidth())
+	}
+	switch {
+	case errors.Is(err, report.ErrNothingToCompare):
+		return c.fail(exitUsage, err)
+	case err != nil:
 		return c.fail(exitRunFailed, err)
 	}
 	return exitOK

@@ -11,6 +11,26 @@ import (
 type CompareRun struct {
 	File     string
 	Snapshot *engine.Snapshot
+	// Label names the run in the tables; "" names it by its place: A, B, C … (a comparison of
+	// one target across runs keeps each run's letter, whichever runs have the target).
+	Label string
+}
+
+// label is how run i of a comparison is named.
+func (r CompareRun) label(i int) string {
+	if r.Label != "" {
+		return r.Label
+	}
+	return runLabel(i)
+}
+
+// labels name the runs of a comparison, in order.
+func labels(runs []CompareRun) []string {
+	out := make([]string, len(runs))
+	for i, r := range runs {
+		out[i] = r.label(i)
+	}
+	return out
 }
 
 // Comparison lines up the stages of several runs against the first (the reference): stage by

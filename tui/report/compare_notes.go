@@ -84,7 +84,7 @@ func (c *Comparison) plansDiffer() string {
 	}
 	for i, r := range c.Runs {
 		if endedEarly(r.Snapshot) {
-			why = append(why, runLabel(i)+" ended early")
+			why = append(why, r.label(i)+" ended early")
 		}
 	}
 	return strings.Join(why, "; ")

@@ -35,9 +35,9 @@ func writeCompareSubs(ew *textfmt.Writer, c *Comparison) {
 				}
 			}
 		}
-		t := compareTable(subs, subMetrics, true)
+		t := compareTable(labels(c.Runs), subs, subMetrics, true)
 		if t.NaturalWidth("  ") > ew.Width() {
-			t = compareTable(subs, subMetrics, false)
+			t = compareTable(labels(c.Runs), subs, subMetrics, false)
 		}
 		ew.Line("")
 		ew.List("", "  ", "Subscription "+ref.Name+"  ("+ref.Method+" "+ref.Params+")")

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"errors"
 	"github.com/charmbracelet/x/exp/golden"
 	"io"
 	"math"
@@ -264,5 +265,61 @@ func TestCompareNotesHandAndEarlyEnd(t *testing.T) {
 		"the runs' plans differ (B ended early)")
 	if strings.Contains(text, "stage changed by hand") || strings.Count(text, "not the plan's numbers") != 1 {
 		t.Errorf("a key that did nothing, or run A, got a note:\n%s", out)
+	}
+}
+
+// targetRuns are three runs for a comparison target by target: A sent to geth and erigon; B
+// to erigon (its latency doubled) and reth; C to a single target at geth's URL, 20 % faster.
+func targetRuns() []CompareRun {
+	a, b, c := fixture.TargetsSnapshot(), fixture.TargetsSnapshot(), fixture.SnapshotWithTimeline()
+	b.Targets = []engine.TargetRun{b.Targets[1], b.Targets[1]}
+	fixture.ScaleLatency(&b.Targets[0].Totals, 2)
+	b.Targets[1].Name, b.Targets[1].Target = "reth", "http://127.0.0.1:8546"
+	fixture.ScaleLatency(&c.Totals, 0.8)
+	return []CompareRun{{File: "runs/a.json", Snapshot: a}, {File: "runs/b.json", Snapshot: b}, {File: "runs/geth.json", Snapshot: c}}
+}
+
+// TestWriteCompareTargetsGolden: one run's targets against each other (B against A, with how
+// their answers compared), and runs with targets compared target by target: geth in A and in
+// C (a single target at geth's URL), erigon in A and B, reth in B alone; at 80 columns.
+func TestWriteCompareTargetsGolden(t *testing.T) {
+	for _, tt := range []struct {
+		golden string
+		write  func(io.Writer) error
+	}{
+		{"one_run", func(w io.Writer) error {
+			return WriteCompareTargets(w, CompareRun{File: "runs/side.json", Snapshot: fixture.TargetsSnapshot()}, 0)
+		}},
+		{"by_target", func(w io.Writer) error { return WriteCompare(w, targetRuns(), 0) }},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			out := written(t, tt.write)
+			golden.RequireEqual(t, []byte(out))
+			fixture.CheckPlainAndNarrow(t, out)
+		})
+	}
+}
+
+// TestWriteCompareByTarget: each target's block compares the runs that have it, each run by
+// its own letter, against the first of them; what one run alone has is said; runs that share
+// no target are refused with what each ran.
+func TestWriteCompareByTarget(t *testing.T) {
+	out := written(t, func(w io.Writer) error { return WriteCompare(w, targetRuns(), 0) })
+	checkContains(t, "the comparison", out,
+		"━━ Target geth: A vs C (C by its URL: a run of a single target)",
+		"━━ Target erigon: A vs B", "reth: only in B (A, C sent nothing to it)",
+		// erigon in B is twice as slow as in A
+		"  p99 ms       36.5   72.9  +36.5  +100.0%  ▲ worse")
+	if strings.Contains(out, "━━ Target reth") {
+		t.Error("reth is in one run only: it has no block")
+	}
+	lone := fixture.SnapshotWithTimeline()
+	lone.Target = "http://elsewhere:8545"
+	err := WriteCompare(&bytes.Buffer{}, []CompareRun{{Snapshot: fixture.TargetsSnapshot()}, {Snapshot: lone}}, 0)
+	if !errors.Is(err, ErrNothingToCompare) || !strings.Contains(err.Error(), "A: geth, erigon; B: http://elsewhere:8545") {
+		t.Errorf("runs without a common target: %v", err)
+	}
+	if err := WriteCompareTargets(&bytes.Buffer{}, CompareRun{Snapshot: fixture.Snapshot()}, 0); err == nil {
+		t.Error("one run of a single target has nothing to compare")
 	}
 }

@@ -28,23 +28,40 @@ func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 			return fmt.Errorf("write compare: run %s has no snapshot", runLabel(i))
 		}
 	}
-	c := NewComparison(runs)
 	ew := textfmt.NewWriter(w, width)
-	writeCompareRuns(ew, runs)
+	if hasTargets(runs) {
+		if err := writeCompareByTarget(ew, runs); err != nil {
+			return err
+		}
+	} else {
+		ew.Printf("rpcstress compare: %d runs, deltas against run A\n", len(runs))
+		writeCompareRuns(ew, runs)
+		writeComparison(ew, NewComparison(runs))
+		writeCompareLegend(ew, "run A", runs)
+	}
+	if ew.Err() != nil {
+		return fmt.Errorf("write compare: %w", ew.Err())
+	}
+	return nil
+}
+
+// writeComparison writes the blocks of a comparison: the totals, stage by stage, the stages
+// without a partner.
+func writeComparison(ew *textfmt.Writer, c Comparison) {
 	writeCompareTotals(ew, &c)
 	writeCompareSubs(ew, &c)
 	for i := range c.Stages {
 		writeCompareStage(ew, &c, i)
 	}
 	writeCompareUnmatched(ew, &c)
+}
+
+// writeCompareLegend says how to read the blocks: against what (ref), and the arrows.
+func writeCompareLegend(ew *textfmt.Writer, ref string, runs []CompareRun) {
 	ew.Line("")
-	ew.Paragraph("", "", "Δ and Δ% are against run A. ▲/▼: the number went up/down; better/worse: what that "+
+	ew.Paragraph("", "", "Δ and Δ% are against "+ref+". ▲/▼: the number went up/down; better/worse: what that "+
 		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged."+
-		checksLegend(c.Runs))
-	if ew.Err() != nil {
-		return fmt.Errorf("write compare: %w", ew.Err())
-	}
-	return nil
+		checksLegend(runs))
 }
 
 // runLabel names the i-th run: A, B, C …
@@ -58,12 +75,11 @@ func runLabel(i int) string {
 // writeCompareRuns names the runs: each file whole, then what it ran, on the same line when
 // both fit (a path cut with "…" could not be found again).
 func writeCompareRuns(ew *textfmt.Writer, runs []CompareRun) {
-	ew.Printf("rpcstress compare: %d runs, deltas against run A\n", len(runs))
 	for i, r := range runs {
 		s := r.Snapshot
 		about := fmt.Sprintf("%s, started %s, %s, %d stages", runtext.ProfileName(s.Profile), formatTime(s.StartedAt),
 			orDash(s.EndReason), len(s.Stages))
-		head := "  " + runLabel(i) + "  "
+		head := "  " + r.label(i) + "  "
 		switch line := head + r.File + "  (" + about + ")"; {
 		case r.File == "":
 			ew.Paragraph(head, "     ", about)
@@ -86,7 +102,7 @@ func writeCompareTotals(ew *textfmt.Writer, c *Comparison) {
 	var ran []string
 	for i, r := range c.Runs {
 		sums[i] = &r.Snapshot.Totals
-		ran = append(ran, fmt.Sprintf("%s ran %s", runLabel(i), formatSpan(runtext.RunSeconds(r.Snapshot))))
+		ran = append(ran, fmt.Sprintf("%s ran %s", r.label(i), formatSpan(runtext.RunSeconds(r.Snapshot))))
 	}
 	ew.Line("")
 	ew.List("", "  ", "Totals  ("+strings.Join(ran, ", ")+")")
@@ -94,7 +110,7 @@ func writeCompareTotals(ew *textfmt.Writer, c *Comparison) {
 	for i, r := range c.Runs {
 		secs[i] = runtext.RunSeconds(r.Snapshot)
 	}
-	writeCompareTable(ew, sums, secs)
+	writeCompareTable(ew, labels(c.Runs), sums, secs)
 	if why := c.plansDiffer(); why != "" {
 		ew.Paragraph("  ", "  ", "the runs' plans differ ("+why+"), so their totals mix different loads: compare the stages below")
 	}
@@ -103,16 +119,17 @@ func writeCompareTotals(ew *textfmt.Writer, c *Comparison) {
 func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 	m := c.Stages[i]
 	sums := make([]*engine.Summary, len(c.Runs))
+	lbl := labels(c.Runs)
 	var where []string
 	for r, j := range m.Index {
 		if j < 0 {
-			where = append(where, runLabel(r)+": none")
+			where = append(where, lbl[r]+": none")
 			continue
 		}
 		st := &c.Runs[r].Snapshot.Stages[j]
 		if !runtext.StageRan(st) {
 			// The run ended first (stopped, or a partial snapshot): its zeros are not latency.
-			where = append(where, fmt.Sprintf("%s: stage %d did not run", runLabel(r), j+1))
+			where = append(where, fmt.Sprintf("%s: stage %d did not run", lbl[r], j+1))
 			continue
 		}
 		sums[r] = &st.Summary
@@ -120,7 +137,7 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 		if !c.ByPosition && st.Spec.Rate != m.Rate {
 			at = " (" + st.Spec.Rate.String() + ")" // close enough to pair, but not the same
 		}
-		where = append(where, fmt.Sprintf("%s: stage %d%s, %s", runLabel(r), j+1, at, formatSpan(st.Summary.DurationS)))
+		where = append(where, fmt.Sprintf("%s: stage %d%s, %s", lbl[r], j+1, at, formatSpan(st.Summary.DurationS)))
 	}
 	title := fmt.Sprintf("Stage %d", i+1)
 	if !c.ByPosition {
@@ -136,7 +153,7 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 	}
 	for _, sum := range sums[1:] {
 		if sum != nil {
-			writeCompareTable(ew, sums, secs)
+			writeCompareTable(ew, lbl, sums, secs)
 			writeCompareNode(ew, c, i)
 			return
 		}
@@ -146,7 +163,7 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 		ew.Line("  no run sent anything in this stage")
 		return
 	}
-	ew.Printf("  only in A: %s rps, p99 %s ms, limited %d, failed %d\n", textfmt.RPS(sums[0].RPS),
+	ew.Printf("  only in %s: %s rps, p99 %s ms, limited %d, failed %d\n", lbl[0], textfmt.RPS(sums[0].RPS),
 		textfmt.Ms(sums[0].Latency.P99), sums[0].Limited, sums[0].Failed)
 }
 
@@ -156,11 +173,11 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 // shareMetrics). When the table is wider than the width (three runs at 80 columns), the
 // absolute Δ is left out; when even that is too wide (four runs and more), the lines get wider:
 // cut numbers would say nothing.
-func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float64) {
+func writeCompareTable(ew *textfmt.Writer, lbl []string, sums []*engine.Summary, secs []float64) {
 	metrics := blockMetrics(durationsDiffer(secs), sums)
-	t := compareTable(sums, metrics, true)
+	t := compareTable(lbl, sums, metrics, true)
 	if t.NaturalWidth("  ") > ew.Width() {
-		t = compareTable(sums, metrics, false)
+		t = compareTable(lbl, sums, metrics, false)
 	}
 	for _, l := range t.Lines("  ", 0) { // as wide as it is: cut numbers would say nothing
 		ew.Line(l)
@@ -169,7 +186,7 @@ func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float6
 		var spans []string
 		for r, s := range secs {
 			if s > 0 {
-				spans = append(spans, runLabel(r)+" "+formatSpan(s))
+				spans = append(spans, lbl[r]+" "+formatSpan(s))
 			}
 		}
 		ew.Paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
@@ -179,15 +196,15 @@ func writeCompareTable(ew *textfmt.Writer, sums []*engine.Summary, secs []float6
 
 // compareTable lays out one block, with or without the absolute Δ column: a row per metric,
 // a column per run of what it compares (nil: the run has none).
-func compareTable[T any](sums []*T, metrics []metricOf[T], withAbs bool) *textfmt.Table {
+func compareTable[T any](lbl []string, sums []*T, metrics []metricOf[T], withAbs bool) *textfmt.Table {
 	perRun, align := []string{"", "Δ", "Δ%", ""}, "rrrl"
 	if !withAbs {
 		perRun, align = []string{"", "Δ%", ""}, "rrl"
 	}
 	t := textfmt.NewTable("lr" + strings.Repeat(align, len(sums)-1))
-	head := []string{"", "A"}
+	head := []string{"", lbl[0]}
 	for r := 1; r < len(sums); r++ {
-		perRun[0] = runLabel(r)
+		perRun[0] = lbl[r]
 		head = append(head, perRun...)
 	}
 	t.Add(head...)
@@ -261,25 +278,26 @@ func verdictText(d Delta) string {
 }
 
 func writeCompareUnmatched(ew *textfmt.Writer, c *Comparison) {
+	lbl := labels(c.Runs)
 	var lines []string
 	for i, m := range c.Stages {
 		for r, j := range m.Index {
 			if j < 0 {
-				lines = append(lines, fmt.Sprintf("run A stage %d (%s): no stage %s in %s",
-					i+1, m.Rate.String(), c.matchedBy(), runLabel(r)))
+				lines = append(lines, fmt.Sprintf("run %s stage %d (%s): no stage %s in %s",
+					lbl[0], i+1, m.Rate.String(), c.matchedBy(), lbl[r]))
 			}
 		}
 	}
 	for _, x := range c.Extra {
 		st := &c.Runs[x.Run].Snapshot.Stages[x.Stage]
 		sum := &st.Summary
-		there := fmt.Sprintf("  (%s there: %s rps, p99 %s ms, limited %d, failed %d)", runLabel(x.Run),
+		there := fmt.Sprintf("  (%s there: %s rps, p99 %s ms, limited %d, failed %d)", lbl[x.Run],
 			textfmt.RPS(sum.RPS), textfmt.Ms(sum.Latency.P99), sum.Limited, sum.Failed)
 		if !runtext.StageRan(st) {
-			there = fmt.Sprintf("  (%s did not run it: the run ended first)", runLabel(x.Run))
+			there = fmt.Sprintf("  (%s did not run it: the run ended first)", lbl[x.Run])
 		}
-		lines = append(lines, fmt.Sprintf("run %s stage %d (%s): no stage %s in A", runLabel(x.Run), x.Stage+1,
-			st.Spec.Rate.String(), c.matchedBy()), there)
+		lines = append(lines, fmt.Sprintf("run %s stage %d (%s): no stage %s in %s", lbl[x.Run], x.Stage+1,
+			st.Spec.Rate.String(), c.matchedBy(), lbl[0]), there)
 	}
 	if len(lines) == 0 {
 		return

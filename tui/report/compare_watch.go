@@ -43,7 +43,7 @@ func writeCompareNode(ew *textfmt.Writer, c *Comparison, i int) {
 			if !found {
 				continue
 			}
-			part := compareTable(procs, nodeMetrics(label), withAbs)
+			part := compareTable(labels(c.Runs), procs, nodeMetrics(label), withAbs)
 			if t == nil {
 				t = part
 			} else {

@@ -33,8 +33,18 @@ type htmlReport struct {
 	Saturated  string
 	Summary    []*textfmt.Table // totals and latency, above the charts
 	Charts     []htmlChart
-	Tables     []*textfmt.Table // the rest of the report, below them
-	Invariant  invariant
+	// Targets are each target's sections, in a run with several, below the charts.
+	Targets   []htmlTarget
+	Tables    []*textfmt.Table // the rest of the report, below them
+	Invariant *invariant       // the run's; nil when each target has its own
+}
+
+// htmlTarget is one target's sections of a run with several, as a run of one has them.
+type htmlTarget struct {
+	ID, Heading string
+	Saturated   string
+	Tables      []*textfmt.Table
+	Invariant   invariant
 }
 
 // WriteHTML writes the run as one self-contained HTML page: the report's tables, and charts
@@ -56,17 +66,15 @@ func WriteHTML(w io.Writer, s *engine.Snapshot) error {
 		Header:     headerTable(s),
 		Search:     htmlSearchSection(s.Search),
 		Thresholds: htmlThresholdsSection(s.Thresholds),
-		Summary:    []*textfmt.Table{htmlTotals(s), latencyTable(&s.Totals)},
 		Charts:     charts,
-		Invariant:  invariantOf(s),
 	}
-	for _, t := range detailTables(s) {
-		if t.Shown() {
-			r.Tables = append(r.Tables, t)
-		}
-	}
-	if s.SaturatedSeconds > 0 {
-		r.Saturated = "Tester " + saturatedText(s.SaturatedSeconds)
+	if len(s.Targets) > 0 {
+		htmlTargetsReport(&r, s)
+	} else {
+		inv := invariantOf(s)
+		r.Summary, r.Invariant = []*textfmt.Table{htmlTotals(s), latencyTable(&s.Totals)}, &inv
+		r.Tables = shownTables(detailTables(s))
+		r.Saturated = htmlSaturated(s)
 	}
 	var page bytes.Buffer
 	if err := htmlPage.Execute(&page, r); err != nil {
@@ -106,4 +114,45 @@ func htmlTotals(s *engine.Snapshot) *textfmt.Table {
 		t.Note += "; JSON-RPC calls: " + calls
 	}
 	return t
+}
+
+// htmlTargetsReport fills the page of a run with several targets: the targets side by side,
+// their answers compared and the differences kept above the charts; each target's sections
+// below them; the run's own tables (the node's resources, the events) last.
+func htmlTargetsReport(r *htmlReport, s *engine.Snapshot) {
+	r.Subtitle = "rpcstress report of " + runtext.ProfileName(s.Profile) + " against " + targetsWords(s.TargetNames())
+	r.Summary = append([]*textfmt.Table{sideBySideTable(s)}, answersTables(s.Answers)...)
+	if s.Answers != nil {
+		for i, e := range s.Answers.Examples {
+			r.Summary = append(r.Summary, exampleTable(i+1, e))
+		}
+	}
+	for i := range s.Targets {
+		v := s.TargetView(i)
+		r.Targets = append(r.Targets, htmlTarget{ID: fmt.Sprintf("target_%d", i+1),
+			Heading:   fmt.Sprintf("Target %s: %s · %s", runLabel(i), safetext.Line(s.Targets[i].Name), safetext.Line(v.Target)),
+			Saturated: htmlSaturated(v),
+			Tables:    shownTables(append([]*textfmt.Table{htmlTotals(v), latencyTable(&v.Totals)}, targetTables(v)...)),
+			Invariant: invariantOf(v)})
+	}
+	r.Tables = shownTables(append(nodeTables(s), eventsTable(s.Events)))
+}
+
+// shownTables are the tables that show (Shown): a table that says nothing is left out.
+func shownTables(tables []*textfmt.Table) []*textfmt.Table {
+	var out []*textfmt.Table
+	for _, t := range tables {
+		if t.Shown() {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+// htmlSaturated is the page's warning that the tester fell behind; "" when it did not.
+func htmlSaturated(s *engine.Snapshot) string {
+	if s.SaturatedSeconds == 0 {
+		return ""
+	}
+	return "Tester " + saturatedText(s.SaturatedSeconds)
 }

@@ -45,8 +45,11 @@ func timelineCharts(s *engine.Snapshot) ([]htmlChart, error) {
 	if len(s.Timeline) > 0 {
 		bands := stageBands(s)
 		end := float64(s.Timeline[len(s.Timeline)-1].T + 1)
-		over := append([]svgchart.Chart{throughputChart(s), latencyChart(s), statusChart(s), limitedChart(s)}, watchCharts(s)...)
-		for _, ch := range over {
+		over := []svgchart.Chart{throughputChart(s), latencyChart(s), statusChart(s), limitedChart(s)}
+		if len(s.Targets) > 0 {
+			over, end = targetsCharts(s), targetsEnd(s)
+		}
+		for _, ch := range append(over, watchCharts(s)...) {
 			ch.Bands, ch.XMax, ch.XLabel = bands, end, "seconds since the start"
 			specs = append(specs, ch)
 		}

@@ -58,19 +58,25 @@ func rowPoints(rows []engine.Row, v func(*engine.Row) float64) []svgtest.Point {
 // series in place of another, or a layer unstacked, would otherwise still fit, since the
 // fixture's series take only two values each.
 func variedTimeline(s *engine.Snapshot) *engine.Snapshot {
-	for i := range s.Timeline {
-		r := &s.Timeline[i]
-		r.Latency.P50 += float64(r.T%3) * 0.4
-		r.Latency.P90 += float64((r.T*3)%7) * 0.3
-		r.Latency.P99 += float64((r.T*5)%11) * 0.9
-		r.Latency.Max += float64((r.T*7)%13) * 2
+	varyRows(s.Timeline, 1)
+	return s
+}
+
+// varyRows varies the seconds by pattern k (1, 2 …): the patterns differ, so that a chart that
+// drew one target's series in place of another's is caught too.
+func varyRows(rows []engine.Row, k int) {
+	for i := range rows {
+		r := &rows[i]
+		r.Latency.P50 += float64((r.T*k)%3) * 0.4
+		r.Latency.P90 += float64((r.T*3*k)%7) * 0.3
+		r.Latency.P99 += float64((r.T*5*k)%11) * 0.9
+		r.Latency.Max += float64((r.T*7*k)%13) * 2
 		if r.Stage == 1 {
-			ok, lim := int64(100+(r.T*5)%17), int64(60+(r.T*7)%31)
+			ok, lim := int64(100+(r.T*5*k)%17), int64(60+(r.T*7*k)%31)
 			r.Status["200"], r.Status["429"], r.OK, r.Limited = ok, lim, ok, lim
 		}
 		r.RPS = float64(r.OK + r.Limited + r.Failed)
 	}
-	return s
 }
 
 // TestWriteHTML: one page with the tables in plain HTML and four SVG charts drawn from the
@@ -216,5 +222,54 @@ func TestWriteHTMLOddSnapshots(t *testing.T) {
 				t.Error("no error and no whole page")
 			}
 		})
+	}
+}
+
+// TestWriteHTMLTargets: the page of a run with two targets draws each target's series on the
+// shared charts (rps, p50 and p99, the limited share), each target's answers by status, the
+// targets side by side, the answers compared and each kept difference whole, then each
+// target's own sections with its invariant, and the run's events once.
+func TestWriteHTMLTargets(t *testing.T) {
+	s := variedTimeline(fixture.TargetsSnapshot()) // geth's (the top level's) seconds
+	varyRows(s.Targets[1].Timeline, 2)             // erigon's otherwise: no series is another's image
+	page := writeHTMLPage(t, s)
+	checkSelfContained(t, page)
+	checkContains(t, "the page", page, "against geth vs erigon", "Targets side by side", `<td>B/A</td>`,
+		"Answers compared (geth vs erigon)", "1. eth_getBlockByNumber: the results differ, geth vs erigon",
+		`<td>&#34;0x5f0c3bd2a1e6f7c8d9e0a1b2c3d4e5f60718293a4b5c6d7e8f90a1b2c3d4e5f6&#34;</td>`,
+		`id="target_1">Target A: geth · http://127.0.0.1:8899`, `id="target_2">Target B: erigon`,
+		"header not found")
+	if n := strings.Count(page, "Invariant ✓"); n != 2 {
+		t.Errorf("%d invariants, want one per target", n)
+	}
+	if n := strings.Count(page, "stage 2/2: 200/s for 10s"); n != 1 {
+		t.Errorf("the events shown %d times, want once", n)
+	}
+	geth, erigon := s.TargetView(0).Timeline, s.TargetView(1).Timeline
+	charts := []struct {
+		id     string
+		texts  []string
+		series [][]svgtest.Point
+	}{
+		// each target's achieved rps, and the one target rate
+		{"chart_rps", []string{"A geth", "B erigon", "target rate"}, [][]svgtest.Point{
+			rowPoints(geth, func(r *engine.Row) float64 { return r.RPS }), rowPoints(erigon, func(r *engine.Row) float64 { return r.RPS })}},
+		// p50 and p99 of each
+		{"chart_latency", []string{"A geth p50", "A geth p99", "B erigon p50", "B erigon p99"}, [][]svgtest.Point{
+			rowPoints(geth, func(r *engine.Row) float64 { return r.Latency.P99 }), rowPoints(erigon, func(r *engine.Row) float64 { return r.Latency.P99 })}},
+		// the limited share of each: erigon's higher in stage 2
+		{"chart_limited", []string{"A geth", "B erigon"}, [][]svgtest.Point{
+			rowPoints(erigon, func(r *engine.Row) float64 { return 100 * float64(r.Limited) / float64(r.OK+r.Limited+r.Failed) })}},
+		// erigon's answers by status, stacked
+		{"chart_status_2", []string{"200", "429"}, [][]svgtest.Point{
+			rowPoints(erigon, func(r *engine.Row) float64 { return float64(r.Status["200"]) })}},
+	}
+	for _, c := range charts {
+		fig := chartFigure(t, page, c.id, c.texts...)
+		for i, want := range c.series {
+			if !svgtest.Carries(svgtest.Lines(fig), want) {
+				t.Errorf("%s: series %d is not drawn from its target's timeline", c.id, i)
+			}
+		}
 	}
 }

@@ -79,8 +79,12 @@ func headerTable(s *engine.Snapshot) *textfmt.Table {
 	if len(s.Targets) == 0 {
 		t.Add("target", s.Target)
 	}
+	named := textfmt.NewTable("ll") // each name and URL, the URLs lined up
 	for _, tr := range s.Targets {
-		t.Add("target "+tr.Name, tr.Target)
+		named.Add(tr.Name, tr.Target)
+	}
+	for i, l := range named.Lines("", 0) { // by letter, as the dashboard names them
+		t.Add("target "+runLabel(i), l)
 	}
 	t.Add("mode", runtext.ModeText(s.Mode))
 	t.Add("started", formatTime(s.StartedAt))

@@ -24,8 +24,8 @@ func writeTargetsReport(ew *textfmt.Writer, s *engine.Snapshot) {
 	for i := range s.Targets {
 		v := s.TargetView(i)
 		ew.Line("")
-		ew.Paragraph("", "    ", fmt.Sprintf("━━ Target %d of %d: %s  %s", i+1, len(s.Targets),
-			safetext.Line(s.Targets[i].Name), safetext.Line(v.Target)))
+		ew.Paragraph("", "    ", fmt.Sprintf("━━ Target %s: %s  %s", runLabel(i), safetext.Line(s.Targets[i].Name),
+			safetext.Line(v.Target)))
 		writeRunSections(ew, v, targetTables(v))
 	}
 	ew.Line("")
@@ -61,7 +61,7 @@ func sideBySideTable(s *engine.Snapshot) *textfmt.Table {
 	}
 	block := func(num, rate string, sums []*engine.Summary) {
 		for i, sum := range sums {
-			name := safetext.Line(s.Targets[i].Name)
+			name := targetLabel(s, i)
 			if sum == nil {
 				t.AddSpan("did not run", num, rate, name)
 			} else {
@@ -90,10 +90,14 @@ func sideBySideTable(s *engine.Snapshot) *textfmt.Table {
 		t.Note += "; inv: failed by an expect rule"
 	}
 	if len(s.Targets) == 2 {
-		t.Note += fmt.Sprintf("; B/A: %s's number over %s's (latency over 1: %s slower; rps under 1: it served less)",
-			safetext.Line(s.Targets[1].Name), safetext.Line(s.Targets[0].Name), safetext.Line(s.Targets[1].Name))
+		t.Note += "; B/A: B's number over A's (latency over 1: B slower; rps under 1: B served less)"
 	}
 	return t
+}
+
+// targetLabel names target i by its letter and name, as the dashboard does: "B erigon".
+func targetLabel(s *engine.Snapshot, i int) string {
+	return runLabel(i) + " " + safetext.Line(s.Targets[i].Name)
 }
 
 // stageSums are each target's summary of stage i; nil for a target that did not run it.
