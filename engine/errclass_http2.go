@@ -29,8 +29,8 @@ var http2Closed = [...]string{
 //   - GOAWAY: the connection closed after a GOAWAY before the answer came is eof when the
 //     GOAWAY said NO_ERROR (a graceful close, as a keep-alive close over HTTP/1.1), reset when
 //     it carried an error code; a request the server's graceful GOAWAY left untaken is eof.
-//   - a connection error: the server broke the protocol (h2c to a server that answered in
-//     HTTP/1.1 lands here): malformed. One header field longer than the whole header limit
+//   - a connection error, a frame that cannot be read: the server broke the protocol (h2c to
+//     a server that answered in HTTP/1.1 lands here): malformed. One header field longer than the whole header limit
 //     lands here too (COMPRESSION_ERROR: the HPACK decoder stops on it, and cannot tell it
 //     from corrupt HPACK).
 //   - answer headers over the client's limit in all: toolarge.
@@ -54,7 +54,8 @@ func http2Class(err error) (ErrClass, bool) {
 		return ErrReset, true
 	case strings.Contains(msg, "http2: Transport received GOAWAY from server ErrCode:"):
 		return ErrReset, true
-	case strings.HasPrefix(msg, "connection error: "), strings.Contains(msg, "http2: connection error: "):
+	case strings.HasPrefix(msg, "connection error: "), strings.Contains(msg, "http2: connection error: "),
+		strings.Contains(msg, "http2: failed reading the frame payload"):
 		return ErrMalformed, true
 	}
 	for _, t := range http2Closed {
@@ -69,4 +70,10 @@ func http2Class(err error) (ErrClass, bool) {
 // connection could take no more (a GOAWAY came after the request chose it).
 func http2NotSent(err error) bool {
 	return strings.Contains(err.Error(), "http2: client conn not usable")
+}
+
+// http2Spoke1 reports an error of a connection whose server answered in HTTP/1.1: h2c to a
+// server that does not speak it.
+func http2Spoke1(err error) bool {
+	return strings.Contains(err.Error(), "looked like an HTTP/1.1 header")
 }

@@ -101,6 +101,9 @@ func (e *http2Exchange) send(ctx context.Context, deadline time.Time) (*http.Res
 			return resp, body, nil
 		}
 		body.release()
+		if e.h.cfg.H2C && http2Spoke1(err) {
+			e.h.notes.noH2C()
+		}
 		if try > 0 || !http2NotSent(err) {
 			return nil, nil, err
 		}

@@ -16,6 +16,7 @@ type h2notes struct {
 	events    atomic.Pointer[EventLog]
 	who       string // "target NAME: " in a run with several targets
 	onceNoH2  sync.Once
+	onceNoH2C sync.Once
 	onceLimit sync.Once
 	checked   atomic.Bool // the server's stream limit was read (from the first answer)
 }
@@ -45,6 +46,14 @@ func (n *h2notes) noH2(proto string) {
 		}
 		n.add(fmt.Sprintf(`the server did not agree to HTTP/2 over ALPN (%s): its requests count as tls; `+
 			`drop http2 = true to test it over HTTP/1.1`, chose))
+	})
+}
+
+// noH2C says that a server answered h2c's prior knowledge in HTTP/1.1.
+func (n *h2notes) noH2C() {
+	n.onceNoH2C.Do(func() {
+		n.add("the server answered in HTTP/1.1: it does not speak HTTP/2 in cleartext, and its requests count as " +
+			"malformed; drop h2c = true to test it over HTTP/1.1")
 	})
 }
 

@@ -25,8 +25,9 @@ type h2Server struct {
 	tlsCfg                *tls.Config // what a client trusts it with; nil for h2c
 }
 
-// startH2 starts h behind an h2Server, over TLS when tlsOn.
-func startH2(t testing.TB, tlsOn bool, h http.HandlerFunc) *h2Server {
+// startH2 starts h behind an h2Server, over TLS when tlsOn, its http.Server set up by
+// configure first.
+func startH2(t testing.TB, tlsOn bool, h http.HandlerFunc, configure ...func(*http.Server)) *h2Server {
 	t.Helper()
 	s := &h2Server{}
 	s.Server = httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
@@ -46,6 +47,9 @@ func startH2(t testing.TB, tlsOn bool, h http.HandlerFunc) *h2Server {
 		}
 	}
 	s.Config.ErrorLog = quietLog()
+	for _, f := range configure {
+		f(s.Config)
+	}
 	if tlsOn {
 		s.EnableHTTP2 = true // httptest then offers "h2" alone over ALPN
 		s.StartTLS()
@@ -164,6 +168,29 @@ func TestHTTP2Refused(t *testing.T) {
 				t.Errorf("events %+v, want one saying the server did not agree (%s)", ev, tt.chose)
 			}
 		})
+	}
+}
+
+// TestHTTP2StreamsLimited: a server that allows fewer streams per connection than the run's
+// streams gets an event saying so, once.
+func TestHTTP2StreamsLimited(t *testing.T) {
+	s := startH2(t, false, rpcOK, func(srv *http.Server) {
+		srv.HTTP2 = &http.HTTP2Config{MaxConcurrentStreams: 2}
+	})
+	cfg := s.config()
+	cfg.Streams = 4
+	c := dialClient(t, cfg, NewCounters(1), nil)
+	events := NewEventLog(time.Now())
+	c.noteTo(events, "b")
+	snd := c.NewSender()
+	for range 2 {
+		if smp, _ := sendOne(context.Background(), snd, 0); smp.Err != ErrNone {
+			t.Fatalf("sample %+v", smp)
+		}
+	}
+	ev := events.List()
+	if len(ev) != 1 || !strings.HasPrefix(ev[0].Detail, "target b: the server allows 2 streams per connection, fewer than streams = 4") {
+		t.Errorf("events %+v", ev)
 	}
 }
 
