@@ -36,6 +36,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 		p.info = append(p.info, e.info)
 	}
 	cfg.TLS = c.tls(doc, src)
+	c.http2(doc, cfg) // after targets, which may set the URL
 	cfg.Plan, p.Ramp = c.plan(doc, cfg.Mode)
 	p.Search, p.HasSearch = c.search(doc)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), mixAsksOf(cfg.Requests))

@@ -18,6 +18,7 @@ import (
 //     dropped), or lengthens the last stage when the plan is shorter than D.
 //   - --url, --connections, --timeout replace the profile's values; MaxRequests sets the
 //     request-count limit.
+//   - --http2, --h2c and --streams replace the profile's http2, h2c and streams.
 func (p *Profile) Apply(o Overrides) error {
 	cfg := cloneConfig(p.base)
 	var (
@@ -38,6 +39,7 @@ func (p *Profile) Apply(o Overrides) error {
 		cfg.Connections = o.Connections
 		done = append(done, fmt.Sprintf("--connections %d", o.Connections))
 	}
+	errs, done = applyHTTP2(cfg, o, errs, done)
 	if o.Timeout != 0 {
 		if err := CheckTimeout(o.Timeout); err != nil {
 			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))

@@ -70,6 +70,9 @@ type Overrides struct {
 	MaxRequests int64
 	// RefURL is --ref-url: the reference node the target's head is compared with.
 	RefURL string
+	// HTTP2 and H2C are --http2 and --h2c, Streams --streams (see engine.Config).
+	HTTP2, H2C bool
+	Streams    int
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies

@@ -28,7 +28,8 @@ func topKeys() []string {
 	return []string{"name", "url", "timeout", "connections", "mode", "requests", "method", "max_body",
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
 		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
-		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir"}
+		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir",
+		"http2", "h2c", "streams"}
 }
 
 func requestKeys() []string {
