@@ -72,7 +72,7 @@ func schemeProblem(overTLS bool, raw string, flags bool) string {
 		if flags {
 			alt = "use --http2"
 		}
-		return "h2c is HTTP/2 in cleartext and needs an http:// URL, not https://: for HTTP/2 over TLS " + alt + " instead"
+		return "HTTP/2 in cleartext (h2c) needs an http:// URL, not https://: for HTTP/2 over TLS " + alt + " instead"
 	}
 	return ""
 }

@@ -18,7 +18,7 @@ func TestHTTP2Errors(t *testing.T) {
 		// HTTP/2 over TLS to a cleartext URL.
 		{"http2 with http", h2Profile("http://h:1", "http2 = true"), nil, 2, "http2", "needs an https:// URL, not http://: for HTTP/2 in cleartext set h2c = true"},
 		// h2c to a TLS URL.
-		{"h2c with https", h2Profile("https://h:1", "h2c = true"), nil, 2, "h2c", "needs an http:// URL, not https://: for HTTP/2 over TLS set http2 = true"},
+		{"h2c with https", h2Profile("https://h:1", "h2c = true"), nil, 2, "h2c", "HTTP/2 in cleartext (h2c) needs an http:// URL, not https://: for HTTP/2 over TLS set http2 = true"},
 		// Both.
 		{"both", h2Profile("https://h:1", "http2 = true\nh2c = true"), nil, 3, "h2c", "are both set"},
 		// Not a boolean.
@@ -85,7 +85,7 @@ func TestApplyHTTP2(t *testing.T) {
 		{"h2c", Overrides{H2C: true, Streams: 8}, "", 8},                           // the profile's http:// URL
 		{"http2 with https url", Overrides{URL: "https://h/", HTTP2: true}, "", 0}, // both changed together
 		{"http2 with http url", Overrides{HTTP2: true}, "--http2: HTTP/2 over TLS needs an https:// URL", 0},
-		{"h2c then an https url", Overrides{H2C: true, URL: "https://h/"}, "--url https://h/: h2c is HTTP/2 in cleartext", 0},
+		{"h2c then an https url", Overrides{H2C: true, URL: "https://h/"}, "--url https://h/: HTTP/2 in cleartext (h2c) needs an http:// URL", 0},
 		{"both", Overrides{HTTP2: true, H2C: true}, "--http2 and --h2c: choose one", 0},
 		{"streams without HTTP/2", Overrides{Streams: 4}, "--streams 4: only HTTP/2", 0},
 		{"streams over the bound", Overrides{H2C: true, Streams: 1001}, "--streams 1001: must be from 1 to 1000", 0},
