@@ -13,8 +13,9 @@ import (
 const maxStreams = 1000
 
 // http2 reads http2, h2c and streams: which HTTP the run speaks, and how many requests each
-// HTTP/2 connection carries at once. The URL's scheme must match (http2 is agreed over TLS,
-// h2c is cleartext), checked here for the profile's url and in Apply for --url.
+// HTTP/2 (or WebSocket) connection carries at once. The URL's scheme must match (http2 is
+// agreed over TLS, h2c is cleartext, neither is WebSocket), checked here for the profile's url
+// and in Apply for --url.
 func (c *checker) http2(doc table, cfg *engine.Config) {
 	if b, ok := c.boolean(doc, "", "http2", "http2 = true"); ok {
 		cfg.HTTP2 = b
@@ -35,8 +36,8 @@ func (c *checker) http2(doc table, cfg *engine.Config) {
 		return
 	}
 	switch {
-	case !cfg.UsesHTTP2():
-		c.addf("streams", "only HTTP/2 carries several requests on a connection: add http2 = true (https) or h2c = true (http), or drop streams")
+	case !cfg.UsesHTTP2() && !cfg.UsesWebSocket():
+		c.addf("streams", "only HTTP/2 and WebSocket carry several requests on a connection: add http2 = true (https) or h2c = true (http), use a ws:// URL, or drop streams")
 	case n*int64(cfg.Connections) > maxConnections:
 		c.addf("streams", "%d × connections = %d is %d requests in flight: at most %d; lower streams or connections", n, cfg.Connections, n*int64(cfg.Connections), maxConnections)
 	}
@@ -61,6 +62,8 @@ func schemeProblem(overTLS bool, raw string, flags bool) string {
 	}
 	tls := strings.EqualFold(u.Scheme, "https")
 	switch {
+	case strings.EqualFold(u.Scheme, "ws") || strings.EqualFold(u.Scheme, "wss"):
+		return fmt.Sprintf("a %s:// URL is WebSocket, upgraded from HTTP/1.1: HTTP/2 is for http:// and https:// URLs; drop it", u.Scheme)
 	case overTLS && !tls:
 		alt := "set h2c = true"
 		if flags {
@@ -125,17 +128,14 @@ func applyHTTP2(cfg *engine.Config, o Overrides, errs []error, done []string) ([
 		switch {
 		case o.Streams < 1 || o.Streams > maxStreams:
 			errs = append(errs, fmt.Errorf("--streams %d: must be from 1 to %d", o.Streams, maxStreams))
-		case !cfg.UsesHTTP2():
-			errs = append(errs, fmt.Errorf("--streams %d: only HTTP/2 carries several requests on a connection: add --http2 (https) or --h2c (http)", o.Streams))
+		case !cfg.UsesHTTP2() && !cfg.UsesWebSocket():
+			errs = append(errs, fmt.Errorf("--streams %d: only HTTP/2 and WebSocket carry several requests on a connection: add --http2 (https) or --h2c (http), or use a ws:// URL", o.Streams))
 		}
-	}
-	if !cfg.UsesHTTP2() {
-		return errs, done
 	}
 	if cfg.Connections*max(cfg.Streams, 1) > maxConnections {
 		errs = append(errs, fmt.Errorf("connections %d × streams %d: at most %d requests in flight; lower one of them", cfg.Connections, cfg.Streams, maxConnections))
 	}
-	if o.URL != "" || o.HTTP2 || o.H2C {
+	if cfg.UsesHTTP2() && (o.URL != "" || o.HTTP2 || o.H2C) {
 		if msg := schemeProblem(cfg.HTTP2, cfg.URL, true); msg != "" {
 			who := "--" + protocolKey(cfg)
 			if o.URL != "" {

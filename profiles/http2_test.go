@@ -26,7 +26,9 @@ func TestHTTP2Errors(t *testing.T) {
 		// Streams below 1.
 		{"streams 0", h2Profile("https://h:1", "http2 = true\nstreams = 0"), nil, 3, "streams", "use a value from 1 to 1000"},
 		// Streams over HTTP/1.1.
-		{"streams without http2", h2Profile("https://h:1", "streams = 8"), nil, 2, "streams", "add http2 = true (https) or h2c = true (http)"},
+		{"streams without http2", h2Profile("https://h:1", "streams = 8"), nil, 2, "streams", "add http2 = true (https) or h2c = true (http), use a ws:// URL"},
+		// HTTP/2 to a WebSocket URL.
+		{"http2 with ws", h2Profile("wss://h:1", "http2 = true"), nil, 2, "http2", "a wss:// URL is WebSocket"},
 		// More in flight than the tester allows.
 		{"too many in flight", h2Profile("http://h:1", "h2c = true\nconnections = 1000\nstreams = 1000"), nil, 4, "streams", "at most 100000"},
 	})
@@ -46,6 +48,8 @@ func TestHTTP2Settings(t *testing.T) {
 		{"h2c, streams left out", "http://h:1", "h2c = true\nconnections = 4", false, true, 0,
 			"HTTP/2 in cleartext (h2c, prior knowledge): 4 connections × 1 stream, up to 4 requests in flight", "h2c"},
 		{"HTTP/1.1", "http://h:1", "connections = 4", false, false, 0, "", ""},
+		// WebSocket carries streams too (its own transport; no http row).
+		{"WebSocket", "ws://h:1", "connections = 4\nstreams = 8", false, false, 8, "", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -66,7 +70,8 @@ func TestHTTP2Settings(t *testing.T) {
 				Streams int    `json:"streams"`
 			}
 			_ = json.Unmarshal(js, &r)
-			if r.HTTP != tt.stored || (tt.stored != "" && r.Streams != max(tt.streams, 1)) {
+			multi := tt.stored != "" || strings.HasPrefix(tt.url, "ws")
+			if r.HTTP != tt.stored || (multi && r.Streams != max(tt.streams, 1)) || (!multi && r.Streams != 0) {
 				t.Errorf("snapshot profile %s", js)
 			}
 		})
@@ -87,7 +92,8 @@ func TestApplyHTTP2(t *testing.T) {
 		{"http2 with http url", Overrides{HTTP2: true}, "--http2: HTTP/2 over TLS needs an https:// URL", 0},
 		{"h2c then an https url", Overrides{H2C: true, URL: "https://h/"}, "--url https://h/: HTTP/2 in cleartext (h2c) needs an http:// URL", 0},
 		{"both", Overrides{HTTP2: true, H2C: true}, "--http2 and --h2c: choose one", 0},
-		{"streams without HTTP/2", Overrides{Streams: 4}, "--streams 4: only HTTP/2", 0},
+		{"streams without HTTP/2", Overrides{Streams: 4}, "--streams 4: only HTTP/2 and WebSocket", 0},
+		{"streams over WebSocket", Overrides{URL: "ws://h/", Streams: 4}, "", 4},
 		{"streams over the bound", Overrides{H2C: true, Streams: 1001}, "--streams 1001: must be from 1 to 1000", 0},
 	}
 	for _, tt := range tests {

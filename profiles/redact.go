@@ -20,7 +20,8 @@ type Resolved struct {
 	Mode        engine.Mode `json:"mode"`
 	Timeout     string      `json:"timeout"`
 	Connections int         `json:"connections"`
-	// HTTP is "h2" (http2 = true) or "h2c"; absent for HTTP/1.1, with Streams.
+	// HTTP is "h2" (http2 = true) or "h2c", absent otherwise; Streams is there for HTTP/2 and
+	// WebSocket, which carry several requests on a connection.
 	HTTP         string            `json:"http,omitempty"`
 	Streams      int               `json:"streams,omitempty"`
 	MaxRequests  int64             `json:"max_requests,omitempty"`
@@ -86,7 +87,7 @@ func (p *Profile) Redacted() any {
 	if c.Head.On() {
 		r.Chain, r.HeadEvery, r.RefURL = string(c.Head.Chain), headEvery(c.Head).String(), c.Head.RefDisplay
 	}
-	if c.UsesHTTP2() {
+	if c.UsesHTTP2() || c.UsesWebSocket() {
 		r.HTTP, r.Streams = httpName(c), max(c.Streams, 1)
 	}
 	if c.TLS != (engine.TLSConfig{}) {
