@@ -128,13 +128,22 @@ func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
 	bin := requireNginx(t)
 	upstream := strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/")
 	prefix := t.TempDir()
-	n := &nginxProc{addr: freeLoopbackAddr(t), prefix: prefix, exited: make(chan struct{}), output: &syncBuffer{}}
-	conf := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(conf, []byte(nginxConfig(t, n.addr, upstream, l)), 0o644); err != nil {
+	addr := freeLoopbackAddr(t)
+	return launchNginx(t, bin, prefix, addr, nginxConfig(t, addr, upstream, l))
+}
+
+// launchNginx starts nginx (bin) on addr with conf in its own prefix, in the foreground, and
+// waits until it accepts connections. It is stopped (by its PID) at cleanup if the test has
+// not stopped it already.
+func launchNginx(t *testing.T, bin, prefix, addr, conf string) *nginxProc {
+	t.Helper()
+	n := &nginxProc{addr: addr, prefix: prefix, exited: make(chan struct{}), output: &syncBuffer{}}
+	confPath := filepath.Join(prefix, "nginx.conf")
+	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	// -e: the startup error log, before the config is read (the packaged default is stderr).
-	n.cmd = exec.Command(bin, "-p", prefix+"/", "-c", conf, "-e", filepath.Join(prefix, "error.log"))
+	n.cmd = exec.Command(bin, "-p", prefix+"/", "-c", confPath, "-e", filepath.Join(prefix, "error.log"))
 	n.cmd.Stdout, n.cmd.Stderr = n.output, n.output
 	if err := n.cmd.Start(); err != nil {
 		t.Fatalf("starting nginx: %v", err)

@@ -16,9 +16,10 @@ import (
 // snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
 type sessionFlags struct {
 	headless, inline, exitOnEnd, demo bool
+	http2, h2c                        bool
 	out, refURL, data                 string
 	urls                              specList // --url, repeatable: URL, or NAME=URL for each target
-	connections, fps                  int
+	connections, streams, fps         int
 	timeout                           time.Duration
 	// fs is the flag set they are declared in, which knows which flags the command line gave
 	// (see given).
@@ -39,7 +40,10 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.StringVar(&f.out, "out", "", h.out)
 	fs.Var(&f.urls, "url", h.url)
 	fs.StringVar(&f.refURL, "ref-url", "", "reference node `URL` whose chain head the target's is compared with (its lag), replacing the profile's ref_url; needs the profile's chain")
-	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight")
+	fs.IntVar(&f.connections, "connections", 0, "at most `N` connections, so N requests in flight (over HTTP/2, N × --streams)")
+	fs.BoolVar(&f.http2, "http2", false, "speak HTTP/2 over TLS (an https URL whose server agrees to \"h2\"), as the profile's http2 = true")
+	fs.BoolVar(&f.h2c, "h2c", false, "speak HTTP/2 in cleartext with prior knowledge (an http URL), as the profile's h2c = true")
+	fs.IntVar(&f.streams, "streams", 0, "requests each HTTP/2 connection carries at once, `N` (default 1), as the profile's streams")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
 	dataFlag(fs, &f.data)
@@ -57,11 +61,14 @@ func (f *sessionFlags) given(name string) bool {
 // overrides checks the shared flags and turns them into profile overrides; every error
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
-	o := profiles.Overrides{RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout}
+	o := profiles.Overrides{RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout,
+		HTTP2: f.http2, H2C: f.h2c, Streams: f.streams}
 	url, targets, urlErr := profiles.URLFlags(f.urls)
 	switch {
 	case f.connections < 0 || f.given("connections") && f.connections == 0:
 		return o, fmt.Errorf("--connections %d: must be at least 1", f.connections)
+	case f.streams < 0 || f.given("streams") && f.streams == 0:
+		return o, fmt.Errorf("--streams %d: must be at least 1", f.streams)
 	case f.given("timeout") && profiles.CheckTimeout(f.timeout) != nil:
 		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
 	case f.fps < 1 || f.fps > 60:

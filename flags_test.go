@@ -92,6 +92,10 @@ func TestRunFlagOverrides(t *testing.T) {
 		{[]string{"--duration", "0s"}, profiles.Overrides{}, "--duration 0s: must be positive"},
 		{[]string{"--connections", "0"}, profiles.Overrides{}, "--connections 0: must be at least 1"},
 		{[]string{"--connections", "-1"}, profiles.Overrides{}, "--connections -1: must be at least 1"},
+		{[]string{"--streams", "0"}, profiles.Overrides{}, "--streams 0: must be at least 1"},
+		// HTTP/2: the switches and the streams reach the profile's overrides.
+		{[]string{"--h2c", "--streams", "8"}, profiles.Overrides{H2C: true, Streams: 8}, ""},
+		{[]string{"--http2"}, profiles.Overrides{HTTP2: true}, ""},
 		{[]string{"--timeout", "0s"}, profiles.Overrides{}, "--timeout 0s: must be more than 0: it bounds each request, e.g. 5s"},
 		// The live updates: 1 to 60 a second.
 		{[]string{"--fps", "0"}, profiles.Overrides{}, "--fps 0: use 1 to 60"},

@@ -3,7 +3,8 @@ package engine
 // The Client: one target reached through one transport. This file builds it from a Config
 // (the target's URL, its TLS settings and the counted dialer, which every transport shares,
 // then the transport itself) and hands out a Sender per worker. What a transport must provide
-// is the contract in sender.go; HTTP/1.1 over fasthttp (http1*.go) is the one there is.
+// is the contract in sender.go: HTTP/1.1 over fasthttp (http1*.go), or HTTP/2 over
+// golang.org/x/net/http2 (http2*.go) when Config.HTTP2 or H2C asks for it.
 
 import (
 	"crypto/tls"
@@ -41,22 +42,39 @@ func newClient(cfg *Config, counters *Counters, dial dialFunc, tlsCfg *tls.Confi
 	}
 	d := &dialer{timeout: cfg.Timeout, dial: dial, counters: counters}
 	if t.tls {
-		// fasthttp speaks HTTP/1.1 only, and a WebSocket upgrade is HTTP/1.1 too; an HTTP/2
-		// transport would offer "h2" here.
-		if d.tls, err = clientTLS(tlsCfg, cfg.TLS, t.host, "http/1.1"); err != nil {
+		// Each transport offers what it speaks, and only that: HTTP/2 asked for is not
+		// quietly HTTP/1.1 (see http2.go). fasthttp speaks HTTP/1.1 only, and a WebSocket
+		// upgrade is HTTP/1.1 too.
+		proto := "http/1.1"
+		if cfg.HTTP2 {
+			proto = "h2"
+		}
+		if d.tls, err = clientTLS(tlsCfg, cfg.TLS, t.host, proto); err != nil {
 			return nil, err
 		}
 	}
 	var tr transport
-	if t.ws {
+	switch {
+	case t.ws:
 		tr, err = newWS(cfg, t, d, counters)
-	} else {
+	case cfg.UsesHTTP2():
+		tr, err = newHTTP2(cfg, t, d)
+	default:
 		tr, err = newHTTP1(cfg, t, d)
 	}
 	if err != nil {
 		return nil, err
 	}
 	return &Client{cfg: cfg, target: t, tr: tr}, nil
+}
+
+// noteTo makes what the transport has to say about the target (a server that refused HTTP/2,
+// say) events of l, for a transport that says anything; name is the target's in a run with
+// several ("" for one).
+func (c *Client) noteTo(l *EventLog, name string) {
+	if n, ok := c.tr.(interface{ noteTo(*EventLog, string) }); ok {
+		n.noteTo(l, name)
+	}
 }
 
 // NewSender makes one worker's Sender.

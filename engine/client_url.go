@@ -53,6 +53,16 @@ func parseTarget(cfg *Config) (target, error) {
 	default:
 		return target{}, fmt.Errorf("target URL %q: scheme %q is not supported, use http://, https://, ws:// or wss://", shown, u.Scheme)
 	}
+	switch {
+	case cfg.HTTP2 && cfg.H2C:
+		return target{}, errors.New("http2 and h2c are both set: http2 = true is HTTP/2 over TLS (https), h2c = true in cleartext (http); set one")
+	case cfg.HTTP2 && !t.tls:
+		return target{}, fmt.Errorf("target URL %q: http2 = true is HTTP/2 over TLS and needs an https:// URL; for HTTP/2 in cleartext set h2c = true instead", shown)
+	case cfg.H2C && t.tls:
+		return target{}, fmt.Errorf("target URL %q: h2c = true is HTTP/2 in cleartext and needs an http:// URL; for https set http2 = true instead", shown)
+	case cfg.UsesHTTP2() && t.ws:
+		return target{}, fmt.Errorf("target URL %q: a WebSocket URL with http2 or h2c: WebSocket is upgraded from HTTP/1.1 here; drop http2 and h2c", shown)
+	}
 	t.host = u.Hostname()
 	if t.host == "" {
 		return target{}, fmt.Errorf("target URL %q has no host, write it like http://127.0.0.1:8899", shown)

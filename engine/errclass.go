@@ -14,7 +14,8 @@ import (
 	"github.com/valyala/fasthttp"
 )
 
-// ClassifyError maps a transport error from fasthttp or net to an ErrClass; nil is ErrNone.
+// ClassifyError maps a transport error from fasthttp, x/net/http2 or net to an ErrClass; nil
+// is ErrNone.
 //
 // The order matters where one error fits several classes:
 //
@@ -26,21 +27,23 @@ import (
 //     deadline; a TLS handshake that runs out of time is a timeout, though;
 //  4. timeout: fasthttp.ErrTimeout, ErrDialTimeout, ErrTLSHandshakeTimeout, deadlines, and any
 //     error in the chain whose Timeout() is true (ETIMEDOUT included);
-//  5. refused (ECONNREFUSED); reset (ECONNRESET, EPIPE, ECONNABORTED); eof (io.EOF,
+//  5. HTTP/2's own errors (RST_STREAM, GOAWAY, protocol errors: see http2Class);
+//  6. refused (ECONNREFUSED); reset (ECONNRESET, EPIPE, ECONNABORTED); eof (io.EOF,
 //     io.ErrUnexpectedEOF, fasthttp.ErrConnectionClosed, a chunked body cut short, and
 //     net.ErrClosed: the connection closed under the request). fasthttp reports any read error
 //     before the first response byte as EOF, so an RST that arrives before the answer starts
 //     counts as eof, not reset;
-//  6. malformed: the answer was not valid HTTP;
-//  7. other: everything else, including fasthttp.ErrNoFreeConns. That one cannot happen while at
+//  7. malformed: the answer was not valid HTTP;
+//  8. other: everything else, including fasthttp.ErrNoFreeConns. That one cannot happen while at
 //     most Config.Connections Senders run (the HostClient has as many connections); if it does,
 //     it is an engine bug, and "other" keeps it visible instead of disguising it as a timeout.
 //
 // fasthttp wraps the socket error with %w in most places, so errors.Is/As does the work. String
-// matching is the last resort, for three cases only: fasthttp.ErrBrokenChunk, whose cause is
+// matching is the last resort, for four cases only: fasthttp.ErrBrokenChunk, whose cause is
 // hidden (it embeds the error without Unwrap); fasthttp parse errors without an exported
 // sentinel (status line and chunk size errors built with fmt.Errorf or unexported errors.New);
-// and crypto/tls's plain "tls: …" handshake errors.
+// crypto/tls's plain "tls: …" handshake errors; and x/net/http2's unexported connection-state
+// errors (errclass_http2.go).
 func ClassifyError(err error) ErrClass {
 	if err == nil {
 		return ErrNone
@@ -49,7 +52,7 @@ func ClassifyError(err error) ErrClass {
 		return c
 	}
 	var small *fasthttp.ErrSmallBuffer
-	if errors.Is(err, fasthttp.ErrBodyTooLarge) || errors.As(err, &small) {
+	if errors.Is(err, fasthttp.ErrBodyTooLarge) || errors.Is(err, errBodyTooLarge) || errors.As(err, &small) {
 		return ErrTooLarge
 	}
 	var dnsErr *net.DNSError
@@ -61,6 +64,9 @@ func ClassifyError(err error) ErrClass {
 	}
 	if isTimeout(err) {
 		return ErrTimeout
+	}
+	if c, ok := http2Class(err); ok {
+		return c
 	}
 	switch {
 	case errors.Is(err, syscall.ECONNREFUSED):
@@ -110,6 +116,10 @@ func isTLSError(err error) bool {
 	switch {
 	case errors.As(err, &rh), errors.As(err, &alert), errors.As(err, &verify), errors.As(err, &unknown),
 		errors.As(err, &hostname), errors.As(err, &invalid), errors.As(err, &roots):
+		return true
+	}
+	var noH2 *noH2Error // a server that did not agree to HTTP/2 over ALPN
+	if errors.As(err, &noH2) {
 		return true
 	}
 	// crypto/tls reports most local handshake failures ("tls: server selected unsupported

@@ -125,7 +125,7 @@ func (e *http1Exchange) answer(b *Batch) answer {
 		bytesIn: e.headerBytes(b) + clampU32(len(e.resp.Body())),
 	}
 	if e.written >= 0 {
-		a.early, a.bytesOut = true, clampU32(int(e.written))
+		a.sent, a.bytesOut = true, clampU32(int(e.written))
 	}
 	return a
 }

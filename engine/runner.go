@@ -93,6 +93,9 @@ func validateConfig(cfg *Config) error {
 	if cfg.Connections < 1 {
 		errs = append(errs, fmt.Errorf("connections = %d: need at least 1", cfg.Connections))
 	}
+	if cfg.Streams < 0 {
+		errs = append(errs, fmt.Errorf("streams = %d: need at least 1", cfg.Streams))
+	}
 	switch {
 	case cfg.Source != nil && (cfg.SourceRequests < 1 || cfg.SourceRequests > 1<<16):
 		errs = append(errs, fmt.Errorf("a Source of %d distinct requests: give 1 to 65536", cfg.SourceRequests))

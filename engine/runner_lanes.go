@@ -37,6 +37,7 @@ func (r *Runner) makeLanes() error {
 				return l.wrap(err)
 			}
 		}
+		l.client.noteTo(r.events, l.name)
 		r.lanes = append(r.lanes, l)
 	}
 	r.sched = NewScheduler(cfgs[0], r.counters, r.events, r.start)

@@ -49,9 +49,10 @@ type answer struct {
 	status  int    // the HTTP status
 	body    []byte // as the Classifier reads it: decoded, if it came compressed
 	bytesIn uint32 // the size received: status line, headers and body
-	// early: the server answered before it took the whole request (an early 413), of which
-	// only bytesOut went out; BytesOut counts that, not the request's full size.
-	early    bool
+	// sent: BytesOut is bytesOut, not the size load said: the server answered before it took
+	// the whole request (an early 413), of which only bytesOut went out; or the transport
+	// counts bytes on the connection (HTTP/2, see h2slot.claim).
+	sent     bool
 	bytesOut uint32
 }
 
@@ -166,7 +167,7 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 	smp.Status = uint16(a.status)
 	smp.Err = ErrNone
 	smp.BytesIn = a.bytesIn
-	if a.early {
+	if a.sent {
 		smp.BytesOut = a.bytesOut
 	}
 	s.cls.Classify(smp, a.status, a.body, calls, sampleIdx, b)

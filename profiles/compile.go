@@ -46,6 +46,7 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	}
 	cfg.TLS, _ = c.tls(doc, "", src, engine.TLSConfig{})
 	p.sideBySide(c, doc, src, secret)
+	c.http2(doc, cfg) // after targets, which may set the URL
 	if subscriptionsOnly(doc) {
 		cfg.Plan = c.holdPlan(doc)
 		if cfg.URL == "" && len(cfg.Subscriptions) > 0 { // the subscriptions name the node

@@ -48,6 +48,9 @@ func (p *Profile) Describe(w io.Writer) {
 	} else {
 		add("mode", "open: sends on the plan's schedule whatever the answers do, up to %d connections%s", c.Connections, perTarget)
 	}
+	if text, ok := describeHTTP(c); ok {
+		add("http", "%s", text)
+	}
 	add("timeout", "%s per request; bodies over %s count as too large", c.Timeout, byteSize(c.MaxBodyBytes))
 	if c.MaxRequests > 0 {
 		add("limit", "stops after %d requests", c.MaxRequests)

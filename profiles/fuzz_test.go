@@ -26,6 +26,8 @@ func FuzzLoad(f *testing.F) {
 	f.Add([]byte(watchSeed))
 	f.Add([]byte(subscribeSeed))
 	f.Add([]byte(sideProfile))
+	f.Add([]byte(h2Profile("https://h:1", "http2 = true\nstreams = 100"))) // HTTP/2's keys
+	f.Add([]byte(h2Profile("http://h:1", "h2c = true\nstreams = 0")))
 	f.Add([]byte(deepProfile(nest(maxDepth, "[{a.b=", "1", "}]")))) // past the depth limit
 	bodies := fstest.MapFS{"heavy.json": {Data: []byte(`[{"method":"a"}]`)}}
 	env := mapEnv(map[string]string{"RPC_TOKEN": "t", "HOST": "127.0.0.1:1", "INFURA_KEY": "k"})

@@ -20,6 +20,7 @@ import (
 //     request-count limit.
 //   - --url NAME=URL (Targets) makes the run's targets side by side, --equality compares
 //     their answers; --connections is then every target's (see applySideBySide).
+//   - --http2, --h2c and --streams replace the profile's http2, h2c and streams.
 func (p *Profile) Apply(o Overrides) error {
 	cfg := cloneConfig(p.base)
 	var (
@@ -43,6 +44,7 @@ func (p *Profile) Apply(o Overrides) error {
 	}
 	sideDone, sideErrs := p.applySideBySide(cfg, o)
 	done, errs = append(done, sideDone...), append(errs, sideErrs...)
+	errs, done = applyHTTP2(cfg, o, errs, done)
 	if o.Timeout != 0 {
 		if err := CheckTimeout(o.Timeout); err != nil {
 			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))

@@ -76,6 +76,9 @@ type Overrides struct {
 	Targets []TargetURL
 	// Equality is --equality: compare the targets' answers (compare_answers = true).
 	Equality bool
+	// HTTP2 and H2C are --http2 and --h2c, Streams --streams (see engine.Config).
+	HTTP2, H2C bool
+	Streams    int
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies

@@ -14,13 +14,17 @@ const redactedValue = "<redacted>"
 // values are replaced by "<redacted>", the URL has no userinfo, query or ${VAR} values in it,
 // and bodies are summarised by size.
 type Resolved struct {
-	Name         string            `json:"name"`
-	Path         string            `json:"path,omitempty"`
-	URL          string            `json:"url"`
-	Method       string            `json:"method"`
-	Mode         engine.Mode       `json:"mode"`
-	Timeout      string            `json:"timeout"`
-	Connections  int               `json:"connections"`
+	Name        string      `json:"name"`
+	Path        string      `json:"path,omitempty"`
+	URL         string      `json:"url"`
+	Method      string      `json:"method"`
+	Mode        engine.Mode `json:"mode"`
+	Timeout     string      `json:"timeout"`
+	Connections int         `json:"connections"`
+	// HTTP is "h2" (http2 = true) or "h2c", absent otherwise; Streams is there for HTTP/2 and
+	// WebSocket, which carry several requests on a connection.
+	HTTP         string            `json:"http,omitempty"`
+	Streams      int               `json:"streams,omitempty"`
 	MaxRequests  int64             `json:"max_requests,omitempty"`
 	MaxBodyBytes int               `json:"max_body_bytes"`
 	Backlog      int               `json:"backlog,omitempty"`
@@ -107,6 +111,9 @@ func (p *Profile) Redacted() any {
 	}
 	if c.Head.On() {
 		r.Chain, r.HeadEvery, r.RefURL = string(c.Head.Chain), headEvery(c.Head).String(), c.Head.RefDisplay
+	}
+	if c.UsesHTTP2() || c.UsesWebSocket() {
+		r.HTTP, r.Streams = httpName(c), max(c.Streams, 1)
 	}
 	if c.TLS != (engine.TLSConfig{}) {
 		r.TLS = &ResolvedTLS{Insecure: c.TLS.Insecure, CAFile: c.TLS.CAFile}

@@ -29,7 +29,8 @@ func topKeys() []string {
 		"backlog", "headers", "secret", "request", "stage", "ramp", "limits", "demo",
 		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
 		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir", "subscribe",
-		"target", "compare_answers", "compare_numbers", "compare_keep", "compare_ignore"}
+		"target", "compare_answers", "compare_numbers", "compare_keep", "compare_ignore",
+		"http2", "h2c", "streams"}
 }
 
 func requestKeys() []string {

@@ -62,6 +62,9 @@ type Config struct {
 	// node half-closes it, then discards what the client still sends), as a proxy or node
 	// restarting under its clients does; 0 never drops.
 	WSDropEvery int
+	// H2C serves HTTP/2 in cleartext with prior knowledge beside HTTP/1.1, through net/http's
+	// server instead of fasthttp's (see h2c.go).
+	H2C bool
 }
 
 // normalized checks c and returns it with defaults filled in. Every error says which knob is
@@ -176,6 +179,9 @@ func (c Config) String() string {
 		b.WriteString("; keeps the last ")
 		b.WriteString(strconv.Itoa(c.Retain))
 		b.WriteString(" blocks")
+	}
+	if c.H2C {
+		b.WriteString("; HTTP/2 cleartext (h2c) too")
 	}
 	return b.String()
 }

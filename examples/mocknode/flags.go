@@ -36,6 +36,7 @@ func Flags(cfg *Config, listen *string) *flag.FlagSet {
 	fs.IntVar(&cfg.WSRefuse, "ws-refuse", 0, "answer WebSocket upgrades with this HTTP `status` (403, …) instead of accepting them (default 0: accept)")
 	fs.IntVar(&cfg.WSDropEvery, "ws-drop-every", 0, "drop a WebSocket connection when its Nth message arrives, unanswered (default 0: never)")
 	fs.IntVar(&cfg.Retain, "retain", 0, "keep only the last N blocks, as a pruned node: older EVM state answers geth's \"missing trie node\" error, Solana's ledger starts N slots back (default 0: an archive node)")
+	fs.BoolVar(&cfg.H2C, "h2c", false, "serve HTTP/2 in cleartext (prior knowledge, as rpcstress's h2c = true sends) beside HTTP/1.1, through Go's net/http server instead of fasthttp (WebSocket upgrades are then refused)")
 	return fs
 }
 

@@ -109,13 +109,22 @@ func (n *Node) run(ctx context.Context, ln net.Listener) error {
 	return err
 }
 
+// server is what serve needs of an HTTP server: fasthttp's, or --h2c's.
+type server interface {
+	Serve(ln net.Listener) error
+	ShutdownWithContext(ctx context.Context) error
+}
+
 func (n *Node) serve(ctx context.Context, ln net.Listener) error {
-	srv := &fasthttp.Server{
+	var srv server = &fasthttp.Server{
 		Handler:            n.handle,
 		Name:               "rpcstress-mocknode",
 		Concurrency:        serverConcurrency,
 		MaxRequestBodySize: maxRequestBodySize,
 		CloseOnShutdown:    true, // clients learn to reconnect elsewhere instead of hitting a dead socket
+	}
+	if n.cfg.H2C {
+		srv = n.newH2CServer()
 	}
 	errc := make(chan error, 1)
 	go func() { errc <- srv.Serve(ln) }()
