@@ -220,26 +220,34 @@ func TestAddAllocates(t *testing.T) {
 	if raceDetector {
 		t.Skip("the race detector allocates")
 	}
-	block := blockAnswer(1, 1000, 1700000000)
-	for _, full := range []bool{false, true} {
-		c := newComparer(t, Options{NumbersByValue: true}, "a", "b")
-		if full {
-			c.methods["r"] = &method{kept: [nKinds]int{kMismatch: 5, kErrorVsResult: 5, kHeadSkew: 5}}
-		}
-		seq := uint64(0)
-		one := func() {
-			c.Add(seq, "r", nil, Answer{Target: 0, Body: block})
-			c.Add(seq, "r", nil, Answer{Target: 1, Body: block})
-			seq++
-		}
-		for range 10 {
-			one()
-		}
-		if n := testing.AllocsPerRun(200, one); n != 0 {
-			t.Errorf("examples full %v: %v allocations per request, want 0", full, n)
-		}
-		if r := c.Live(); r.Totals.Match != r.Totals.Compared {
-			t.Fatalf("counts %+v: the answers were to match", r.Totals)
+	bodies := [][]byte{
+		blockAnswer(1, 1000, 1700000000),
+		blockWith(1, 1000, 1700000000, true), // its members sorted here
+		// JSON numbers below 10^19 (past it, math/big counts them, and allocates)
+		[]byte(`{"jsonrpc":"2.0","id":1,"result":[1,2.5,-1e3,1234567890123456789,0.000125]}`),
+		[]byte(`[{"jsonrpc":"2.0","id":2,"result":"0x2"},{"jsonrpc":"2.0","id":1,"error":{"code":-32000}}]`),
+	}
+	for _, b := range bodies {
+		for _, full := range []bool{false, true} {
+			c := newComparer(t, Options{NumbersByValue: true}, "a", "b")
+			if full {
+				c.methods["r"] = &method{kept: [nKinds]int{kMismatch: 5, kErrorVsResult: 5, kHeadSkew: 5}}
+			}
+			seq := uint64(0)
+			one := func() {
+				c.Add(seq, "r", nil, Answer{Target: 0, Body: b})
+				c.Add(seq, "r", nil, Answer{Target: 1, Body: b})
+				seq++
+			}
+			for range 10 {
+				one()
+			}
+			if n := testing.AllocsPerRun(200, one); n != 0 {
+				t.Errorf("%.40s… examples full %v: %v allocations per request, want 0", b, full, n)
+			}
+			if r := c.Live(); r.Totals.Match != r.Totals.Compared {
+				t.Fatalf("counts %+v: the answers were to match", r.Totals)
+			}
 		}
 	}
 }

@@ -23,7 +23,8 @@ func (c *Comparer) Result() *Result {
 	defer c.mu.Unlock()
 	r := c.copyBooks()
 	for _, p := range c.pending {
-		r.add(p.request, c.classify(p), c.kinds)
+		total := c.classify(p) // fills c.kinds: called first
+		r.add(p.request, total, c.kinds)
 	}
 	examples := slices.Clone(c.kept)
 	// By request name, the weightiest kind first, then in the order they were kept.
