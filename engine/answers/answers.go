@@ -100,7 +100,7 @@ type Result struct {
 	ByRequest map[string]Counts `json:"by_request"`
 	Pairs     []PairCounts      `json:"pairs"`
 	Examples  []Example         `json:"examples,omitempty"`
-	// Keep is Options.Keep as the comparison ran (examples kept per request name at most), so
-	// a merge of shards keeps as many as one run would have.
+	// Keep is Options.Keep as the comparison ran (examples kept per request name and kind at
+	// most), so a merge of shards keeps as many as one run would have.
 	Keep int `json:"keep,omitempty"`
 }

@@ -112,7 +112,7 @@ func New(opt Options) (*Comparer, error) {
 			c.pairs = append(c.pairs, [2]int{a, b})
 		}
 	}
-	c.books = Result{Targets: opt.Targets, ByRequest: make(map[string]Counts)}
+	c.books = Result{Targets: opt.Targets, ByRequest: make(map[string]Counts), Keep: opt.Keep}
 	for _, pr := range c.pairs {
 		c.books.Pairs = append(c.books.Pairs, PairCounts{A: opt.Targets[pr[0]], B: opt.Targets[pr[1]]})
 	}
