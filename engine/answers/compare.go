@@ -13,6 +13,7 @@ import (
 // Work is split so that the lock is held only for bookkeeping: an answer is parsed and hashed
 // outside it (each goroutine with a pooled parser), then, under it, its digest is filed with its
 // request's pending entry; the target that answers last counts the request and frees the entry.
+// An answer is not parsed at all when an earlier one was the same to the byte (knownDigest).
 // An example's diff is built after the lock is let go, from bodies only that request holds.
 type Comparer struct {
 	opt     Options
@@ -41,6 +42,7 @@ type pending struct {
 type slot struct {
 	done   bool
 	d      digest
+	raw    uint64 // the body's hash as it came (a shortcut for answers alike to the byte)
 	head   uint64
 	body   []byte // a copy, only while the request may become an example
 	copied bool   // body holds this answer
@@ -127,25 +129,59 @@ func (c *Comparer) Add(seq uint64, request string, sent []byte, a Answer) {
 	if a.Target < 0 || a.Target >= len(c.opt.Targets) {
 		return
 	}
-	d := digest{state: stateMissing}
+	var raw uint64
 	if !a.Missing {
-		cn := c.scratch.Get().(*canon)
-		d = cn.digest(a.Body, c.ignore[request], c.seed)
-		c.scratch.Put(cn)
+		raw = maphash.Bytes(c.seed, a.Body)
 	}
-
 	c.mu.Lock()
 	p := c.pending[seq]
 	if p == nil {
 		p = c.newPending(request)
 		c.pending[seq] = p
 	}
-	s := &p.answers[a.Target]
-	if s.done {
+	if p.answers[a.Target].done {
 		c.mu.Unlock()
 		return
 	}
-	s.done, s.d, s.head = true, d, a.Head
+	d, known := p.knownDigest(a, raw)
+	if !known {
+		// Parsing is the work, done without the lock: the request cannot be counted
+		// meanwhile, as this target's answer is still to come.
+		c.mu.Unlock()
+		cn := c.scratch.Get().(*canon)
+		d = cn.digest(a.Body, c.ignore[request], c.seed)
+		c.scratch.Put(cn)
+		c.mu.Lock()
+		if c.pending[seq] != p || p.answers[a.Target].done { // a second answer came meanwhile
+			c.mu.Unlock()
+			return
+		}
+	}
+	c.file(seq, p, a, d, raw, sent)
+}
+
+// knownDigest is the digest of answer a (its body's raw hash) when it needs no parsing: a
+// missing answer, or one the same to the byte as an answer already filed (two nodes of one
+// make answer alike: then their keys are the same too, and only the first is parsed). Called
+// with c.mu held.
+func (p *pending) knownDigest(a Answer, raw uint64) (digest, bool) {
+	if a.Missing {
+		return digest{state: stateMissing}, true
+	}
+	for i := range p.answers {
+		// A slot not filed, or filed missing, has no raw hash to match.
+		if s := &p.answers[i]; s.done && s.d.state != stateMissing && s.raw == raw {
+			return s.d, true
+		}
+	}
+	return digest{}, false
+}
+
+// file files answer a (its digest d) with its request's entry p; the last answer counts the
+// request and keeps it as an example if it is one. Called with c.mu held; lets go of it.
+func (c *Comparer) file(seq uint64, p *pending, a Answer, d digest, raw uint64, sent []byte) {
+	s := &p.answers[a.Target]
+	s.done, s.d, s.raw, s.head = true, d, raw, a.Head
 	p.got++
 	m := c.method(p.request)
 	if p.got < len(p.answers) {

@@ -79,6 +79,10 @@ func TestKinds(t *testing.T) {
 		{body(0, okOne), body(1, "<html>502 Bad Gateway</html>"), Incomplete},
 		// An empty answer.
 		{body(0, ""), body(1, okOne), Incomplete},
+		// The same text that is not JSON on both sides: still nothing to compare.
+		{body(0, "<html>502</html>"), body(1, "<html>502</html>"), Incomplete},
+		// The same error to the byte on both sides: a match.
+		{body(0, badArgs), body(1, badArgs), Match},
 	}
 	for _, tt := range tests {
 		c := newComparer(t, Options{}, "a", "b")
@@ -138,6 +142,8 @@ func TestTotalsNeedAll(t *testing.T) {
 		{[3]string{okOne, okOne, okOne}, Match},
 		// One differs: two pairs mismatch, one matches; the request mismatches.
 		{[3]string{okOne, okOne, okTwo}, Mismatch},
+		// The last is the first's to the byte, not the second's: it is compared all the same.
+		{[3]string{okOne, okTwo, okOne}, Mismatch},
 		// One errs and one differs: the error weighs more.
 		{[3]string{okOne, okTwo, badArgs}, ErrorVsResult},
 		// One is not JSON and the others agree: incomplete.
