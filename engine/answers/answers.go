@@ -29,7 +29,9 @@ const (
 type Options struct {
 	// Targets names the targets, in the engine's order (Answer.Target indexes it).
 	Targets []string
-	// Keep is how many examples are kept per request name; 0 means 5.
+	// Keep is how many examples are kept per request name and kind (mismatch, error against
+	// result, head skew, incomplete), the first that come; 0 means 5. Per kind, so that head
+	// skew on "latest" cannot crowd out a request's real mismatches.
 	Keep int
 	// MaxBytes cuts each kept body (request and answers); 0 means 4096.
 	MaxBytes int
@@ -98,7 +100,7 @@ type Result struct {
 	ByRequest map[string]Counts `json:"by_request"`
 	Pairs     []PairCounts      `json:"pairs"`
 	Examples  []Example         `json:"examples,omitempty"`
-	// Keep is Options.Keep as the comparison ran (examples kept per request name at most), so
-	// a merge of shards keeps as many as one run would have.
+	// Keep is Options.Keep as the comparison ran (examples kept per request name and kind at
+	// most), so a merge of shards keeps as many as one run would have.
 	Keep int `json:"keep,omitempty"`
 }

@@ -2,7 +2,8 @@ package answers
 
 // Sum adds up the comparisons of shards of one run (rpcstress merge): counts in total, per
 // request name and per pair of targets are summed; the examples are kept in the shards' order,
-// as many per request name as one run keeps (Keep, the largest of the shards'; 0: the default).
+// as many per request name and kind as one run keeps (Keep, the largest of the shards'; 0: the
+// default).
 // nil when there is nothing to sum.
 func Sum(rs []*Result) *Result {
 	if len(rs) == 0 {
@@ -33,11 +34,11 @@ func Sum(rs []*Result) *Result {
 	if keep <= 0 {
 		keep = defaultKeep
 	}
-	kept := map[string]int{}
+	kept := map[[2]string]int{} // by request name and kind
 	for _, r := range rs {
 		for _, e := range r.Examples {
-			if kept[e.Request] < keep {
-				kept[e.Request]++
+			if k := [2]string{e.Request, string(e.Kind)}; kept[k] < keep {
+				kept[k]++
 				out.Examples = append(out.Examples, e)
 			}
 		}
@@ -45,7 +46,8 @@ func Sum(rs []*Result) *Result {
 	return out
 }
 
-// defaultKeep is how many examples a comparison keeps per request name when Options.Keep is 0.
+// defaultKeep is how many examples a comparison keeps per request name and kind when
+// Options.Keep is 0.
 const defaultKeep = 5
 
 // addCounts adds b's counts to a's, kind by kind.
