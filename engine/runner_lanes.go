@@ -36,8 +36,8 @@ func (r *Runner) makeLanes() error {
 			if l.client, err = NewClient(c, l.counters); err != nil {
 				return l.wrap(err)
 			}
+			l.client.noteTo(r.events, l.name)
 		}
-		l.client.noteTo(r.events, l.name)
 		r.lanes = append(r.lanes, l)
 	}
 	r.sched = NewScheduler(cfgs[0], r.counters, r.events, r.start)
