@@ -57,6 +57,9 @@ func TestE2ESideBySideBadInput(t *testing.T) {
 		// A key of the top below a [[target]].
 		{[]string{file("compare-below-target.toml", sideTargets+"compare_answers = true\n"+sideRequest)},
 			dir + "/compare-below-target.toml:8: target[2].compare_answers: is a key of the profile's top, and TOML puts every key below [[target]] into that target: move it above the first [[target]] table"},
+		// An ignore path in another syntax than the comparer's.
+		{[]string{file("ignore-path.toml", "compare_answers = true\n"+sideTargets+"[[request]]\nmethod = \"eth_getBlockByNumber\"\nparams = [\"0x1\", false]\ncompare_ignore = [\"result[0].hash\"]\n[[stage]]\nrate = 1\n")},
+			dir + `/ignore-path.toml:12: request[1].compare_ignore[1]: ignore path "result[0].hash" has brackets: write an array index as a key, e.g. "result.transactions.0.hash"`},
 		// The command line's forms mixed, one named target, a name twice, an empty name, a
 		// URL without its scheme, five targets, two plain URLs.
 		{[]string{one, "--url", "http://127.0.0.1:8545", "--url", "reth=http://127.0.0.1:8546"},

@@ -92,6 +92,10 @@ func (c *checker) ignorePaths(t table, path string) []string {
 			c.typeErr(f, e, "a path in quotes", example)
 			continue
 		}
+		if err := answers.CheckIgnorePath(p); err != nil { // the comparer's own syntax
+			c.addErr(f, err, "%s", err.Error())
+			continue
+		}
 		if !slices.Contains(out, p) {
 			out = append(out, p)
 		}
@@ -101,9 +105,11 @@ func (c *checker) ignorePaths(t table, path string) []string {
 
 // compareOptions are the answers.Options of a run: the settings, with the paths to ignore
 // per request name (the profile's compare_ignore, then the request's own), and the targets'
-// names.
-func compareOptions(s compareSettings, reqs []engine.Request, info []requestInfo, targets []engine.Target) answers.Options {
+// names. Each request's paths are held to the comparer's own bounds (answers.New, so that a
+// run never fails to start on them), at the request's compare_ignore or else the profile's.
+func (c *checker) compareOptions(s compareSettings, reqs []engine.Request, info []requestInfo, targets []engine.Target) answers.Options {
 	o := s.options
+	told := map[string]bool{}
 	for _, t := range targets {
 		o.Targets = append(o.Targets, t.Name)
 	}
@@ -116,12 +122,32 @@ func compareOptions(s compareSettings, reqs []engine.Request, info []requestInfo
 				}
 			}
 		}
-		if len(paths) > 0 {
-			if o.Ignore == nil {
-				o.Ignore = map[string][]string{}
-			}
-			o.Ignore[r.Name] = paths
+		if len(paths) == 0 {
+			continue
 		}
+		field := "compare_ignore" // the profile's paths alone: said once, of the first request
+		if i < len(info) && info[i].ignoreField != "" {
+			field = info[i].ignoreField
+		}
+		if !told[field] {
+			if err := ignoreFits(r.Name, paths); err != nil {
+				c.addErr(field, err, "%v", err)
+				told[field] = true
+			}
+		}
+		if o.Ignore == nil {
+			o.Ignore = map[string][]string{}
+		}
+		o.Ignore[r.Name] = paths
 	}
 	return o
+}
+
+// ignoreFits holds one request's paths to the comparer's bounds: answers.New is their owner.
+func ignoreFits(request string, paths []string) error {
+	if len(paths) == 0 {
+		return nil
+	}
+	_, err := answers.New(answers.Options{Targets: []string{"a", "b"}, Ignore: map[string][]string{request: paths}})
+	return err
 }

@@ -18,8 +18,10 @@ type requestInfo struct {
 	Source string
 	// Expect are the labels of the request's expect rules, each once.
 	Expect []string
-	// CompareIgnore are the request's own compare_ignore paths (see compare.go).
+	// CompareIgnore are the request's own compare_ignore paths (see compare.go), written at
+	// ignoreField ("request[3].compare_ignore"; "" when it has none).
 	CompareIgnore []string
+	ignoreField   string
 }
 
 // mixEntry is one request of the mix as the loader builds it.
@@ -64,7 +66,9 @@ func (c *checker) requests(doc table, tc *templateCompiler, hasTargets bool) []m
 		path := "request[" + strconv.Itoa(i+1) + "]"
 		c.unknownKeys(t, path, requestKeys())
 		req, info, a, ok := c.request(t, path, tc, dflt)
-		info.CompareIgnore = c.ignorePaths(t, path)
+		if info.CompareIgnore = c.ignorePaths(t, path); info.CompareIgnore != nil {
+			info.ignoreField = path + ".compare_ignore"
+		}
 		all = append(all, a)
 		if !ok {
 			continue

@@ -183,7 +183,7 @@ func (p *Profile) sideBySide(c *checker, doc table, src *source, secret []string
 	list, _ := tables(doc["target"])
 	s := c.compare(doc, len(list))
 	cfg.CompareAnswers = s.on
-	cfg.Answers = compareOptions(s, cfg.Requests, p.info, cfg.Targets)
+	cfg.Answers = c.compareOptions(s, cfg.Requests, p.info, cfg.Targets)
 	if cfg.Mode != engine.ModeClosed {
 		return
 	}

@@ -2,6 +2,7 @@ package profiles
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -168,6 +169,16 @@ func TestSideBySideErrors(t *testing.T) {
 		{"compare_keep zero", "compare_keep = 0\n" + sideBase, nil, 1, "compare_keep", "use a value from 1 to 100"},
 		{"compare_ignore not a list", "compare_ignore = \"result\"\n" + sideBase, nil, 1, "compare_ignore", "must be a list of paths"},
 		{"compare_ignore not strings", "compare_ignore = [1]\n" + sideBase, nil, 1, "compare_ignore[1]", "must be a path in quotes"},
+		// Paths in the comparer's own syntax, each at its line: keys joined by dots.
+		{"compare_ignore empty path", "compare_ignore = [\"result.a\",\n  \"\"]\n" + sideBase, nil, 2, "compare_ignore[2]", "the ignore path is empty: write keys joined by dots"},
+		{"compare_ignore brackets", strings.Replace(sideBase, "method = \"m\"\n", "method = \"m\"\ncompare_ignore = [\"result[0].hash\"]\n", 1), nil, 10, "request[1].compare_ignore[1]",
+			`ignore path "result[0].hash" has brackets: write an array index as a key, e.g. "result.transactions.0.hash"`},
+		{"compare_ignore empty key", strings.Replace(sideBase, "method = \"m\"\n", "method = \"m\"\ncompare_ignore = [\"result..hash\"]\n", 1), nil, 10, "request[1].compare_ignore[1]", "has an empty key"},
+		// More paths than the comparer follows: the profile's alone at its line, once; a
+		// request's own with the profile's at the request's.
+		{"compare_ignore too many", "compare_ignore = [" + manyPaths(65) + "]\n" + sideBase, nil, 1, "compare_ignore", `request "m" names 65 ignore paths: at most 64`},
+		{"request compare_ignore too many", "compare_ignore = [" + manyPaths(60) + "]\n" + strings.Replace(sideBase, "method = \"m\"\n", "method = \"m\"\ncompare_ignore = ["+"\"result.x\", \"result.y\", \"result.z\", \"result.v\", \"result.w\"]\n", 1),
+			nil, 11, "request[1].compare_ignore", `request "m" names 65 ignore paths: at most 64`},
 	})
 }
 
@@ -252,4 +263,16 @@ func TestDescribeSideBySide(t *testing.T) {
 			}
 		})
 	}
+}
+
+// manyPaths is n distinct ignore paths as TOML list items.
+func manyPaths(n int) string {
+	var b strings.Builder
+	for i := range n {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%q", fmt.Sprintf("result.a%d", i))
+	}
+	return b.String()
 }
