@@ -1,10 +1,6 @@
 package engine
 
-import (
-	"context"
-	"testing"
-	"time"
-)
+import "testing"
 
 // BenchmarkHTTP2Send measures one request through the HTTP/2 path (h2c on loopback to
 // net/http's server: the request's copy and context, the library's stream, framing, the
@@ -13,20 +9,5 @@ import (
 // are counted by the runtime for the whole process too: an upper bound of the client's).
 func BenchmarkHTTP2Send(b *testing.B) {
 	s := startH2(b, false, rpcOK)
-	c := dialClient(b, s.config(), NewCounters(1), nil)
-	snd := c.NewSender()
-	batch := &Batch{Samples: make([]Sample, 1), RPCErrors: make([]RPCError, 0, 8)}
-	ctx := context.Background()
-	start := time.Now()
-	smp := &batch.Samples[0]
-	snd.Send(ctx, 0, smp, batch, 0, start) // warm: dial, buffers
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		batch.Reset()
-		snd.Send(ctx, 0, smp, batch, 0, start)
-	}
-	if smp.Err != ErrNone {
-		b.Fatalf("err %v", smp.Err)
-	}
+	benchSends(b, dialClient(b, s.config(), NewCounters(1), nil))
 }
