@@ -99,14 +99,14 @@ type Config struct {
 	// Timeout bounds one request, from the actual send to the last response byte.
 	Timeout time.Duration
 	// Connections is the maximum number of connections; with HTTP/1.1 also of requests in
-	// flight (one per connection), with HTTP/2 InFlight says.
+	// flight (one per connection), with HTTP/2 and WebSocket InFlight says.
 	Connections int
 	// HTTP2 speaks HTTP/2 to an https target, agreed over TLS with ALPN "h2"; H2C to an http
-	// one, in cleartext with prior knowledge. Either goes through golang.org/x/net/http2
-	// instead of fasthttp's HTTP/1.1 (see http2.go). At most one is set.
+	// one, in cleartext with prior knowledge. Either goes through net/http's HTTP/2 instead of
+	// fasthttp's HTTP/1.1 (see http2.go). At most one is set, and neither for a ws:// URL.
 	HTTP2, H2C bool
-	// Streams is how many requests each HTTP/2 connection carries at once (0 is 1); ignored
-	// over HTTP/1.1, which carries one.
+	// Streams is how many requests each HTTP/2 or WebSocket connection carries at once (0 is
+	// 1); ignored over HTTP/1.1, which carries one.
 	Streams int
 	// Mode is open (rate-driven) or closed (back to back).
 	Mode Mode

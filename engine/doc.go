@@ -6,9 +6,9 @@
 //     of Stages, each a Rate held for a Duration.
 //  2. The Scheduler turns the Plan into intended send times (open loop: fixed by the rate, never
 //     by responses) and hands them to a bounded backlog; a full backlog counts a request dropped.
-//  3. A pool of Config.InFlight workers (Connections; Connections × Streams over HTTP/2) takes
-//     due requests and sends them through the Client's transport, fasthttp's HTTP/1.1 or
-//     net/http's HTTP/2: each picks from the mix, or takes the next request of a streamed Source (read
+//  3. A pool of Config.InFlight workers (Connections; Connections × Streams over HTTP/2 and
+//     WebSocket) takes due requests and sends them through the Client's transport (fasthttp's
+//     HTTP/1.1, net/http's HTTP/2, or WebSocket): each picks from the mix, or takes the next request of a streamed Source (read
 //     ahead by a feeder goroutine into a bounded queue; none ready counts as dropped). Latency is measured from the intended time (coordinated-omission corrected);
 //     service time from the actual send.
 //  4. Classify turns each answer into exactly one outcome: an HTTP status or a transport error
