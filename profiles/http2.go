@@ -26,9 +26,15 @@ func (c *checker) http2(doc table, cfg *engine.Config) {
 	switch {
 	case cfg.HTTP2 && cfg.H2C:
 		c.addf("h2c", "and http2 are both set: http2 = true is HTTP/2 over TLS (https://), h2c = true in cleartext (http://); keep one")
-	case cfg.HTTP2 || cfg.H2C:
+	case (cfg.HTTP2 || cfg.H2C) && len(cfg.Targets) == 0:
 		if msg := schemeProblem(cfg.HTTP2, cfg.URL, false); msg != "" {
 			c.addf(protocolKey(cfg), "%s", msg)
+		}
+	case cfg.HTTP2 || cfg.H2C: // side by side: every target speaks it
+		for i, t := range cfg.Targets {
+			if msg := schemeProblem(cfg.HTTP2, t.URL, false); msg != "" {
+				c.addf(fmt.Sprintf("target[%d].url", i+1), "%s = true: %s", protocolKey(cfg), msg)
+			}
 		}
 	}
 	n, ok := c.integer(doc, "", "streams", 1, maxStreams, "streams = 100")
@@ -135,13 +141,24 @@ func applyHTTP2(cfg *engine.Config, o Overrides, errs []error, done []string) ([
 	if cfg.Connections*max(cfg.Streams, 1) > maxConnections {
 		errs = append(errs, fmt.Errorf("connections %d × streams %d: at most %d requests in flight; lower one of them", cfg.Connections, cfg.Streams, maxConnections))
 	}
-	if cfg.UsesHTTP2() && (o.URL != "" || o.HTTP2 || o.H2C) {
+	if !cfg.UsesHTTP2() || o.URL == "" && len(o.Targets) == 0 && !o.HTTP2 && !o.H2C {
+		return errs, done
+	}
+	// Who to name: the --url that brought the URL, else the flag that asked for HTTP/2.
+	who := func(url string) string {
+		if o.URL != "" || len(o.Targets) > 0 {
+			return "--url " + url
+		}
+		return "--" + protocolKey(cfg)
+	}
+	if len(cfg.Targets) == 0 {
 		if msg := schemeProblem(cfg.HTTP2, cfg.URL, true); msg != "" {
-			who := "--" + protocolKey(cfg)
-			if o.URL != "" {
-				who = "--url " + cfg.DisplayURL
-			}
-			errs = append(errs, fmt.Errorf("%s: %s", who, msg))
+			errs = append(errs, fmt.Errorf("%s: %s", who(cfg.DisplayURL), msg))
+		}
+	}
+	for _, t := range cfg.Targets {
+		if msg := schemeProblem(cfg.HTTP2, t.URL, true); msg != "" {
+			errs = append(errs, fmt.Errorf("%s: %s", who(t.Name+"="+t.DisplayURL), msg))
 		}
 	}
 	return errs, done

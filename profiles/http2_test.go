@@ -29,6 +29,10 @@ func TestHTTP2Errors(t *testing.T) {
 		{"streams without http2", h2Profile("https://h:1", "streams = 8"), nil, 2, "streams", "add http2 = true (https) or h2c = true (http), use a ws:// URL"},
 		// HTTP/2 to a WebSocket URL.
 		{"http2 with ws", h2Profile("wss://h:1", "http2 = true"), nil, 2, "http2", "a wss:// URL is WebSocket"},
+		// Side by side: each target's URL must fit.
+		{"http2 with a target on http", "http2 = true\n[[request]]\nmethod = \"getSlot\"\n[[stage]]\nrate = \"1/s\"\nduration = \"1s\"\n" +
+			"[[target]]\nname = \"a\"\nurl = \"https://a:1\"\n[[target]]\nname = \"b\"\nurl = \"http://b:1\"\n",
+			nil, 12, "target[2].url", "http2 = true: HTTP/2 over TLS needs an https:// URL"},
 		// More in flight than the tester allows.
 		{"too many in flight", h2Profile("http://h:1", "h2c = true\nconnections = 1000\nstreams = 1000"), nil, 4, "streams", "at most 100000"},
 	})
@@ -94,6 +98,8 @@ func TestApplyHTTP2(t *testing.T) {
 		{"both", Overrides{HTTP2: true, H2C: true}, "--http2 and --h2c: choose one", 0},
 		{"streams without HTTP/2", Overrides{Streams: 4}, "--streams 4: only HTTP/2 and WebSocket", 0},
 		{"streams over WebSocket", Overrides{URL: "ws://h/", Streams: 4}, "", 4},
+		{"h2c with a target on https", Overrides{H2C: true, Targets: []TargetURL{{Name: "a", URL: "http://a/"}, {Name: "b", URL: "https://b/"}}},
+			"--url b=https://b/: HTTP/2 in cleartext (h2c) needs an http:// URL", 0},
 		{"streams over the bound", Overrides{H2C: true, Streams: 1001}, "--streams 1001: must be from 1 to 1000", 0},
 	}
 	for _, tt := range tests {
