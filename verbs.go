@@ -40,6 +40,9 @@ func (c *cli) validate(_ context.Context, f *validateFlags, args []string) int {
 	if err != nil {
 		return c.failInput(err)
 	}
+	if err := p.CheckTargets(); err != nil {
+		return c.failInput(err)
+	}
 	p.Describe(c.stdout)
 	fmt.Fprintf(c.stdout, "%s: ok\n", safetext.Line(args[0]))
 	return exitOK
