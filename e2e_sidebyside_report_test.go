@@ -88,7 +88,7 @@ func TestE2ESideBySideSaved(t *testing.T) {
 
 	merged := filepath.Join(dir, "merged.json")
 	m := verbExits(t, exitThresholds, "merge", "-o", merged, shards[0], shards[1])
-	checkHas(t, "merge", m.stdout, "✓ pass  a: limited", "✗ FAIL  b: limited")
+	checkHas(t, "merge", m.stdout, "merged 2 runs: requests completed a ", ", b ", "✓ pass  a: limited", "✗ FAIL  b: limited")
 	s := loadRun(t, merged)
 	for i, node := range []*mocknode.Node{nodeA, nodeB} {
 		tr, st := s.Targets[i], node.Stats()

@@ -7,6 +7,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
@@ -37,6 +38,9 @@ func (c *cli) validate(_ context.Context, f *validateFlags, args []string) int {
 	}
 	p, err := whileWatching(c, "loading "+args[0], func() (*profiles.Profile, error) { return profiles.Load(args[0], c.getenv, data...) })
 	if err != nil {
+		return c.failInput(err)
+	}
+	if err := p.CheckTargets(); err != nil {
 		return c.failInput(err)
 	}
 	p.Describe(c.stdout)
@@ -196,7 +200,18 @@ func (c *cli) merge(ctx context.Context, f *mergeFlags, files []string) int {
 	if err := engine.SaveSnapshot(ctx, target, m); err != nil {
 		return c.fail(exitRunFailed, err)
 	}
-	fmt.Fprintf(c.stdout, "merged %d runs: %d requests completed; snapshot: %s\n", len(files), m.Totals.Completed, safetext.Line(f.out))
+	completed := fmt.Sprintf("%d requests completed", m.Totals.Completed)
+	if len(m.Targets) > 0 { // each target's, the first's alone would read as the run's
+		parts := make([]string, len(m.Targets))
+		for i, t := range m.Targets {
+			parts[i] = fmt.Sprintf("%s %d", safetext.Line(t.Name), t.Totals.Completed)
+		}
+		completed = "requests completed " + strings.Join(parts, ", ")
+	}
+	if err := textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("merged %d runs: %s; snapshot: %s", len(files),
+		completed, safetext.Line(f.out)), c.textWidth()); err != nil {
+		return c.fail(exitRunFailed, err)
+	}
 	if err := report.WriteThresholds(c.stdout, m.Thresholds, c.textWidth()); err != nil {
 		return c.fail(exitRunFailed, err)
 	}

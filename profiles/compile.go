@@ -59,9 +59,6 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	have := mixAsksOf(cfg.Requests)
 	have.subs, have.heads = subscriptionAsks(cfg.Subscriptions)
 	p.Thresholds = c.thresholds(doc, len(cfg.Plan.Stages), have)
-	if len(cfg.Targets) > 0 || cfg.CompareAnswers { // else the command line may name the targets
-		c.problems = append(c.problems, checkThresholdsRun(p.Thresholds, cfg)...)
-	}
 	cfg.Limits = c.limits(doc)
 	p.Demo = c.demo(doc)
 	p.Watch = c.nodeWatch(doc, src.getenv)

@@ -28,7 +28,8 @@ import (
 //
 // A mistyped metric, a bound without operator or unit, a stage the plan does not have: each
 // is a load-time problem at its line, never a threshold that silently passes. A target the run
-// does not have is one too (checkThresholdsRun), once the targets are known.
+// does not have is one too (checkThresholdsRun), once the targets are known: after the command
+// line's --url NAME=URL and --equality.
 func (c *checker) thresholds(doc table, stages int, have mixAsks) []thresholds.Threshold {
 	t, ok := c.subTable(doc, "", "thresholds", `[thresholds] with p99 = "< 50ms"`)
 	if !ok {
@@ -208,8 +209,8 @@ func (c *checker) measurable(metric, field string, have mixAsks) bool {
 // [thresholds.target.NAME] needs a target NAME, and one on the answers compared needs a run
 // that compares them. Both are known only once the command line has had its say (--url
 // NAME=URL makes or replaces the targets, --equality turns the comparison on), so Apply checks
-// them, and so does Load for a profile that names its own targets. One problem per unknown
-// target, at its first condition's line; never a condition that silently judges nothing.
+// them, not Load; `validate` asks CheckTargets. One problem per unknown target, at its first
+// condition's line; never a condition that silently judges nothing.
 func checkThresholdsRun(ts []thresholds.Threshold, cfg *engine.Config) []*Problem {
 	names := make([]string, len(cfg.Targets))
 	for i, t := range cfg.Targets {
@@ -264,4 +265,17 @@ func thresholdProblem(t thresholds.Threshold, field, msg string) *Problem {
 		}
 	}
 	return &Problem{File: file, Line: line, Field: field, Msg: msg}
+}
+
+// CheckTargets holds the thresholds against the profile's own targets and comparison, as
+// `validate` sees it without the command line: a profile that names no targets and compares
+// nothing leaves them to its run's --url NAME=URL and --equality (Apply checks them then).
+func (p *Profile) CheckTargets() error {
+	if len(p.base.Targets) == 0 && !p.base.CompareAnswers {
+		return nil
+	}
+	if problems := checkThresholdsRun(p.Thresholds, &p.base); len(problems) > 0 {
+		return newError(p.Path, problems)
+	}
+	return nil
 }

@@ -63,4 +63,32 @@ func TestCheckThresholdsRun(t *testing.T) {
 	if err := p.Apply(Overrides{}); err == nil || !strings.Contains(err.Error(), `t.toml:16: thresholds.target.erigon: the run sends to a single target`) {
 		t.Errorf("Apply: %v", err)
 	}
+	// The command line makes the targets and compares: Apply takes it; validate, which has no
+	// command line, leaves a profile without targets to it.
+	if err := p.Apply(Overrides{Targets: []TargetURL{{"geth", "http://a"}, {"erigon", "http://b"}}, Equality: true}); err != nil {
+		t.Errorf("Apply with --url geth=… --url erigon=… --equality: %v", err)
+	}
+	if err := p.CheckTargets(); err != nil {
+		t.Errorf("CheckTargets of a profile without targets: %v", err)
+	}
+}
+
+// TestCheckTargetsOfTheProfile: a profile with its own targets loads whatever its thresholds
+// name (the command line may replace the targets); validate's CheckTargets holds them to the
+// profile's own targets, and a run's Apply to the command line's.
+func TestCheckTargetsOfTheProfile(t *testing.T) {
+	src := strings.Replace(thresholdsSrc, `url = "http://h"`+"\n",
+		"[[target]]\nname = \"geth\"\nurl = \"http://a\"\n[[target]]\nname = \"erigon2\"\nurl = \"http://b\"\n", 1)
+	p := mustLoad(t, src)
+	err := p.CheckTargets()
+	for _, want := range []string{`thresholds.target.erigon: the run has no target "erigon" (its targets: geth, erigon2): did you mean "erigon2"?`,
+		"thresholds.answers_mismatch: answers_mismatch measures the targets' answers compared, and this run compares none"} {
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("CheckTargets: %v, want %q", err, want)
+		}
+	}
+	// --url geth=… --url erigon=… --equality replace them: the run holds every condition.
+	if err := p.Apply(Overrides{Targets: []TargetURL{{"geth", "http://a"}, {"erigon", "http://b"}}, Equality: true}); err != nil {
+		t.Errorf("Apply: %v", err)
+	}
 }

@@ -122,7 +122,7 @@ func exampleTable(n int, e answers.Example) *textfmt.Table {
 func examplesHeading(res *answers.Result) string {
 	keep := ""
 	if res.Keep > 0 {
-		keep = fmt.Sprintf("; the first %d of each request at most", res.Keep)
+		keep = fmt.Sprintf("; the first %d of each request and kind at most", res.Keep)
 	}
 	return fmt.Sprintf("Answers that differed (%d kept%s)", len(res.Examples), keep)
 }
