@@ -63,6 +63,8 @@ func StartWith(tb testing.TB, opts Options) *Node {
 		}
 		args := []string{"--dev", "--datadir", dir, "--http", "--http.addr", "127.0.0.1",
 			"--http.port", strconv.Itoa(port), "--http.api", "eth,net,web3,debug",
+			// Any Host header: a proxy in front (nginx's upstream name) must not be refused 403.
+			"--http.vhosts", "*",
 			"--authrpc.port", strconv.Itoa(port + 1), "--port", "0", "--nodiscover", "--maxpeers", "0",
 			"--ipcdisable", "--verbosity", "2"}
 		metricsURL := ""
