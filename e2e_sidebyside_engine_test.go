@@ -68,8 +68,8 @@ const (
 // BenchmarkSideBySideCPU is rpcstress's own CPU per scheduled request with one target and with
 // two side by side at the same rate, against mock nodes in processes of their own, so that
 // only the tester's CPU is counted (the in-process BenchmarkHotPath* count their in-memory
-// servers too). The goal: two targets at most 2.1× one. Compare the cases' cpu-µs/req
-// from runs interleaved with -count.
+// servers too). The goals: two targets at most 2.1× one, and comparing their answers
+// at most 25 % more. Compare the cases' cpu-µs/req from runs interleaved with -count.
 func BenchmarkSideBySideCPU(b *testing.B) {
 	bin := buildBinary(b)
 	var urls []string
@@ -86,7 +86,8 @@ func BenchmarkSideBySideCPU(b *testing.B) {
 	for _, tc := range []struct {
 		name    string
 		targets int
-	}{{"one", 1}, {"two", 2}} {
+		compare bool
+	}{{"one", 1, false}, {"two", 2, false}, {"two-compared", 2, true}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for range b.N {
 				cfg := &engine.Config{Name: "cpu", URL: urls[0], DisplayURL: urls[0], Timeout: 2 * time.Second, Connections: 16,
@@ -97,6 +98,7 @@ func BenchmarkSideBySideCPU(b *testing.B) {
 						cfg.Targets = append(cfg.Targets, engine.Target{Name: string(rune('a' + i)), URL: urls[i], DisplayURL: urls[i]})
 					}
 				}
+				cfg.CompareAnswers = tc.compare
 				r, err := engine.NewRunner(cfg, engine.RunOptions{})
 				if err != nil {
 					b.Fatal(err)
