@@ -23,7 +23,31 @@ func Wrap(s string, width int) []string {
 	case strings.Contains(s, "; "):
 		return wrapItems(strings.Split(s, "; "), "; ", width)
 	}
-	return strings.Split(ansi.Wrap(s, width, ""), "\n")
+	return WrapWords(s, width)
+}
+
+// WrapWords breaks s between words into lines of at most width terminal cells, splitting a
+// word only when it is wider than the width. It is ansi.Wrap without its overflow: a word that
+// ends in a hyphen at the edge ("(-", "--") stays on its line one cell past the width
+// (x/ansi v0.11.7: "abc (- def" at 5 gives "abc (-", 6 cells); the text is then wrapped a cell
+// narrower, and only if that too overflows is it cut.
+func WrapWords(s string, width int) []string {
+	for w := width; w >= max(width-1, 1); w-- {
+		if lines := strings.Split(ansi.Wrap(s, w, ""), "\n"); fitWidth(lines, width) {
+			return lines
+		}
+	}
+	return strings.Split(ansi.Hardwrap(s, width, true), "\n")
+}
+
+// fitWidth reports whether every line is at most width cells wide.
+func fitWidth(lines []string, width int) bool {
+	for _, l := range lines {
+		if ansi.StringWidth(l) > width {
+			return false
+		}
+	}
+	return true
 }
 
 // wrapItems puts as many items on a line as fit, joined by sep; a line that breaks keeps the
@@ -50,7 +74,7 @@ func wrapItems(items []string, sep string, width int) []string {
 			cur = item
 		}
 		if ansi.StringWidth(cur) > width {
-			wrapped := strings.Split(ansi.Wrap(cur, width, ""), "\n")
+			wrapped := WrapWords(cur, width)
 			lines = append(lines, wrapped[:len(wrapped)-1]...)
 			cur = wrapped[len(wrapped)-1]
 		}

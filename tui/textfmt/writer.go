@@ -84,7 +84,7 @@ func (e *Writer) Line(s string) {
 // Paragraph writes prose wrapped between words to the writer's width, the first line after
 // first, the others after rest (a hanging indent: "  - " then "    ").
 func (e *Writer) Paragraph(first, rest, text string) {
-	e.wrapped(first, rest, text, func(s string, w int) []string { return strings.Split(ansi.Wrap(s, w, ""), "\n") })
+	e.wrapped(first, rest, text, WrapWords)
 }
 
 // List writes a list ("a; b; c") wrapped between its items where it can (see Wrap).
