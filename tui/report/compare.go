@@ -140,6 +140,9 @@ type Direction int
 const (
 	HigherIsBetter Direction = 1  // throughput, successful answers
 	LowerIsBetter  Direction = -1 // latency, rate-limited, failed, errors, dropped
+	// NotJudged: a breakdown of answers judged on another line (JSON-RPC errors are limited
+	// or failed answers), shown with its change but no verdict.
+	NotJudged Direction = 0
 )
 
 // Verdict says whether a run did better or worse than the reference on one metric.
@@ -184,16 +187,20 @@ func shareOf(n, total int64) float64 {
 }
 
 // compareMetrics are what compare shows for each stage and for the totals: the rate achieved,
-// the latency people quote, and how the answers went.
+// the latency people quote, and how the answers went. Answers are judged by their outcome (ok,
+// limited, failed), never by their HTTP status: a 200 carrying a limiter's -32005 (every
+// limited answer over WebSocket, many providers' over HTTP) is limited, so "2xx, higher is
+// better" called a WebSocket run better than the same answers over HTTP, and its JSON-RPC
+// errors (the same -32005s, judged limited already) worse.
 var compareMetrics = []compareMetric{
 	{"rps", HigherIsBetter, func(s *engine.Summary) float64 { return s.RPS }, textfmt.RPS, nil, nil},
 	{"p50 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P50 }, textfmt.Ms, nil, nil},
 	{"p90 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P90 }, textfmt.Ms, nil, nil},
 	{"p99 ms", LowerIsBetter, func(s *engine.Summary) float64 { return s.Latency.P99 }, textfmt.Ms, nil, nil},
-	{"2xx", HigherIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.Sum2xx(s.Status)) }, formatCount, nil, nil},
+	{"ok", HigherIsBetter, func(s *engine.Summary) float64 { return float64(s.OK) }, formatCount, nil, nil},
 	{"limited", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Limited) }, formatCount, nil, nil},
 	{"failed", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Failed) }, formatCount, nil, nil},
-	{"rpc errors", LowerIsBetter, func(s *engine.Summary) float64 { return float64(textfmt.SumCounts(s.RPCErrors)) }, formatCount, nil, nil},
+	{"rpc errors", NotJudged, func(s *engine.Summary) float64 { return float64(textfmt.SumCounts(s.RPCErrors)) }, formatCount, nil, nil},
 	{"dropped", LowerIsBetter, func(s *engine.Summary) float64 { return float64(s.Dropped) }, formatCount, nil, nil},
 }
 
@@ -201,10 +208,10 @@ var compareMetrics = []compareMetric{
 // that ran 6.2 s has fewer answers than one that ran 8.1 s, whatever the node did, so counts
 // would call the shorter run worse. Shares are of the answers; dropped is of the scheduled.
 var shareMetrics = []compareMetric{
-	{"2xx %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.Sum2xx(s.Status), s.Completed) }, formatSharePct, formatPoints, nil},
+	{"ok %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(s.OK, s.Completed) }, formatSharePct, formatPoints, nil},
 	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints, nil},
 	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints, nil},
-	{"rpc errors %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints, nil},
+	{"rpc errors %", NotJudged, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints, nil},
 	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints, nil},
 }
 
@@ -295,7 +302,7 @@ func compareValue[T any](m metricOf[T], ref, v float64) Delta {
 			d.Pct = 0
 		}
 		return d
-	case ref != 0 && math.Abs(d.Pct) < noisePct:
+	case ref != 0 && math.Abs(d.Pct) < noisePct, m.Better == NotJudged:
 		return d
 	case (v > ref) == (m.Better == HigherIsBetter):
 		d.Verdict = Better

@@ -224,7 +224,7 @@ func TestWriteCompareNeedsTwo(t *testing.T) {
 }
 
 // TestCompareSharesWhenDurationsDiffer: run B's stage 2 lasted 6.2 s against A's 8.1 s, with the
-// same shares of 2xx and 429 (a run stopped early). Counts would call B's 2xx 23.5 % worse for
+// same shares of ok and 429 (a run stopped early). Counts would call B's ok 23.5 % worse for
 // being shorter; the block compares rates and shares instead, and says why.
 func TestCompareSharesWhenDurationsDiffer(t *testing.T) {
 	a, b := fixture.Snapshot(), fixture.Snapshot()
@@ -235,15 +235,15 @@ func TestCompareSharesWhenDurationsDiffer(t *testing.T) {
 	sb.Scheduled, sb.Sent, sb.Dropped, sb.Inflight = 1531, 1523, 8, 4
 	out := compareText(t, a, b)
 	stage2 := out[strings.Index(out, "Stage 2"):]
-	checkContains(t, "stage 2", stage2, "2xx %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)")
+	checkContains(t, "stage 2", stage2, "ok %", "limited %", "dropped %", "the runs lasted differently (A 8.1s, B 6.2s)")
 	for _, l := range strings.Split(stage2, "\n") {
-		if strings.HasPrefix(strings.TrimSpace(l), "2xx") && strings.Contains(l, "worse") {
-			t.Errorf("the shorter run's 2xx is judged worse: %q", l)
+		if strings.HasPrefix(strings.TrimSpace(l), "ok") && strings.Contains(l, "worse") {
+			t.Errorf("the shorter run's ok is judged worse: %q", l)
 		}
 	}
 	// Stage 1 lasted as long in both: its counts stay counts.
 	stage1 := out[strings.Index(out, "Stage 1"):strings.Index(out, "Stage 2")]
-	if strings.Contains(stage1, "2xx %") || strings.Contains(stage1, "lasted differently") {
+	if strings.Contains(stage1, "ok %") || strings.Contains(stage1, "lasted differently") {
 		t.Errorf("stage 1 lasted 10 s in both runs but is compared by shares:\n%s", stage1)
 	}
 }

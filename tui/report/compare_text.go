@@ -60,7 +60,8 @@ func writeComparison(ew *textfmt.Writer, c Comparison) {
 func writeCompareLegend(ew *textfmt.Writer, ref string, runs []CompareRun) {
 	ew.Line("")
 	ew.Paragraph("", "", "Δ and Δ% are against "+ref+". ▲/▼: the number went up/down; better/worse: what that "+
-		"means (latency and failures: lower is better; rps and 2xx: higher). Changes under 1 % are not judged."+
+		"means (latency and failures: lower is better; rps and ok: higher; JSON-RPC errors, among the limited "+
+		"and failed, are not judged again). Changes under 1 % are not judged."+
 		checksLegend(runs))
 }
 
