@@ -1,44 +1,26 @@
 package engine_test
 
 import (
-	"strings"
 	"testing"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/nodetest"
 )
 
 // Issue 19: everything after the transport (outcomes, books, histograms, several targets)
 // works unchanged on each. These tests run the same plans over every transport the mock node
 // speaks and hold the books to the node's own counts, which it keeps per transport.
 
-// transportCase is one way of reaching the mock node.
-type transportCase struct {
-	name string
-	// use points cfg at the node whose HTTP URL is url, over this transport.
-	use func(cfg *engine.Config, url string)
-	// answered is the node's count of the answers it wrote over this transport, and limited
-	// those of them its limiter refused (a 429 over HTTP, a -32005 over WebSocket).
-	answered func(st mocknode.Stats) (answers, limited int64)
-}
-
-// transports are the transports every test of this file runs over.
-var transports = []transportCase{
-	{"http", func(cfg *engine.Config, url string) { cfg.URL, cfg.DisplayURL = url, url }, httpAnswered},
-	{"ws", func(cfg *engine.Config, url string) {
-		cfg.URL = wsURL(url)
-		cfg.DisplayURL, cfg.Streams = cfg.URL, 4
-	}, func(st mocknode.Stats) (int64, int64) { return st.WS.Messages, st.WS.Limited }},
-}
-
-// wsURL is the mock node's WebSocket URL beside its HTTP url (the same port).
-func wsURL(url string) string { return "ws" + strings.TrimPrefix(url, "http") }
-
-// httpAnswered is the node's HTTP answers to JSON-RPC requests: every HTTP request it answered
-// but the WebSocket upgrades (which it counts as requests too).
-func httpAnswered(st mocknode.Stats) (int64, int64) {
-	return st.Requests - st.WS.Upgrades - st.WS.Refused, st.Status["429"]
+// useTransport points cfg at the mock node whose HTTP URL is url, over tr: its URL, and 4
+// calls in flight on each connection where the transport carries several.
+func useTransport(cfg *engine.Config, tr nodetest.Transport, url string) {
+	cfg.URL = tr.URL(url)
+	cfg.DisplayURL = cfg.URL
+	if tr.Name != "http" {
+		cfg.Streams = 4
+	}
 }
 
 // transportBatch is a batch of three calls with ids of its own: over WebSocket they go out
@@ -67,17 +49,17 @@ func withRequest(cfg *engine.Config, r engine.Request) *engine.Config {
 // the node is a call counted ok, and the connections dialed (and their setup time) are
 // counted apart.
 func TestTransportsBooksMatchNode(t *testing.T) {
-	for _, tc := range transports {
-		t.Run(tc.name, func(t *testing.T) {
+	for _, tr := range nodetest.Transports() {
+		t.Run(tr.Name, func(t *testing.T) {
 			node, url := startNode(t, mocknode.Config{Rate: 300, Burst: 10, NoDelay: true})
 			cfg := transportConfig(engine.Stage{Rate: 200, Duration: time.Second}, engine.Stage{Rate: 600, Duration: time.Second})
-			tc.use(cfg, url)
+			useTransport(cfg, tr, url)
 			snap := run(t, cfg)
 			tot, st := snap.Totals, node.Stats()
 			if err := tot.CheckInvariant(); err != nil {
 				t.Fatal(err)
 			}
-			answered, limited := tc.answered(st)
+			answered, limited := tr.Answered(st)
 			if tot.Sent != 800 || tot.Completed != 800 || answered != tot.Completed {
 				t.Errorf("sent %d completed %d, node answered %d; want 800", tot.Sent, tot.Completed, answered)
 			}
@@ -107,19 +89,20 @@ func TestTransportsBooksMatchNode(t *testing.T) {
 // answered every request, and the node's count per transport is each target's own.
 func TestTransportsSideBySide(t *testing.T) {
 	node, url := startNode(t, mocknode.Config{})
-	cfg := sideBySide(transportConfig(engine.Stage{Rate: 300, Duration: time.Second}), url, wsURL(url))
+	http, ws := nodetest.Transports()[0], nodetest.Transports()[1]
+	cfg := sideBySide(transportConfig(engine.Stage{Rate: 300, Duration: time.Second}), http.URL(url), ws.URL(url))
 	cfg.Streams = 4
 	snap := run(t, cfg)
 	if len(snap.Targets) != 2 {
 		t.Fatalf("%d targets in the snapshot, want 2", len(snap.Targets))
 	}
 	st := node.Stats()
-	for i, tc := range transports[:2] {
-		tr := snap.Targets[i]
-		checkBooks(t, tr)
-		answered, _ := tc.answered(st)
-		if tr.Totals.Scheduled != 300 || tr.Totals.OK != 300 || tr.Totals.Completed != answered {
-			t.Errorf("target %s over %s: scheduled %d ok %d completed %d, node answered %d", tr.Name, tc.name, tr.Totals.Scheduled, tr.Totals.OK, tr.Totals.Completed, answered)
+	for i, tr := range []nodetest.Transport{http, ws} {
+		run := snap.Targets[i]
+		checkBooks(t, run)
+		answered, _ := tr.Answered(st)
+		if run.Totals.Scheduled != 300 || run.Totals.OK != 300 || run.Totals.Completed != answered {
+			t.Errorf("target %s over %s: scheduled %d ok %d completed %d, node answered %d", run.Name, tr.Name, run.Totals.Scheduled, run.Totals.OK, run.Totals.Completed, answered)
 		}
 	}
 	if a, b := snap.Targets[0].Totals.Calls, snap.Targets[1].Totals.Calls; a.Sent != b.Sent || a.OK != a.Sent || b.OK != b.Sent || a.OK+b.OK != st.Calls {

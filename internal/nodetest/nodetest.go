@@ -4,6 +4,7 @@ package nodetest
 
 import (
 	"context"
+	"strings"
 	"testing"
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
@@ -19,4 +20,34 @@ func Start(t testing.TB, cfg mocknode.Config) (*mocknode.Node, string) {
 	}
 	t.Cleanup(func() { _ = n.Close() })
 	return n, "http://" + addr + "/"
+}
+
+// Transport is one way a tester reaches the mock node, and the node's own count of what it
+// answered over it: tests run the same plan over each transport and hold the tester's books
+// to the node's.
+type Transport struct {
+	Name string
+	// URL is the node's URL over this transport, from its HTTP URL (what Start returns).
+	URL func(httpURL string) string
+	// Answered is the node's count of the answers it wrote over this transport, and of those
+	// its limiter refused (a 429 over HTTP, a -32005 inside a WebSocket answer).
+	Answered func(st mocknode.Stats) (answers, limited int64)
+}
+
+// Transports are the transports the mock node speaks on one port: HTTP/1.1, and JSON-RPC
+// over WebSocket.
+func Transports() []Transport {
+	return []Transport{
+		{Name: "http", URL: func(u string) string { return u }, Answered: httpAnswered},
+		{Name: "ws", URL: WSURL, Answered: func(st mocknode.Stats) (int64, int64) { return st.WS.Messages, st.WS.Limited }},
+	}
+}
+
+// WSURL is the mock node's WebSocket URL beside its HTTP URL (the same port).
+func WSURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "http") }
+
+// httpAnswered is the node's HTTP answers to JSON-RPC requests: every HTTP request it answered
+// but the WebSocket upgrades (which it counts as requests too).
+func httpAnswered(st mocknode.Stats) (int64, int64) {
+	return st.Requests - st.WS.Upgrades - st.WS.Refused, st.Status["429"]
 }

@@ -1,0 +1,275 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"path/filepath"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
+	dto "github.com/prometheus/client_model/go"
+
+	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/nodetest"
+	"github.com/rpcstress/rpcstress/internal/promtest"
+)
+
+// Issue 19: everything but the wire works unchanged on each transport. These tests run the
+// same profiles through the CLI over every transport the mock node speaks (nodetest.Transports)
+// and hold what each way of reading a run says (books, thresholds, the headless lines, the
+// --metrics-listen series, report, merge, compare) to the node's own counts.
+
+// transportMix is the request section of these runs: a call and a batch of three with ids of
+// their own (over WebSocket they go out with the transport's ids instead).
+const transportMix = getBalance + `
+[[request]]
+name = "batch"
+body = '[{"jsonrpc":"2.0","id":1,"method":"getSlot"},{"jsonrpc":"2.0","id":2,"method":"getSlot"},{"jsonrpc":"2.0","id":"x","method":"eth_chainId"}]'
+`
+
+// transportThresholds are judged on counts only, so they hold however busy the machine is: a
+// 300/s stage against a limit of 100/s is limited about two times in three.
+const transportThresholds = `
+[thresholds]
+failed = "== 0"
+limited = "> 20%"
+ok = "> 90%"
+`
+
+// TestE2ETransports: per transport, side by side, a run of 300/s against a limit of 100/s
+// judged by [thresholds] (two hold, one fails: exit 1), its books, headless lines and
+// --metrics-listen series equal to the node's counts and the snapshot's, its report, and two
+// shards merged; then the runs of every transport compared.
+func TestE2ETransports(t *testing.T) {
+	t.Parallel() // counts only: no rate, no timing
+	var mu sync.Mutex
+	files, dir := map[string]string{}, t.TempDir() // a subtest's own folder goes with it
+	t.Run("each", func(t *testing.T) {
+		for _, tr := range nodetest.Transports() {
+			t.Run(tr.Name, func(t *testing.T) {
+				t.Parallel()
+				snap, err := os.ReadFile(transportRun(t, tr))
+				if err != nil {
+					t.Fatal(err)
+				}
+				transportShards(t, tr)
+				mu.Lock()
+				defer mu.Unlock()
+				files[tr.Name] = writeFile(t, dir, tr.Name+".json", string(snap))
+			})
+		}
+	})
+	if t.Failed() || files["http"] == "" || files["ws"] == "" {
+		return
+	}
+	r := runVerb(t, "compare", files["http"], files["ws"])
+	if r.code != exitOK {
+		t.Fatalf("compare exit %d: %s", r.code, r.stderr)
+	}
+	a, b := loadRun(t, files["http"]), loadRun(t, files["ws"])
+	totals := r.stdout[:strings.Index(r.stdout, "Stage 1 · 300/s")]
+	for _, row := range []struct {
+		name string
+		a, b int64
+	}{{"ok", a.Totals.OK, b.Totals.OK}, {"limited", a.Totals.Limited, b.Totals.Limited}, {"rpc errors", 0, b.Totals.RPCErrors["-32005"]}} {
+		f := compareRow(totals, row.name)
+		if len(f) < 2 || f[0] != strconv.FormatInt(row.a, 10) || f[1] != strconv.FormatInt(row.b, 10) {
+			t.Errorf("compare's %s row %q; want A %d, B %d\n%s", row.name, f, row.a, row.b, r.stdout)
+		}
+	}
+	// Over WebSocket the limiter's -32005s are JSON-RPC errors inside 200s: they are limited,
+	// and judged so on that row only.
+	if f := compareRow(totals, "rpc errors"); slices.Contains(f, "worse") || compareRow(totals, "2xx") != nil {
+		t.Errorf("compare judges the WebSocket run's JSON-RPC errors (%q) or shows 2xx\n%s", f, r.stdout)
+	}
+}
+
+// compareRow is the figures of the row name of a block of compare's output; nil when absent.
+func compareRow(block, name string) []string {
+	for line := range strings.Lines(block) {
+		if rest, ok := strings.CutPrefix(strings.TrimSpace(line), name+" "); ok {
+			return strings.Fields(rest)
+		}
+	}
+	return nil
+}
+
+// transportRun runs transportMix over tr at 300/s for 2 s against a node limited to 100/s,
+// judged by transportThresholds and scraped on --metrics-listen, holds everything it wrote
+// to the node's counts, and returns its snapshot's path.
+func transportRun(t *testing.T, tr nodetest.Transport) string {
+	node, url := startNode(t, mocknode.Config{Rate: 100, Burst: 10, NoDelay: true})
+	p := writeProfile(t, tr.URL(url), 8, transportMix+stage("300/s", "2s")+transportThresholds)
+	addr := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
+	scraped := scrapeWhile(t, "http://"+addr+"/metrics")
+	r := runCLI(t, nil, p, "--metrics-listen", addr)
+	final := scraped()
+	mustRun(t, r, exitThresholds)
+	tot, st := r.snap.Totals, node.Stats()
+
+	answered, limited := tr.Answered(st)
+	if tot.Completed != 600 || tot.Completed != answered || tot.Limited != limited || tot.OK+tot.Limited != tot.Completed {
+		t.Errorf("completed %d ok %d limited %d; the node answered %d, limited %d", tot.Completed, tot.OK, tot.Limited, answered, limited)
+	}
+	if tot.Calls.OK != st.Calls {
+		t.Errorf("calls ok %d, the node answered %d", tot.Calls.OK, st.Calls)
+	}
+
+	th := r.snap.Thresholds
+	if len(th) != 3 || !th[0].Pass || !th[1].Pass || th[2].Pass || !strings.Contains(r.stdout, "Thresholds ✗ 1 of 3 failed") {
+		t.Errorf("thresholds %+v; want failed and limited holding, ok failing\n%s", th, r.stdout)
+	}
+
+	lim, fail := headlessSums(t, r.stdout)
+	if lim != tot.Limited || fail != tot.Failed || !strings.Contains(r.stdout, "→ "+tr.URL(url)) {
+		t.Errorf("the headless lines add up to %d limited, %d failed; the run %d, %d\n%s", lim, fail, tot.Limited, tot.Failed, r.stdout)
+	}
+
+	for series, want := range map[string]int64{
+		`rpcstress_requests_total{outcome="ok"}`:      tot.OK,
+		`rpcstress_requests_total{outcome="limited"}`: tot.Limited,
+		`rpcstress_calls_sent_total{}`:                tot.Calls.Sent,
+		`rpcstress_connections_dialed_total{}`:        tot.Connections.Dialed,
+	} {
+		if got, ok := final[series]; !ok || got != float64(want) {
+			t.Errorf("the last scrape has %s %v (there: %v), the snapshot %d", series, got, ok, want)
+		}
+	}
+
+	rep := runVerb(t, "report", r.out)
+	dial := fmt.Sprintf("connections  %d dialed", tot.Connections.Dialed)
+	if rep.code != exitOK || !strings.Contains(rep.stdout, dial) || !strings.Contains(rep.stdout, "Invariant ✓") {
+		t.Errorf("report: exit %d, want %q and the invariant\n%s%s", rep.code, dial, rep.stdout, rep.stderr)
+	}
+	return r.out
+}
+
+// transportShards runs a profile over tr as two shards side by side and merges them: the
+// merged run's books balance and equal the node's counts.
+func transportShards(t *testing.T, tr nodetest.Transport) {
+	node, url := startNode(t, mocknode.Config{})
+	runs := runShards(t, writeProfile(t, tr.URL(url), 4, transportMix+stage("200/s", "1s")))
+	for i, r := range runs {
+		mustRun(t, r, exitOK)
+		if r.snap.Totals.Completed != 100 {
+			t.Errorf("shard %d completed %d, want 100", i+1, r.snap.Totals.Completed)
+		}
+	}
+	out := filepath.Join(t.TempDir(), "merged.json")
+	if r := runVerb(t, "merge", "-o", out, runs[0].out, runs[1].out); r.code != exitOK {
+		t.Fatalf("merge exit %d: %s", r.code, r.stderr)
+	}
+	m := loadRun(t, out)
+	answered, _ := tr.Answered(node.Stats())
+	dialed := runs[0].snap.Totals.Connections.Dialed + runs[1].snap.Totals.Connections.Dialed
+	if m.Totals.Completed != 200 || m.Totals.OK != answered || m.Totals.Connections.Dialed != dialed {
+		t.Errorf("merged: completed %d ok %d dialed %d; the node answered %d, the shards dialed %d", m.Totals.Completed, m.Totals.OK, m.Totals.Connections.Dialed, answered, dialed)
+	}
+}
+
+// headlessRow is a per-second line of the headless output: "   1s   300/s  300.0 …".
+var headlessRow = regexp.MustCompile(`^\s*\d+s\s`)
+
+// headlessSums adds up the lim and fail columns of every per-second line of out.
+func headlessSums(t *testing.T, out string) (lim, fail int64) {
+	t.Helper()
+	for line := range strings.Lines(out) {
+		if !headlessRow.MatchString(line) {
+			continue
+		}
+		f := strings.Fields(line) // t target rps p50 p90 p99 2xx lim fail infl [drop] [SATURATED]
+		if len(f) < 10 {
+			t.Fatalf("a per-second line with %d columns: %q", len(f), line)
+		}
+		lim += atoi(t, f[7])
+		fail += atoi(t, f[8])
+	}
+	return lim, fail
+}
+
+// atoi reads a count as the lines print it (with thousands separators).
+func atoi(t *testing.T, s string) int64 {
+	t.Helper()
+	n, err := strconv.ParseInt(strings.ReplaceAll(s, ",", ""), 10, 64)
+	if err != nil {
+		t.Fatalf("%q: %v", s, err)
+	}
+	return n
+}
+
+// scrapeWhile scrapes url every 100 ms, as Prometheus would, from now until the returned
+// function is called, which returns the last scrape's samples by series (name{labels}, the run,
+// shard and target labels left out). Scraping during the run is what makes rpcstress wait, after it,
+// for a scrape of its final numbers.
+func scrapeWhile(t *testing.T, url string) func() map[string]float64 {
+	t.Helper()
+	stop, done := make(chan struct{}), make(chan map[string]float64)
+	go func() {
+		var last map[string]float64
+		tick := time.NewTicker(100 * time.Millisecond)
+		defer tick.Stop()
+		for {
+			if s, err := scrape(url); err == nil {
+				last = s
+			}
+			select {
+			case <-stop:
+				done <- last
+				return
+			case <-tick.C:
+			}
+		}
+	}()
+	return func() map[string]float64 {
+		close(stop)
+		return <-done
+	}
+}
+
+// scrape reads one exposition of url.
+func scrape(url string) (map[string]float64, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	dec := expfmt.NewDecoder(bytes.NewReader(body), expfmt.ResponseFormat(resp.Header))
+	out := map[string]float64{}
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, err
+		}
+		vec, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, &mf)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range vec {
+			m := s.Metric.Clone()
+			for _, l := range []model.LabelName{"run", "shard", "target"} {
+				delete(m, l)
+			}
+			name := m[model.MetricNameLabel]
+			delete(m, model.MetricNameLabel)
+			out[string(name)+m.String()] = float64(s.Value)
+		}
+	}
+}
