@@ -30,8 +30,8 @@ func (l *lane) headNow() uint64 {
 }
 
 // laneConfig is the Config of target i of cfg: cfg with the target's URL, its headers over
-// cfg's (by name, case-insensitively), its TLS and connections where it sets them, and its own
-// head cell (see PrimeHead).
+// cfg's (by name, case-insensitively), its TLS and connections where it sets them, its own
+// head cell (see PrimeHead), and HTTP/2 only if it speaks HTTP.
 func laneConfig(cfg *Config, i int) *Config {
 	t := cfg.Targets[i]
 	c := *cfg
@@ -48,6 +48,11 @@ func laneConfig(cfg *Config, i int) *Config {
 	}
 	c.Head.targets = nil
 	c.Targets, c.CompareAnswers = nil, false
+	if c.UsesWebSocket() {
+		// HTTP/2 is how the run's HTTP targets are spoken; a WebSocket target beside them
+		// upgrades from HTTP/1.1, and over wss offers HTTP/1.1 alone in its TLS handshake.
+		c.HTTP2, c.H2C = false, false
+	}
 	return &c
 }
 

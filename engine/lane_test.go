@@ -44,6 +44,15 @@ func TestLaneConfig(t *testing.T) {
 	if len(run.Headers) != 2 || run.Headers[0].Value != "run" {
 		t.Errorf("the run's headers changed: %+v", run.Headers)
 	}
+	// HTTP/2 is for the targets that speak HTTP: a WebSocket target beside them upgrades from
+	// HTTP/1.1 (over wss, offering http/1.1 alone in its TLS handshake).
+	for _, scheme := range []string{"http", "wss"} {
+		h2 := *run
+		h2.HTTP2, h2.Targets = true, []Target{run.Targets[0], {Name: "c", URL: scheme + "://c/"}}
+		if c := laneConfig(&h2, 1); c.UsesHTTP2() != (scheme == "http") {
+			t.Errorf("a target of %s://: HTTP/2 %v", scheme, c.UsesHTTP2())
+		}
+	}
 	if n := totalConnections(run); n != 10 {
 		t.Errorf("total connections %d, want 8 + 2", n)
 	}

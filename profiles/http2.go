@@ -30,8 +30,11 @@ func (c *checker) http2(doc table, cfg *engine.Config) {
 		if msg := schemeProblem(cfg.HTTP2, cfg.URL, false); msg != "" {
 			c.addf(protocolKey(cfg), "%s", msg)
 		}
-	case cfg.HTTP2 || cfg.H2C: // side by side: every target speaks it
+	case cfg.HTTP2 || cfg.H2C: // side by side: every target that speaks HTTP speaks it
 		for i, t := range cfg.Targets {
+			if !http2Applies(cfg, t.URL) {
+				continue
+			}
 			if msg := schemeProblem(cfg.HTTP2, t.URL, false); msg != "" {
 				c.addf(fmt.Sprintf("target[%d].url", i+1), "%s = true: %s", protocolKey(cfg), msg)
 			}
@@ -42,7 +45,7 @@ func (c *checker) http2(doc table, cfg *engine.Config) {
 		return
 	}
 	switch {
-	case !cfg.UsesHTTP2() && !cfg.UsesWebSocket():
+	case !carriesStreams(cfg):
 		c.addf("streams", "only HTTP/2 and WebSocket carry several requests on a connection: add http2 = true (https) or h2c = true (http), use a ws:// URL, or drop streams")
 	case n*int64(cfg.Connections) > maxConnections:
 		c.addf("streams", "%d × connections = %d is %d requests in flight: at most %d; lower streams or connections", n, cfg.Connections, n*int64(cfg.Connections), maxConnections)
@@ -134,7 +137,7 @@ func applyHTTP2(cfg *engine.Config, o Overrides, errs []error, done []string) ([
 		switch {
 		case o.Streams < 1 || o.Streams > maxStreams:
 			errs = append(errs, fmt.Errorf("--streams %d: must be from 1 to %d", o.Streams, maxStreams))
-		case !cfg.UsesHTTP2() && !cfg.UsesWebSocket():
+		case !carriesStreams(cfg):
 			errs = append(errs, fmt.Errorf("--streams %d: only HTTP/2 and WebSocket carry several requests on a connection: add --http2 (https) or --h2c (http), or use a ws:// URL", o.Streams))
 		}
 	}
@@ -157,6 +160,9 @@ func applyHTTP2(cfg *engine.Config, o Overrides, errs []error, done []string) ([
 		}
 	}
 	for _, t := range cfg.Targets {
+		if !http2Applies(cfg, t.URL) {
+			continue
+		}
 		if msg := schemeProblem(cfg.HTTP2, t.URL, true); msg != "" {
 			errs = append(errs, fmt.Errorf("%s: %s", who(t.Name+"="+t.DisplayURL), msg))
 		}

@@ -150,7 +150,7 @@ func (c *checker) sideTarget(t table, path string, src *source, secret []string,
 	if s, has := c.str(t, path, "url", `url = "http://127.0.0.1:8545"`); has {
 		field := path + ".url"
 		if u, used, envOK := c.env(field, s, src.getenv); envOK {
-			if err := checkURL(u); err != nil {
+			if err := checkTargetURL(u); err != nil {
 				c.addErr(field, err, "%s", err.Error())
 			}
 			tg.URL = strings.TrimSpace(u)

@@ -44,7 +44,7 @@ func TestURLFlags(t *testing.T) {
 		{[]string{"my node=http://a", "b=http://b"}, "", nil, `--url my node=http://a: the name "my node" holds ' ': a target's name is 1 to 16 letters, digits, - and _ (e.g. geth-a): it heads the target's column and names it in [thresholds.target.NAME]`},
 		// A target's URL without its scheme, or of another scheme; userinfo never shown.
 		{[]string{"a=10.0.0.5:8545", "b=http://b"}, "", nil, "--url a=10.0.0.5:8545: write the scheme too, e.g. a=http://10.0.0.5:8545"},
-		{[]string{"a=ftp://u:pw@h", "b=http://b"}, "", nil, `--url a=ftp://h: scheme "ftp" is not supported: use http:// or https://`},
+		{[]string{"a=ftp://u:pw@h", "b=http://b"}, "", nil, `--url a=ftp://h: scheme "ftp" is not supported: use http://, https://, ws:// or wss://`},
 		{[]string{"a=", "b=http://b"}, "", nil, `--url a=: is empty: write it as "http://127.0.0.1:8899"`},
 		// Two problems at once: both said.
 		{[]string{"a=http://a", "a=x"}, "", nil, "--url a=x: the name a is given twice: give each target its own name\n--url a=x: write the scheme too, e.g. a=http://x"},

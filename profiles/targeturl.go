@@ -59,7 +59,7 @@ func checkTargetURLs(targets []TargetURL) error {
 		seen[t.Name] = true
 		if u := strings.TrimSpace(t.URL); u != "" && !strings.Contains(u, "://") {
 			errs = append(errs, fmt.Errorf("--url %s: write the scheme too, e.g. %s=http://%s", t, t.Name, DisplayURL(u)))
-		} else if err := checkURL(t.URL); err != nil {
+		} else if err := checkTargetURL(t.URL); err != nil {
 			errs = append(errs, fmt.Errorf("--url %s: %w", t, err))
 		}
 	}
