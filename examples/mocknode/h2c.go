@@ -41,12 +41,7 @@ func (s *h2cServer) ShutdownWithContext(ctx context.Context) error { return s.sr
 
 // serveHTTP answers one net/http request with the node's fasthttp handler.
 func (n *Node) serveHTTP(w http.ResponseWriter, r *http.Request) {
-	if strings.EqualFold(r.Header.Get("Upgrade"), "websocket") {
-		// The WebSocket endpoint takes its connection over from fasthttp, which is not the
-		// server here.
-		http.Error(w, "WebSocket is served by the mock node without --h2c", http.StatusNotImplemented)
-		return
-	}
+	ws := r.ProtoMajor == 1 && strings.EqualFold(r.Header.Get("Upgrade"), "websocket")
 	body, err := io.ReadAll(io.LimitReader(r.Body, maxRequestBodySize+1))
 	if err != nil {
 		return // the client went away
@@ -66,7 +61,16 @@ func (n *Node) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	req.SetBodyRaw(body)
 	var ctx fasthttp.RequestCtx
 	ctx.Init(&req, nil, nil)
-	n.handle(&ctx)
+	if ws {
+		// The same WebSocket endpoint as over fasthttp: the handshake answered as there, then
+		// the connection taken over from net/http.
+		if n.acceptWS(&ctx) {
+			n.hijackWS(w, &ctx.Response)
+			return
+		}
+	} else {
+		n.handle(&ctx)
+	}
 	for k, v := range ctx.Response.Header.All() {
 		switch string(k) {
 		case fasthttp.HeaderContentLength, fasthttp.HeaderConnection, fasthttp.HeaderDate, fasthttp.HeaderServer:
@@ -78,3 +82,31 @@ func (n *Node) serveHTTP(w http.ResponseWriter, r *http.Request) {
 	w.WriteHeader(ctx.Response.StatusCode())
 	_, _ = w.Write(ctx.Response.Body())
 }
+
+// hijackWS takes the connection of an accepted WebSocket handshake over from net/http, writes
+// the 101 answer resp holds (net/http writes no 101 of its own for a handler) and serves the
+// WebSocket on it until it ends.
+func (n *Node) hijackWS(w http.ResponseWriter, resp *fasthttp.Response) {
+	c, rw, err := http.NewResponseController(w).Hijack()
+	if err != nil {
+		return // not HTTP/1.1 after all: nothing to answer on
+	}
+	defer c.Close()
+	if _, err := resp.WriteTo(rw); err != nil || rw.Flush() != nil {
+		return
+	}
+	conn := c
+	if rw.Reader.Buffered() > 0 {
+		// Frames the client sent right after its handshake, read ahead by net/http.
+		conn = bufferedConn{c, rw.Reader}
+	}
+	n.serveWS(conn)
+}
+
+// bufferedConn is a hijacked connection whose first bytes net/http already read.
+type bufferedConn struct {
+	net.Conn
+	r io.Reader
+}
+
+func (b bufferedConn) Read(p []byte) (int, error) { return b.r.Read(p) }

@@ -6,11 +6,13 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+
+	"github.com/gobwas/ws/wsutil"
 )
 
 // TestH2C: with H2C the node answers HTTP/2 with prior knowledge and HTTP/1.1 on one port,
-// the same answers, its limiter's 429 too, each counted once; a WebSocket upgrade is refused
-// with a word (that endpoint needs fasthttp's server).
+// the same answers, its limiter's 429 too, each counted once; and its WebSocket endpoint on
+// the same port, taken over from net/http's server as from fasthttp's.
 func TestH2C(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
@@ -49,15 +51,15 @@ func TestH2C(t *testing.T) {
 			t.Errorf("%s: %q %v", tt.name, body, resp.Header)
 		}
 	}
-	up, _ := http.NewRequest(http.MethodGet, "http://"+addr+"/", nil)
-	up.Header.Set("Connection", "Upgrade")
-	up.Header.Set("Upgrade", "websocket")
-	if resp, err := (&http.Client{Transport: h1}).Do(up); err != nil || resp.StatusCode != http.StatusNotImplemented {
-		t.Errorf("a WebSocket upgrade to --h2c: %v %v, want 501", resp, err)
-	} else {
-		resp.Body.Close()
+	// The WebSocket endpoint on the same port, as without H2C: its upgrade counted as a 101.
+	c := wsDial(t, addr)
+	if err := wsutil.WriteClientText(c, []byte(call)); err != nil {
+		t.Fatal(err)
 	}
-	if st := n.Stats(); st.Status["200"] != 2 || st.Status["429"] != 1 {
-		t.Errorf("node counted %v, want two 200s and a 429", st.Status)
+	if m := wsDecode(t, wsRead(t, c)); string(m.ID) != "7" || m.Result == nil && m.Error == nil {
+		t.Errorf("a call over WebSocket to --h2c: %+v", m)
+	}
+	if st := n.Stats(); st.Status["200"] != 2 || st.Status["429"] != 1 || st.Status["101"] != 1 || st.WS.Upgrades != 1 || st.WS.Messages != 1 {
+		t.Errorf("node counted %v and %+v, want two 200s, a 429 and a WebSocket of one message", st.Status, st.WS)
 	}
 }

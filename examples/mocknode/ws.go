@@ -46,16 +46,24 @@ func isUpgrade(ctx *fasthttp.RequestCtx) bool {
 // upgradeWS answers a WebSocket handshake: refused (Config.WSRefuse), malformed (400), or 101
 // and the connection goes to serveWS. The handshake is counted as an HTTP request.
 func (n *Node) upgradeWS(ctx *fasthttp.RequestCtx) {
+	if n.acceptWS(ctx) {
+		ctx.Hijack(n.serveWS)
+	}
+}
+
+// acceptWS answers a WebSocket handshake into ctx and counts it (see upgradeWS); true when it
+// answered 101, and the connection is then the WebSocket's.
+func (n *Node) acceptWS(ctx *fasthttp.RequestCtx) bool {
 	if n.cfg.WSRefuse != 0 {
 		n.counters.ws.refused.Add(1)
 		n.finish(ctx, n.cfg.WSRefuse, wsRefusedBody, nil)
-		return
+		return false
 	}
 	key := ctx.Request.Header.Peek("Sec-WebSocket-Key")
 	if len(key) == 0 || string(ctx.Request.Header.Peek("Sec-WebSocket-Version")) != "13" {
 		ctx.Response.Header.Set("Sec-WebSocket-Version", "13")
 		n.finish(ctx, fasthttp.StatusBadRequest, wsBadBody, nil)
-		return
+		return false
 	}
 	ctx.Response.Header.Set("Upgrade", "websocket")
 	ctx.Response.Header.Set("Connection", "Upgrade")
@@ -63,7 +71,7 @@ func (n *Node) upgradeWS(ctx *fasthttp.RequestCtx) {
 	ctx.SetStatusCode(fasthttp.StatusSwitchingProtocols)
 	n.counters.commit(fasthttp.StatusSwitchingProtocols, nil)
 	n.counters.ws.upgrades.Add(1)
-	ctx.Hijack(n.serveWS)
+	return true
 }
 
 // wsAccept is the Sec-WebSocket-Accept answering key (RFC 6455 §4.2.2).
