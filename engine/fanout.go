@@ -104,10 +104,11 @@ func (f *fanout) close() {
 	}
 }
 
-// answered files lane's answer to q (the sample, and the body received, valid until the
+// answered files lane's answer to q (the sample, and the body snd received, valid until the
 // lane's next send) and lets go of q.
-func (q *sharedReq) answered(lane int, s *Sample, body []byte) {
+func (q *sharedReq) answered(lane int, s *Sample, snd *Sender) {
 	if c := q.f.cmp; c != nil {
+		body := snd.LastAnswer()
 		a := answers.Answer{Target: lane, Head: q.f.lanes[lane].headNow()}
 		if s.Err != ErrNone || s.Status < 200 || s.Status > 299 || !looksJSON(body) {
 			a.Missing = true // nothing to compare: the comparer counts it incomplete

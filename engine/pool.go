@@ -147,7 +147,7 @@ func (w *worker) send(ctx context.Context, j job, streamed int, body []byte) {
 	case q != nil:
 		w.p.counters.RequestSent(int(stage), q.idx)
 		w.snd.SendBody(ctx, q.idx, q.body, s, b, int32(i), w.p.start)
-		q.answered(w.p.lane, s, w.snd.LastAnswer()) // before the next send reuses the answer
+		q.answered(w.p.lane, s, w.snd) // before the next send reuses the answer
 	case streamed < 0:
 		idx := w.p.mix.pick(w.rng)
 		w.p.counters.RequestSent(int(stage), idx)

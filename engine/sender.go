@@ -115,8 +115,15 @@ func (s *Sender) SendBody(ctx context.Context, idx int, body []byte, smp *Sample
 }
 
 // LastAnswer is the body of the last answer as the Classifier read it (decoded), valid until
-// the next send; nil when the last send got no answer (a transport error).
-func (s *Sender) LastAnswer() []byte { return s.answered }
+// the next send; nil when the last send got no answer (a transport error). A transport that
+// sends ids of its own (WebSocket) gives a batch answer back the ids the body wrote, so that
+// it compares with another target's answer as it would have been to the body as written.
+func (s *Sender) LastAnswer() []byte {
+	if w, ok := s.ex.(interface{ asWritten([]byte) []byte }); ok && s.answered != nil {
+		return w.asWritten(s.answered)
+	}
+	return s.answered
+}
 
 // SendStreamed is Send for request idx of a Source (see Source) with this send's body: the
 // entry Config.Requests[idx] says its method, path and headers, and was written before idx

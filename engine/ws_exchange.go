@@ -24,6 +24,7 @@ type wsExchange struct {
 	out    []byte   // the frame being sent: room for its header, then the body with its ids
 	calls  RPCCalls // the loaded send's calls, by the ids it goes out with
 	err    error    // a body that cannot go (not JSON-RPC), or the refusal that answers
+	wrote  []byte   // the last answer with the ids its body wrote (asWritten)
 	ref    *wsRefusal
 	limits rateLimitHeaders
 }
@@ -125,4 +126,17 @@ func (e *wsExchange) answer(b *Batch) answer {
 		return answer{status: 200, calls: &e.calls}
 	}
 	return answer{status: 200, body: e.wait.msg, bytesIn: clampU32(len(e.wait.msg) + e.wait.head), calls: &e.calls}
+}
+
+// asWritten is the answer msg with the ids the loaded body wrote, for comparing it with
+// another target's (see idSplice.asWritten); valid until the next send.
+func (e *wsExchange) asWritten(msg []byte) []byte {
+	if e.cur == nil || e.ref != nil {
+		return msg
+	}
+	out := e.cur.asWritten(e.wrote, msg, e.base)
+	if len(out) > 0 && len(msg) > 0 && &out[0] != &msg[0] {
+		e.wrote = out
+	}
+	return out
 }

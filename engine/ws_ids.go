@@ -4,7 +4,8 @@ package engine
 // of its own on that connection: the body is cut around its calls' id values once (per mix
 // entry for a fixed body, per send for a rendering), and each send writes the pieces back with
 // the connection's next numbers. The answer is classified against those numbers (sentCalls);
-// nothing is translated back. buger/jsonparser finds the values and their offsets without
+// only to be compared with another target's answer is a batch answer given back the ids the
+// body wrote (asWritten). buger/jsonparser finds the values and their offsets without
 // building the document, so neither the cut nor the routing of an answer (wsAnswerID)
 // allocates.
 
@@ -26,11 +27,16 @@ type idSplice struct {
 	cuts  []int32 // where each id value stood in rest, in body order
 	notes int     // calls without an id (notifications): they are sent as they are
 	batch bool
+	// written holds the id values as the body wrote them, one after another, each ending
+	// at its writtenEnds: a batch answer is given them back to be compared (asWritten).
+	written     []byte
+	writtenEnds []int32
 }
 
 // cut refills sp from body; false when body is not a JSON-RPC call or a batch of them.
 func (sp *idSplice) cut(body []byte) bool {
 	sp.rest, sp.cuts, sp.notes, sp.batch = sp.rest[:0], sp.cuts[:0], 0, false
+	sp.written, sp.writtenEnds = sp.written[:0], sp.writtenEnds[:0]
 	i := skipSpace(body)
 	if i == len(body) {
 		return false
@@ -75,6 +81,8 @@ func (sp *idSplice) cutCall(body []byte, from int, call []byte) (int, bool) {
 	}
 	sp.rest = append(sp.rest, body[from:start+end-n]...)
 	sp.cuts = append(sp.cuts, int32(len(sp.rest)))
+	sp.written = append(sp.written, body[start+end-n:start+end]...)
+	sp.writtenEnds = append(sp.writtenEnds, int32(len(sp.written)))
 	return start + end, true
 }
 
@@ -146,4 +154,42 @@ func wsAnswerID(msg []byte) (uint64, bool) {
 	}
 	id, err := jsonparser.ParseInt(v)
 	return uint64(id), err == nil && id > 0
+}
+
+// writtenID is the value of the i-th id as the body wrote it.
+func (sp *idSplice) writtenID(i int) []byte {
+	from := int32(0)
+	if i > 0 {
+		from = sp.writtenEnds[i-1]
+	}
+	return sp.written[from:sp.writtenEnds[i]]
+}
+
+// asWritten is a batch answer msg to calls sp sent with ids base, base+1, …, with each item's
+// id the one its call had in the body, appended to dst; msg itself when it is no batch
+// answer, or holds none of those ids. Package answers orders a batch answer's items by id, and
+// the ids the connection gave follow the calls' order where the body's need not: [2, 1] goes
+// out as [7, 8], whose answer would then compare in the other order than the answer of a
+// target that was sent [2, 1].
+func (sp *idSplice) asWritten(dst, msg []byte, base uint64) []byte {
+	if !sp.batch || len(msg) == 0 || msg[skipSpace(msg)] != '[' {
+		return msg
+	}
+	out, last := dst[:0], 0
+	_, err := jsonparser.ArrayEach(msg, func(v []byte, t jsonparser.ValueType, off int, _ error) {
+		idv, it, end, err := jsonparser.Get(v, "id")
+		if t != jsonparser.Object || err != nil || it != jsonparser.Number {
+			return // an item of no call of ours: a fault the classifier counted
+		}
+		n, err := jsonparser.ParseInt(idv)
+		if i := uint64(n) - base; err == nil && n > 0 && i < uint64(sp.ids()) {
+			at := off + end - len(idv)
+			out = append(append(out, msg[last:at]...), sp.writtenID(int(i))...)
+			last = at + len(idv)
+		}
+	})
+	if err != nil || last == 0 {
+		return msg
+	}
+	return append(out, msg[last:]...)
 }
