@@ -17,7 +17,7 @@ import (
 // calls in flight on each connection where the transport carries several.
 func useTransport(cfg *engine.Config, tr nodetest.Transport, url string) {
 	cfg.URL = tr.URL(url)
-	cfg.DisplayURL = cfg.URL
+	cfg.DisplayURL, cfg.H2C = cfg.URL, tr.H2C
 	if tr.Name != "http" {
 		cfg.Streams = 4
 	}
@@ -37,6 +37,25 @@ func transportConfig(stages ...engine.Stage) *engine.Config {
 	return withRequest(cfg, engine.Request{Name: "batch", Weight: 1, Items: 3, Body: batch, RPC: engine.ParseRPCCalls(batch)})
 }
 
+// comparedBatch is a batch whose ids are not in the calls' order, of calls whose answers do
+// not change with time (a Solana slot would differ between two targets now and then): a
+// WebSocket target is sent it with ids that follow the calls, [7, 8, 9], and package answers
+// orders a batch answer's items by id.
+const comparedBatch = `[{"jsonrpc":"2.0","id":2,"method":"eth_chainId"},` +
+	`{"jsonrpc":"2.0","id":1,"method":"eth_getBalance","params":["0xde0B295669a9FD93d5F28D9Ec85E40f4cb697BAe","0x1"]},` +
+	`{"jsonrpc":"2.0","id":"x","method":"eth_getTransactionCount","params":["0xde0B295669a9FD93d5F28D9Ec85E40f4cb697BAe","0x1"]}]`
+
+// compareConfig is a plan of a call and comparedBatch, whose answers two targets on one node
+// give alike.
+func compareConfig(stages ...engine.Stage) *engine.Config {
+	cfg := balanceConfig("", stages...)
+	call := []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_getBlockByNumber","params":["0x10",false]}`)
+	cfg.Requests[0] = engine.Request{Name: "block", Weight: 1, Items: 1, Body: call, RPC: engine.ParseRPCCalls(call)}
+	cfg.Connections = 8
+	batch := []byte(comparedBatch)
+	return withRequest(cfg, engine.Request{Name: "batch", Weight: 1, Items: 3, Body: batch, RPC: engine.ParseRPCCalls(batch)})
+}
+
 // withRequest adds r to cfg's mix.
 func withRequest(cfg *engine.Config, r engine.Request) *engine.Config {
 	cfg.Requests = append(cfg.Requests, r)
@@ -51,7 +70,7 @@ func withRequest(cfg *engine.Config, r engine.Request) *engine.Config {
 func TestTransportsBooksMatchNode(t *testing.T) {
 	for _, tr := range nodetest.Transports() {
 		t.Run(tr.Name, func(t *testing.T) {
-			node, url := startNode(t, mocknode.Config{Rate: 300, Burst: 10, NoDelay: true})
+			node, url := startNode(t, tr.Node(mocknode.Config{Rate: 300, Burst: 10, NoDelay: true}))
 			cfg := transportConfig(engine.Stage{Rate: 200, Duration: time.Second}, engine.Stage{Rate: 600, Duration: time.Second})
 			useTransport(cfg, tr, url)
 			snap := run(t, cfg)
@@ -83,29 +102,40 @@ func TestTransportsBooksMatchNode(t *testing.T) {
 	}
 }
 
-// TestTransportsSideBySide: two targets on one mock node, one over HTTP and one over
-// WebSocket, sent the same requests (a batch among them, whose ids go out as written over HTTP
-// and rewritten over WebSocket): each target's books balance, each was scheduled and
-// answered every request, and the node's count per transport is each target's own.
+// TestTransportsSideBySide: two targets on one mock node, HTTP (HTTP/1.1, or HTTP/2 in
+// cleartext) beside WebSocket, sent the same requests (comparedBatch among them, whose ids go
+// out as written over HTTP and as the connection's over WebSocket): each target's books
+// balance, each was scheduled and answered every request, the node's count per transport is
+// each target's own, and their answers, compared, all match: the ids the WebSocket transport
+// gave never make a difference (before, every batch mismatched: its items compared in
+// another order).
 func TestTransportsSideBySide(t *testing.T) {
-	node, url := startNode(t, mocknode.Config{})
-	http, ws := nodetest.Transports()[0], nodetest.Transports()[1]
-	cfg := sideBySide(transportConfig(engine.Stage{Rate: 300, Duration: time.Second}), http.URL(url), ws.URL(url))
-	cfg.Streams = 4
-	snap := run(t, cfg)
-	if len(snap.Targets) != 2 {
-		t.Fatalf("%d targets in the snapshot, want 2", len(snap.Targets))
-	}
-	st := node.Stats()
-	for i, tr := range []nodetest.Transport{http, ws} {
-		run := snap.Targets[i]
-		checkBooks(t, run)
-		answered, _ := tr.Answered(st)
-		if run.Totals.Scheduled != 300 || run.Totals.OK != 300 || run.Totals.Completed != answered {
-			t.Errorf("target %s over %s: scheduled %d ok %d completed %d, node answered %d", run.Name, tr.Name, run.Totals.Scheduled, run.Totals.OK, run.Totals.Completed, answered)
-		}
-	}
-	if a, b := snap.Targets[0].Totals.Calls, snap.Targets[1].Totals.Calls; a.Sent != b.Sent || a.OK != a.Sent || b.OK != b.Sent || a.OK+b.OK != st.Calls {
-		t.Errorf("calls: http %+v, ws %+v, node %d", a, b, st.Calls)
+	all := nodetest.Transports()
+	ws := all[1]
+	for _, http := range []nodetest.Transport{all[0], all[2]} {
+		t.Run(http.Name+"+ws", func(t *testing.T) {
+			node, url := startNode(t, http.Node(mocknode.Config{}))
+			cfg := sideBySide(compareConfig(engine.Stage{Rate: 300, Duration: time.Second}), http.URL(url), ws.URL(url))
+			cfg.Streams, cfg.H2C, cfg.CompareAnswers = 4, http.H2C, true
+			snap := run(t, cfg)
+			if len(snap.Targets) != 2 {
+				t.Fatalf("%d targets in the snapshot, want 2", len(snap.Targets))
+			}
+			st := node.Stats()
+			for i, tr := range []nodetest.Transport{http, ws} {
+				run := snap.Targets[i]
+				checkBooks(t, run)
+				answered, _ := tr.Answered(st)
+				if run.Totals.Scheduled != 300 || run.Totals.OK != 300 || run.Totals.Completed != answered {
+					t.Errorf("target %s over %s: scheduled %d ok %d completed %d, node answered %d", run.Name, tr.Name, run.Totals.Scheduled, run.Totals.OK, run.Totals.Completed, answered)
+				}
+			}
+			if a, b := snap.Targets[0].Totals.Calls, snap.Targets[1].Totals.Calls; a.Sent != b.Sent || a.OK != a.Sent || b.OK != b.Sent || a.OK+b.OK != st.Calls {
+				t.Errorf("calls: %s %+v, ws %+v, node %d", http.Name, a, b, st.Calls)
+			}
+			if c := snap.Answers.Totals; c.Compared != 300 || c.Match != 300 {
+				t.Errorf("answers compared %+v, want all 300 alike", c)
+			}
+		})
 	}
 }

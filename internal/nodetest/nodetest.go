@@ -29,19 +29,39 @@ type Transport struct {
 	Name string
 	// URL is the node's URL over this transport, from its HTTP URL (what Start returns).
 	URL func(httpURL string) string
+	// H2C: the tester speaks HTTP/2 in cleartext (h2c = true), which the node serves beside
+	// HTTP/1.1 and WebSocket with mocknode.Config.H2C (see Node).
+	H2C bool
 	// Answered is the node's count of the answers it wrote over this transport, and of those
 	// its limiter refused (a 429 over HTTP, a -32005 inside a WebSocket answer).
 	Answered func(st mocknode.Stats) (answers, limited int64)
 }
 
-// Transports are the transports the mock node speaks on one port: HTTP/1.1, and JSON-RPC
-// over WebSocket.
+// Transports are the transports the mock node speaks on one port: HTTP/1.1, JSON-RPC over
+// WebSocket, and HTTP/2 in cleartext.
 func Transports() []Transport {
 	return []Transport{
-		{Name: "http", URL: func(u string) string { return u }, Answered: httpAnswered},
+		{Name: "http", URL: sameURL, Answered: httpAnswered},
 		{Name: "ws", URL: WSURL, Answered: func(st mocknode.Stats) (int64, int64) { return st.WS.Messages, st.WS.Limited }},
+		{Name: "h2c", URL: sameURL, H2C: true, Answered: httpAnswered},
 	}
 }
+
+// Node is cfg with what the node needs to serve the transport.
+func (tr Transport) Node(cfg mocknode.Config) mocknode.Config {
+	cfg.H2C = cfg.H2C || tr.H2C
+	return cfg
+}
+
+// Profile is the profile's keys that choose the transport, one a line ("" for none).
+func (tr Transport) Profile() string {
+	if tr.H2C {
+		return "h2c = true\n"
+	}
+	return ""
+}
+
+func sameURL(u string) string { return u }
 
 // WSURL is the mock node's WebSocket URL beside its HTTP URL (the same port).
 func WSURL(httpURL string) string { return "ws" + strings.TrimPrefix(httpURL, "http") }
