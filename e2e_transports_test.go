@@ -48,10 +48,10 @@ limited = "> 20%"
 ok = "> 90%"
 `
 
-// TestE2ETransports: per transport, side by side, a run of 300/s against a limit of 100/s
-// judged by [thresholds] (two hold, one fails: exit 1), its books, headless lines and
-// --metrics-listen series equal to the node's counts and the snapshot's, its report, and two
-// shards merged; then the runs of every transport compared.
+// TestE2ETransports: per transport (HTTP/1.1, WebSocket, h2c), side by side, a run of 300/s
+// against a limit of 100/s judged by [thresholds] (two hold, one fails: exit 1), its books,
+// headless lines and --metrics-listen series equal to the node's counts and the snapshot's,
+// its report, and two shards merged; then the runs over HTTP/1.1 and WebSocket compared.
 func TestE2ETransports(t *testing.T) {
 	t.Parallel() // counts only: no rate, no timing
 	var mu sync.Mutex
@@ -110,8 +110,8 @@ func compareRow(block, name string) []string {
 // judged by transportThresholds and scraped on --metrics-listen, holds everything it wrote
 // to the node's counts, and returns its snapshot's path.
 func transportRun(t *testing.T, tr nodetest.Transport) string {
-	node, url := startNode(t, mocknode.Config{Rate: 100, Burst: 10, NoDelay: true})
-	p := writeProfile(t, tr.URL(url), 8, transportMix+stage("300/s", "2s")+transportThresholds)
+	node, url := startNode(t, tr.Node(mocknode.Config{Rate: 100, Burst: 10, NoDelay: true}))
+	p := writeProfile(t, tr.URL(url), 8, tr.Profile()+transportMix+stage("300/s", "2s")+transportThresholds)
 	addr := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
 	scraped := scrapeWhile(t, "http://"+addr+"/metrics")
 	r := runCLI(t, nil, p, "--metrics-listen", addr)
@@ -159,8 +159,8 @@ func transportRun(t *testing.T, tr nodetest.Transport) string {
 // transportShards runs a profile over tr as two shards side by side and merges them: the
 // merged run's books balance and equal the node's counts.
 func transportShards(t *testing.T, tr nodetest.Transport) {
-	node, url := startNode(t, mocknode.Config{})
-	runs := runShards(t, writeProfile(t, tr.URL(url), 4, transportMix+stage("200/s", "1s")))
+	node, url := startNode(t, tr.Node(mocknode.Config{}))
+	runs := runShards(t, writeProfile(t, tr.URL(url), 4, tr.Profile()+transportMix+stage("200/s", "1s")))
 	for i, r := range runs {
 		mustRun(t, r, exitOK)
 		if r.snap.Totals.Completed != 100 {
