@@ -59,6 +59,7 @@ func (p *LinePrinter) updateTargets(st *engine.Stats) {
 	if st.Done {
 		ready = newest
 	}
+	printed := false
 	for t := p.lastT + 1; t <= ready; t++ {
 		seconds := make([]*engine.Row, len(rows))
 		seen := false
@@ -75,8 +76,11 @@ func (p *LinePrinter) updateTargets(st *engine.Stats) {
 			p.w.Line(formatTargetRow(t, namedLabel(i, st.Targets[i].TargetName, targetNameWidth), r))
 		}
 		p.printTargetHeads(st.Targets, seconds, t)
+		printed = true
 	}
-	p.printAnswers(st.Answers, st.Done)
+	if printed || st.Done {
+		p.printAnswers(st.Answers, st.Done)
+	}
 	until := float64(p.lastT + 2)
 	if st.Done {
 		until = math.Inf(1)
@@ -116,7 +120,9 @@ func formatTargetRow(t int, label string, r *engine.Row) string {
 }
 
 // printAnswers prints the answers compared when they changed in anything but matches since
-// the last line, and at the end of the run the final counts once more if they moved:
+// the last line, and at the end of the run the final counts once more if they moved. It is
+// called after a view's new rows, so at most once a second: a target that fails every
+// request adds to incomplete at every view published, which made a line each.
 //
 //	⟶ 13.0s answers: match 6945, mismatch 12, error vs result 0, head skew 40
 func (p *LinePrinter) printAnswers(res *answers.Result, done bool) {

@@ -212,3 +212,27 @@ func TestLinePrinterTargetsLastSliver(t *testing.T) {
 		})
 	}
 }
+
+// TestLinePrinterTargetsAnswersOncePerSecond: answers that change at every view published (a
+// target failing every request adds to incomplete each time) make one line a second, after
+// its rows, not one per view (before, six lines at 0.0s came before the first second).
+func TestLinePrinterTargetsAnswersOncePerSecond(t *testing.T) {
+	var b bytes.Buffer
+	p := NewLinePrinter(&b, 0)
+	targetsHeader(p)
+	row := func(t int) engine.Row { return testRow(t, 0, 100, 100, 0) }
+	failing := func(t int) engine.Row { r := testRow(t, 0, 100, 0, 0); r.Failed = 100; return r }
+	for i := range 25 { // ten views a second, two and a half seconds
+		closed := i/10 - 1 // the last second closed
+		var a, bRows []engine.Row
+		for s := 0; s <= closed; s++ {
+			a, bRows = append(a, row(s)), append(bRows, failing(s))
+		}
+		res := &answers.Result{Totals: answers.Counts{Compared: int64(10 * i), Incomplete: int64(10 * i)}}
+		p.Update(targetsView(nil, res, a, bRows))
+	}
+	out := b.String()
+	if n := strings.Count(out, "answers:"); n != 2 || !strings.Contains(out, "⟶ 1.0s answers:") || !strings.Contains(out, "⟶ 2.0s answers:") {
+		t.Errorf("%d answers lines, want one after each of the 2 seconds closed:\n%s", n, out)
+	}
+}
