@@ -212,6 +212,9 @@ func (d *Dashboard) setStats(st *engine.Stats) {
 	// A new view from the engine supersedes what the dashboard assumed after a key press.
 	d.c.plan = st.Plan
 	d.keys.setRateKeys(st.Mode != engine.ModeClosed)
+	// Several targets side by side show no latency pane (each target's latency is a column of
+	// the targets' table): l has nothing to toggle, so the help does not offer it.
+	d.keys.Histogram.SetEnabled(d.c.sideBySide() == nil)
 	d.dirty = true
 }
 

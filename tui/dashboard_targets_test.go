@@ -441,3 +441,26 @@ func TestDashboardTargetsRunDone(t *testing.T) {
 	}
 	checkFits(t, v, 80, 24)
 }
+
+// TestDashboardTargetsNoLatencyKey: several targets side by side show no latency pane, so the
+// help (short and full) does not offer l, and l draws nothing new; one target's help does.
+func TestDashboardTargetsNoLatencyKey(t *testing.T) {
+	for _, size := range [][2]int{{80, 24}, {160, 40}} {
+		one, _ := testDashboard(t, nil)
+		side, _ := testDashboard(t, sideBySide(2))
+		for _, d := range []*Dashboard{one, side} {
+			d.Update(tea.WindowSizeMsg{Width: size[0], Height: size[1]})
+			press(d, "?") // every key
+		}
+		if v := view(one); !strings.Contains(v, "latency bars") {
+			t.Errorf("%dx%d: one target's help lacks l:\n%s", size[0], size[1], v)
+		}
+		before := view(side)
+		if strings.Contains(before, "latency bars") {
+			t.Errorf("%dx%d: the help of two targets offers l, which shows nothing:\n%s", size[0], size[1], before)
+		}
+		if press(side, "l"); view(side) != before {
+			t.Errorf("%dx%d: l changed the view of two targets", size[0], size[1])
+		}
+	}
+}
