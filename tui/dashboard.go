@@ -78,6 +78,7 @@ type Dashboard struct {
 	latency    latencyPane
 	status     statusPane
 	errors     errorsPane
+	conns      connsPane // the compact layout's line of connections
 	events     eventsPane
 	stages     stagesPane
 	requests   requestsPane
@@ -126,6 +127,7 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.latency = latencyPane{paneBase: base}
 	d.status = statusPane{paneBase: base}
 	d.errors = errorsPane{paneBase: base}
+	d.conns = connsPane{paneBase: base}
 	d.events = eventsPane{paneBase: base}
 	d.stages = stagesPane{paneBase: base}
 	d.requests = requestsPane{paneBase: base}

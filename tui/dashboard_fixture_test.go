@@ -60,6 +60,7 @@ func testStats() *engine.Stats {
 		RPS:       107.6, DurationS: 65,
 		OK: 5885, Limited: 1100, Failed: 12,
 		Latency: lat(3.21), Service: lat(2.5),
+		Connections: engine.Connections{Dialed: 32, DialMean: 0.412, DialMax: 1.8},
 		// A mix of two (3:1), so the wide layout shows its requests table.
 		ByRequest: map[string]engine.Summary{
 			"getBalance": {Completed: 5248, OK: 4414, Limited: 825, Failed: 9, Latency: lat(3.4)},

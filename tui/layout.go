@@ -56,6 +56,10 @@ type section struct {
 	// whole: what it can use beyond its least comes whole or not at all (the latency bars:
 	// half a histogram would read as one), so rows it could not fill go to the others.
 	whole bool
+	// spare: shown only with rows to spare once every other section has its most, before the
+	// growing one takes the rest (the connections' line: good to know, never at an alarm's
+	// cost).
+	spare bool
 }
 
 // render lays the panes out for the current size and state and draws the whole frame. It runs
@@ -93,7 +97,7 @@ func (d *Dashboard) arrange() (wide bool) {
 	d.header.SetSize(d.width, d.header.Lines())
 	wide = d.width >= wideWidth && d.height >= wideHeight
 	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
-		&d.errors.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
+		&d.errors.paneBase, &d.conns.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
 		&d.targets.paneBase, &d.answers.paneBase, &d.subs.paneBase} {
 		p.wide = wide
 	}
@@ -119,6 +123,7 @@ func (d *Dashboard) compactBody(height int) string {
 		{pane: &d.latency, gap: true, whole: true},
 		{pane: &d.status, gap: true},
 		{pane: &d.errors},
+		{pane: &d.conns, spare: true},
 		{pane: &d.node, rank: 1, gap: true},
 		{pane: &d.subs, rank: 1, gap: true},
 		{pane: &d.stages, rank: 2, gap: true},
@@ -149,7 +154,7 @@ func (d *Dashboard) compactBody(height int) string {
 // allot shares height rows of a column width cells wide among sections, each shown with frame
 // rows around it (a box's borders; 0 for none): every section its least by rank while it fits
 // (a box that does not fit whole is left out, so none loses its bottom border), then its most
-// by rank, then the growing one the rest. gaps reports whether there is room for a blank line
+// by rank, then the spare ones their least while it fits, then the growing one the rest. gaps reports whether there is room for a blank line
 // above each section that asks for one (only when every section got its most).
 func allot(width, height, frame int, secs []section) (heights []int, gaps bool) {
 	heights = make([]int, len(secs))
@@ -163,7 +168,7 @@ func allot(width, height, frame int, secs []section) (heights []int, gaps bool) 
 	for _, i := range order {
 		least, _ := secs[i].pane.Lines()
 		switch {
-		case least <= 0:
+		case least <= 0 || secs[i].spare:
 			// Nothing to show (the requests of a mix of one).
 		case least+frame <= left:
 			heights[i] = least
@@ -187,6 +192,15 @@ func allot(width, height, frame int, secs []section) (heights []int, gaps bool) 
 			left -= more
 		}
 		full = full && heights[i] >= most
+	}
+	for _, i := range order {
+		if least, _ := secs[i].pane.Lines(); secs[i].spare && least > 0 {
+			if least+frame <= left {
+				heights[i] = least
+				left -= least + frame
+			}
+			full = full && heights[i] > 0
+		}
 	}
 	for i, s := range secs {
 		if heights[i] > 0 && s.gap {

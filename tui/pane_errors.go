@@ -19,8 +19,9 @@ type errorsPane struct {
 	paneBase
 }
 
-// Lines is one line in the compact layout; with room, a title and a line per class and code
-// (ten at most), the least being the title and the first of each kind.
+// Lines is one line in the compact layout (the connections have a pane of their own there);
+// wide, a title and a line per class and code (ten at most), the least being the title and
+// the first of each kind, and the connections' line with room.
 func (p *errorsPane) Lines() (least, most int) {
 	if targets := p.c.sideBySide(); targets != nil {
 		return p.targetLines()
@@ -29,7 +30,7 @@ func (p *errorsPane) Lines() (least, most int) {
 		return 1, 1
 	}
 	tot := &p.c.st.Total
-	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(runtext.FaultRows(tot.Calls.Faults))+len(invalidRules(tot)), 10)
+	return 3, min(1+max(len(tot.Errors), 1)+max(len(tot.RPCErrors), 1)+len(runtext.FaultRows(tot.Calls.Faults))+len(invalidRules(tot)), 10) + 1
 }
 
 // invalidRules are the rules broken in the run, the most broken first, as rows: the rule's
@@ -52,10 +53,14 @@ func (p *errorsPane) View() string {
 	if targets := p.c.sideBySide(); targets != nil {
 		return p.targetsView(targets)
 	}
-	if p.wide {
-		return strings.Join(clip(p.table(), p.height), "\n")
+	if !p.wide {
+		return p.line()
 	}
-	return p.line()
+	lines := clip(p.table(), max(p.height-1, 3)) // the connections' line below, with room
+	if len(lines) < p.height {
+		lines = append(lines, connsLine(p.c, p.width))
+	}
+	return strings.Join(lines, "\n")
 }
 
 // line: "errors  timeout 5 · reset 2   rpc -32602 ×5 Invalid params…".

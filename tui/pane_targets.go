@@ -48,6 +48,9 @@ var targetRows = []targetRow{
 	{label: "dropped", cell: droppedCell},
 	{label: "sent/s", cell: sentPerSecond, extra: true},
 	{label: "inflight", cell: count(func(s *engine.Summary) int64 { return s.Inflight }), extra: true},
+	// The connections dialed (+ dialed again after a close) and their mean setup time.
+	{label: "conns", cell: connsCell, extra: true},
+	{label: "dial ms", cell: dialCell, ratio: true, extra: true},
 }
 
 // targetsLabelWidth fits the longest row label and a space.
