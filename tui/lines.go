@@ -43,6 +43,8 @@ type LinePrinter struct {
 	// answers are the comparison's counts last printed (several targets): a line is printed
 	// when they change in anything but matches.
 	answers answers.Counts
+	// redials are the connections dialed again last printed, per target (see printRedials).
+	redials []int64
 }
 
 // NewLinePrinter makes a printer writing to w; event lines wrap at width cells (0:
@@ -104,6 +106,7 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 	if st.Done {
 		rows = runtext.ReportedRows(rows) // the sliver of a second the run ended in, if it holds nothing
 	}
+	printed := false
 	for _, r := range p.newRows(rows) {
 		if r.T <= p.lastT {
 			continue // out of order within one view: never print a second twice
@@ -114,6 +117,10 @@ func (p *LinePrinter) Update(st *engine.Stats) {
 		p.printRow(&r)
 		p.printSubs(st.Subs, &r)
 		p.printHead(st.Head, rows, r.T)
+		printed = true
+	}
+	if printed || st.Done {
+		p.printRedials([]*engine.Stats{st})
 	}
 	// Rows are published a moment after their second ends, so an event is held until the row
 	// before it is out (at most that moment): a stage change then follows the last second of

@@ -80,6 +80,7 @@ func (p *LinePrinter) updateTargets(st *engine.Stats) {
 	}
 	if printed || st.Done {
 		p.printAnswers(st.Answers, st.Done)
+		p.printRedials(st.Targets)
 	}
 	until := float64(p.lastT + 2)
 	if st.Done {
