@@ -142,6 +142,7 @@ func transportRun(t *testing.T, tr nodetest.Transport) string {
 		`rpcstress_requests_total{outcome="limited"}`: tot.Limited,
 		`rpcstress_calls_sent_total{}`:                tot.Calls.Sent,
 		`rpcstress_connections_dialed_total{}`:        tot.Connections.Dialed,
+		`rpcstress_connections_redialed_total{}`:      tot.Connections.Redialed,
 	} {
 		if got, ok := final[series]; !ok || got != float64(want) {
 			t.Errorf("the last scrape has %s %v (there: %v), the snapshot %d", series, got, ok, want)

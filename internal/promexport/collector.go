@@ -90,6 +90,7 @@ func (c *Collector) collectBooks(e emitter, t *engine.Summary) {
 	e.counter(c.d.bytesIn, t.BytesIn)
 	e.counter(c.d.bytesOut, t.BytesOut)
 	e.counter(c.d.dials, t.Connections.Dialed)
+	e.counter(c.d.redials, t.Connections.Redialed)
 }
 
 // collectAnswers emits what came back: outcomes (of the run and per request of the mix),

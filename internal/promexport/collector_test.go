@@ -20,7 +20,7 @@ func fakeStats() *engine.Stats {
 		Completed: get.Completed + slot.Completed, OK: get.OK + slot.OK, Limited: get.Limited, Failed: get.Failed + slot.Failed,
 		Status: map[string]int64{"200": 81, "429": 20, "503": 1}, Errors: map[string]int64{"timeout": 2},
 		RPCErrors: map[string]int64{"-32005": 3, "-32602": 1}, BytesIn: 9000, BytesOut: 7000,
-		Connections: engine.Connections{Dialed: 3},
+		Connections: engine.Connections{Dialed: 3, Redialed: 2},
 		Calls:       engine.CallStats{Sent: 130, OK: 100, Limited: 20, Failed: 4, Faults: map[string]int64{"missing": 2}},
 		ByRequest:   map[string]engine.Summary{"getBalance": get, "getSlot": slot},
 		Expect:      &engine.ExpectStats{Invalid: 2, Calls: 3, ByRule: map[string]int64{"result present": 3}},
@@ -92,6 +92,7 @@ func TestCollect(t *testing.T) {
 		{`rpcstress_received_bytes_total{}`, float64(tot.BytesIn)},                                                   // bytes in
 		{`rpcstress_sent_bytes_total{}`, float64(tot.BytesOut)},                                                      // bytes out
 		{`rpcstress_connections_dialed_total{}`, float64(tot.Connections.Dialed)},                                    // connections
+		{`rpcstress_connections_redialed_total{}`, float64(tot.Connections.Redialed)},                                // dialed again (WebSocket)
 		{`rpcstress_target_rate{}`, float64(st.Plan.TargetRate)},                                                     // the rate asked now
 		{`rpcstress_sent_rate{}`, st.Last.Sent},                                                                      // sent in the last second
 		{`rpcstress_achieved_rate{}`, st.Last.RPS},                                                                   // answered in the last second

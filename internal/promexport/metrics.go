@@ -11,6 +11,7 @@ type descs struct {
 	rpcErrors                      *prometheus.Desc
 	callsSent, calls, callFaults   *prometheus.Desc
 	bytesIn, bytesOut, dials       *prometheus.Desc
+	redials                        *prometheus.Desc
 	latency                        *prometheus.Desc
 	targetRate, achieved, sentRate *prometheus.Desc
 	inflight, queued               *prometheus.Desc
@@ -46,6 +47,7 @@ func newDescs(target string) descs {
 		bytesIn:        d("received_bytes_total", "Bytes of the answers received."),
 		bytesOut:       d("sent_bytes_total", "Bytes of the requests sent."),
 		dials:          d("connections_dialed_total", "Connections dialed."),
+		redials:        d("connections_redialed_total", "Connections dialed again after one closed under its calls (WebSocket); among the dialed when they connected."),
 		latency:        d("latency_seconds", "Latency from the intended send time (coordinated-omission corrected), by request of the mix.", "method"),
 		targetRate:     d("target_rate", "Requests per second the plan asks of this instance now."),
 		achieved:       d("achieved_rate", "Answers per second in the last complete second."),
@@ -68,7 +70,7 @@ func newDescs(target string) descs {
 func (d *descs) all() []*prometheus.Desc {
 	return append([]*prometheus.Desc{d.scheduled, d.sent, d.dropped, d.requests, d.methodRequests,
 		d.responses, d.transportErrs, d.rpcErrors, d.callsSent, d.calls, d.callFaults,
-		d.bytesIn, d.bytesOut, d.dials, d.latency, d.targetRate, d.achieved, d.sentRate,
+		d.bytesIn, d.bytesOut, d.dials, d.redials, d.latency, d.targetRate, d.achieved, d.sentRate,
 		d.inflight, d.queued, d.stage, d.stages, d.state, d.lastLatency, d.testerCPU,
 		d.testerLag, d.behind, d.elapsed, d.info}, append(d.rules.all(), d.node.all()...)...)
 }
