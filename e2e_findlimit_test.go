@@ -9,6 +9,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/nodetest"
 	"github.com/rpcstress/rpcstress/schema"
 )
 
@@ -287,4 +288,21 @@ func jsonText(t *testing.T, s string) string {
 		t.Fatal(err)
 	}
 	return strings.Trim(string(b), `"`)
+}
+
+// TestFindLimitWebSocket: the search over ws:// against the mock limiter (rate=400r/s burst=30
+// nodelay), which answers a refused message with JSON-RPC -32005 inside it (there is no HTTP
+// status on an open WebSocket): those answers are limited, so the search finds the limit and
+// the token bucket as over HTTP. About 15 s.
+func TestFindLimitWebSocket(t *testing.T) {
+	node, url := startNode(t, mocknode.Config{Rate: 400, Burst: 30, NoDelay: true})
+	r := findLimit(t, nodetest.WSURL(url), 64, shortProbes+"start = \"100/s\"\n")
+	s := r.snap.Search
+	checkTokenBucket(t, s, 400, 30)
+	// The limited answers were the limiter's -32005s inside 200s (the node refused more
+	// than the probes count: the search's settling and burst probes are not in its totals).
+	tot := r.snap.Totals
+	if st := node.Stats(); tot.Limited == 0 || tot.RPCErrors["-32005"] != tot.Limited || tot.Status["429"] != 0 || st.WS.Limited < tot.Limited {
+		t.Errorf("limited %d (-32005 %d, 429 %d); the node refused %d messages with -32005", tot.Limited, tot.RPCErrors["-32005"], tot.Status["429"], st.WS.Limited)
+	}
 }
