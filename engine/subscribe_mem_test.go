@@ -10,16 +10,17 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
 )
 
-// TestHeadsNodeProcess is not a test: it is the heads node of TestSubscriptionsMemory, run in a
+// TestHeadsNodeProcess is not a test: it is the mock node of TestSubscriptionsMemory, run in a
 // process of its own (the test binary again) so the memory measured is the subscribers' alone.
 // It prints its URL and serves until its standard input closes.
 func TestHeadsNodeProcess(t *testing.T) {
 	if os.Getenv("RPCSTRESS_HEADS_NODE") != "1" {
 		t.Skip("the heads node of TestSubscriptionsMemory, run as a process of its own")
 	}
-	url := startHeads(t, &headsNode{period: 200 * time.Millisecond})
+	_, url, _ := startHeads(t, mocknode.Config{BlockTime: 200 * time.Millisecond})
 	os.Stdout.WriteString(url + "\n")
 	_, _ = bufio.NewReader(os.Stdin).ReadString('\n')
 }
