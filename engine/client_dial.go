@@ -6,6 +6,7 @@ package engine
 // protocol over it.
 
 import (
+	"context"
 	"crypto/tls"
 	"net"
 	"time"
@@ -28,6 +29,12 @@ type dialer struct {
 // handshake shares the deadline. Failed dials are not counted: Counters.Dials is the number of
 // connections made.
 func (d *dialer) dialConn(addr string, timeout time.Duration) (net.Conn, error) {
+	return d.dialContext(context.Background(), addr, timeout)
+}
+
+// dialContext is dialConn that also gives up when ctx ends: a subscriber's dial must not hold
+// the end of a run for a timeout.
+func (d *dialer) dialContext(ctx context.Context, addr string, timeout time.Duration) (net.Conn, error) {
 	if timeout <= 0 || (d.timeout > 0 && timeout > d.timeout) {
 		timeout = d.timeout
 	}
@@ -38,7 +45,7 @@ func (d *dialer) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 		conn, err = d.dial(addr, timeout)
 	} else {
 		nd := net.Dialer{Timeout: timeout}
-		conn, err = nd.Dial("tcp", addr)
+		conn, err = nd.DialContext(ctx, "tcp", addr)
 	}
 	if err != nil {
 		return nil, err
@@ -48,7 +55,7 @@ func (d *dialer) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 		if timeout > 0 {
 			deadline = t0.Add(timeout)
 		}
-		if conn, err = handshake(conn, d.tls, deadline); err != nil {
+		if conn, err = handshake(ctx, conn, d.tls, deadline); err != nil {
 			return nil, err
 		}
 	}
@@ -58,13 +65,13 @@ func (d *dialer) dialConn(addr string, timeout time.Duration) (net.Conn, error) 
 	return conn, nil
 }
 
-// handshake runs the TLS client handshake on conn by deadline (zero: none) and returns the TLS
-// connection, whose deadline is cleared again; on failure conn is closed.
-func handshake(conn net.Conn, cfg *tls.Config, deadline time.Time) (net.Conn, error) {
+// handshake runs the TLS client handshake on conn by deadline (zero: none) or until ctx ends,
+// and returns the TLS connection, whose deadline is cleared again; on failure conn is closed.
+func handshake(ctx context.Context, conn net.Conn, cfg *tls.Config, deadline time.Time) (net.Conn, error) {
 	tc := tls.Client(conn, cfg)
 	err := tc.SetDeadline(deadline)
 	if err == nil {
-		err = tc.Handshake()
+		err = tc.HandshakeContext(ctx)
 	}
 	if err == nil {
 		err = tc.SetDeadline(time.Time{})

@@ -6,6 +6,7 @@ package engine
 // secrets.
 
 import (
+	"cmp"
 	"encoding/base64"
 	"errors"
 	"fmt"
@@ -28,11 +29,31 @@ type target struct {
 // parseTarget reads cfg.URL. It fails for a URL that is not http, https, ws or wss, or has
 // no host.
 func parseTarget(cfg *Config) (target, error) {
-	shown := cfg.DisplayURL
+	t, err := parseURL(cfg.URL, cfg.DisplayURL, cfg.Headers)
+	if err != nil {
+		return t, err
+	}
+	shown := cmp.Or(cfg.DisplayURL, "(redacted)")
+	switch {
+	case cfg.HTTP2 && cfg.H2C:
+		return target{}, errors.New("http2 and h2c are both set: http2 = true is HTTP/2 over TLS (https), h2c = true in cleartext (http); set one")
+	case cfg.HTTP2 && !t.tls:
+		return target{}, fmt.Errorf("target URL %q: http2 = true is HTTP/2 over TLS and needs an https:// URL; for HTTP/2 in cleartext set h2c = true instead", shown)
+	case cfg.H2C && t.tls:
+		return target{}, fmt.Errorf("target URL %q: h2c = true is HTTP/2 in cleartext and needs an http:// URL; for https set http2 = true instead", shown)
+	case cfg.UsesHTTP2() && t.ws:
+		return target{}, fmt.Errorf("target URL %q: a WebSocket URL with http2 or h2c: WebSocket is upgraded from HTTP/1.1 here; drop http2 and h2c", shown)
+	}
+	return t, nil
+}
+
+// parseURL is parseTarget for any URL (a subscription's too): raw as given, shown as errors
+// name it, headers as the profile sets them (an Authorization there wins over userinfo).
+func parseURL(raw, shown string, headers []Header) (target, error) {
 	if shown == "" {
 		shown = "(redacted)"
 	}
-	u, err := url.Parse(cfg.URL)
+	u, err := url.Parse(raw)
 	if err != nil {
 		var uerr *url.Error
 		if errors.As(err, &uerr) {
@@ -53,16 +74,6 @@ func parseTarget(cfg *Config) (target, error) {
 	default:
 		return target{}, fmt.Errorf("target URL %q: scheme %q is not supported, use http://, https://, ws:// or wss://", shown, u.Scheme)
 	}
-	switch {
-	case cfg.HTTP2 && cfg.H2C:
-		return target{}, errors.New("http2 and h2c are both set: http2 = true is HTTP/2 over TLS (https), h2c = true in cleartext (http); set one")
-	case cfg.HTTP2 && !t.tls:
-		return target{}, fmt.Errorf("target URL %q: http2 = true is HTTP/2 over TLS and needs an https:// URL; for HTTP/2 in cleartext set h2c = true instead", shown)
-	case cfg.H2C && t.tls:
-		return target{}, fmt.Errorf("target URL %q: h2c = true is HTTP/2 in cleartext and needs an http:// URL; for https set http2 = true instead", shown)
-	case cfg.UsesHTTP2() && t.ws:
-		return target{}, fmt.Errorf("target URL %q: a WebSocket URL with http2 or h2c: WebSocket is upgraded from HTTP/1.1 here; drop http2 and h2c", shown)
-	}
 	t.host = u.Hostname()
 	if t.host == "" {
 		return target{}, fmt.Errorf("target URL %q has no host, write it like http://127.0.0.1:8899", shown)
@@ -71,7 +82,7 @@ func parseTarget(cfg *Config) (target, error) {
 		port = p
 	}
 	t.addr = net.JoinHostPort(t.host, port)
-	if u.User != nil && !hasHeader(cfg.Headers, "Authorization") {
+	if u.User != nil && !hasHeader(headers, "Authorization") {
 		// Sent explicitly rather than left to fasthttp, which would also do it, so the header is
 		// the same whatever fasthttp version, and Headers can override it.
 		pass, _ := u.User.Password()

@@ -74,6 +74,9 @@ func mergeRuns(snaps []*Snapshot, names []string, force bool) (*Snapshot, error)
 			out.SaturatedSeconds++
 		}
 	}
+	if out.Subscriptions, err = mergeSubs(snaps, names, out.EndedAt.Sub(out.StartedAt)); err != nil {
+		return nil, err
+	}
 	out.Events = mergeEvents(snaps, out.StartedAt)
 	out.Chain = mergeChain(snaps)
 	if out.Histograms, err = hists.Encode(0); err != nil {

@@ -17,6 +17,7 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 		row    Row
 		counts SummarySum
 		weight float64 // the answers whose percentiles row.Latency averages so far
+		subs   subRowsSum
 	}
 	byT := map[int]*merged{}
 	for _, s := range snaps {
@@ -29,6 +30,7 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 				byT[t] = m
 			}
 			m.counts.Add(r.counts())
+			m.subs.add(r.Subs)
 			m.row.Stage = max(m.row.Stage, r.Stage)
 			m.row.TargetRate += r.TargetRate
 			m.row.RPS += r.RPS
@@ -53,6 +55,7 @@ func mergeRows(snaps []*Snapshot, base time.Time) []Row {
 	for _, m := range byT {
 		r := m.row
 		r.setCounts(m.counts.Total())
+		r.Subs = m.subs.total()
 		l := r.Latency
 		r.Latency = RowLatency{P50: roundMs(l.P50), P90: roundMs(l.P90), P95: roundMs(l.P95), P99: roundMs(l.P99),
 			P999: roundMs(l.P999), Max: l.Max}

@@ -205,3 +205,102 @@ func emptyHistogram(t *testing.T) string {
 	}
 	return string(b)
 }
+
+// subShards runs a shard of subscriptions per count in subscribers, side by side, against url.
+func subShards(t *testing.T, url string, subscribers ...int) []*engine.Snapshot {
+	t.Helper()
+	shards := make([]*engine.Snapshot, len(subscribers))
+	var wg sync.WaitGroup
+	for i, n := range subscribers {
+		wg.Go(func() {
+			cfg := subsConfig(url, n, 0, 2*time.Second)
+			cfg.Shard, cfg.ShardCount = i+1, len(subscribers)
+			shards[i] = run(t, cfg)
+		})
+	}
+	wg.Wait()
+	return shards
+}
+
+// mergedQuantile is quantile q (ms) of the shards' histograms of one kind merged here, by
+// hand: what the merge must give exactly.
+func mergedQuantile(t *testing.T, shards []*engine.Snapshot, pick func(*engine.SubHistograms) string, q float64) float64 {
+	t.Helper()
+	var m *hdr.Histogram
+	for _, s := range shards {
+		h, err := engine.DecodeHistogram(pick(s.Subscriptions[0].Histograms))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if m == nil {
+			m = hdr.New(h.LowestTrackableValue(), h.HighestTrackableValue(), int(h.SignificantFigures()))
+		}
+		m.Merge(h)
+	}
+	return math.Round(float64(m.ValueAtQuantile(q))) / 1000
+}
+
+// TestMergeSubscriptions: `rpcstress merge` keeps the subscriptions of the shards: counts
+// summed, percentiles exact (the shards' histograms merged), the timeline's seconds too, and
+// a snapshot that passes the schema. A subscription saved without histograms is refused by
+// name.
+func TestMergeSubscriptions(t *testing.T) {
+	node, url, _ := startHeads(t, mocknode.Config{BlockTime: 100 * time.Millisecond})
+	shards := subShards(t, url, 3, 5)
+	m, err := engine.Merge(shards, []string{"a.json", "b.json"}, false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkSchema(t, m)
+	if len(m.Subscriptions) != 1 {
+		t.Fatalf("merged subscriptions %+v", m.Subscriptions)
+	}
+	s, a, b := m.Subscriptions[0], shards[0].Subscriptions[0], shards[1].Subscriptions[0]
+	switch {
+	case s.Subscribers != 8 || s.Subscribes != a.Subscribes+b.Subscribes || s.Dial.Dialed != 8:
+		t.Errorf("subscribers %d subscribes %d dialed %d, want the shards' 3 and 5 added", s.Subscribers, s.Subscribes, s.Dial.Dialed)
+	case s.Notifications != a.Notifications+b.Notifications || s.Notifications > node.Stats().WS.Notifications:
+		t.Errorf("notifications %d: shards %d and %d, the node sent %d", s.Notifications, a.Notifications, b.Notifications, node.Stats().WS.Notifications)
+	case s.Events != max(a.Events, b.Events) || s.LeastPerSubscriber != min(a.LeastPerSubscriber, b.LeastPerSubscriber):
+		t.Errorf("events %d least %d; shards %d/%d and %d/%d", s.Events, s.LeastPerSubscriber, a.Events, a.LeastPerSubscriber, b.Events, b.LeastPerSubscriber)
+	case s.Gaps == nil || *s.Gaps != *a.Gaps+*b.Gaps:
+		t.Errorf("gaps %v, want the shards' added", s.Gaps)
+	case s.PerSubscriber <= 0 || math.Abs(s.SubscriberSeconds-a.SubscriberSeconds-b.SubscriberSeconds) > 0.002:
+		t.Errorf("per subscriber %.3f over %.3f subscriber·s, shards %.3f and %.3f", s.PerSubscriber, s.SubscriberSeconds, a.SubscriberSeconds, b.SubscriberSeconds)
+	}
+	for _, k := range []struct {
+		name string
+		got  float64
+		pick func(*engine.SubHistograms) string
+	}{
+		{"subscribe p99", s.Subscribe.P99, func(h *engine.SubHistograms) string { return h.Subscribe }},
+		{"spread p50", s.Spread.P50, func(h *engine.SubHistograms) string { return h.Spread }},
+		{"spread p99", s.Spread.P99, func(h *engine.SubHistograms) string { return h.Spread }},
+		{"lag p99", s.Lag.P99, func(h *engine.SubHistograms) string { return h.Lag }},
+	} {
+		q := 99.0
+		if strings.HasSuffix(k.name, "p50") {
+			q = 50
+		}
+		if want := mergedQuantile(t, shards, k.pick, q); k.got != want {
+			t.Errorf("%s: merged %.3f ms, the shards' histograms give %.3f ms", k.name, k.got, want)
+		}
+	}
+	var rows int64
+	for _, r := range m.Timeline {
+		for _, sr := range r.Subs {
+			rows += sr.Notifications
+		}
+	}
+	if rows != s.Notifications {
+		t.Errorf("the merged timeline holds %d notifications, the run %d", rows, s.Notifications)
+	}
+
+	old := *shards[1]
+	old.Subscriptions = []engine.SubStats{b}
+	old.Subscriptions[0].Histograms = nil
+	if _, err := engine.Merge([]*engine.Snapshot{shards[0], &old}, []string{"a.json", "old.json"}, false); err == nil ||
+		!strings.Contains(err.Error(), "old.json: subscription newHeads: saved without histograms") {
+		t.Errorf("a subscription without histograms merged: %v", err)
+	}
+}

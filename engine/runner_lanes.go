@@ -204,5 +204,6 @@ func targetRun(name string, s *Snapshot) TargetRun {
 		SaturatedSeconds: s.SaturatedSeconds,
 		Histograms:       s.Histograms,
 		Chain:            s.Chain,
+		Subscriptions:    s.Subscriptions,
 	}
 }

@@ -101,7 +101,14 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 		w.Stages = WatchStages(snap.Timeline, len(snap.Stages))
 		snap.Watch = &w
 	}
-	snap.Subscriptions = st.Subs
+	if a.subs != nil {
+		// Taken apart from the view, with their histograms, so that a merge is exact.
+		subs, err := a.subs.Snapshot()
+		if err != nil {
+			return nil, err
+		}
+		snap.Subscriptions = subs
+	}
 	if a.cfg.ShardCount > 1 {
 		snap.Shard = fmt.Sprintf("%d/%d", a.cfg.Shard, a.cfg.ShardCount)
 	}

@@ -63,18 +63,26 @@ type subBook struct {
 	in        chan subReport
 	done      chan struct{}
 	tables    []*subTable
-	nextSec   int // the next second to file
+	nextSec   int           // the next second to file
+	ended     time.Duration // when the book finished (0 while it runs): its figures' end
 
 	mu   sync.Mutex
 	rows [][]SubRow // per second of the run, one SubRow per table; nil until filed
 
 	latest atomic.Pointer[[]SubStats]
+	snaps  chan chan subSnapshot // a snapshot's request for the figures with their histograms
+}
+
+// subSnapshot is the figures of every table with their histograms, taken at one instant.
+type subSnapshot struct {
+	subs []SubStats
+	err  error
 }
 
 // newSubBook makes the book of a run's subscriptions.
 func newSubBook(subs []Subscription, start time.Time, events *EventLog) *subBook {
 	b := &subBook{start: start, startWall: start.UnixNano(), events: events,
-		in: make(chan subReport, subReportsBuf), done: make(chan struct{})}
+		in: make(chan subReport, subReportsBuf), done: make(chan struct{}), snaps: make(chan chan subSnapshot)}
 	for i := range subs {
 		b.tables = append(b.tables, newSubTable(&subs[i]))
 	}
@@ -102,8 +110,39 @@ func (b *subBook) run() {
 				t.settle(int64(now), false)
 			}
 			b.publish()
+		case reply := <-b.snaps:
+			reply <- b.snapshot()
 		}
 	}
+}
+
+// Snapshot is every table's figures with their histograms, for a snapshot of the run: the
+// book's goroutine takes them while it runs (the histograms are its alone), the caller once
+// it has finished.
+func (b *subBook) Snapshot() ([]SubStats, error) {
+	reply := make(chan subSnapshot, 1)
+	select {
+	case b.snaps <- reply:
+		s := <-reply
+		return s.subs, s.err
+	case <-b.done:
+		s := b.snapshot()
+		return s.subs, s.err
+	}
+}
+
+// snapshot takes the figures and encodes the histograms.
+func (b *subBook) snapshot() subSnapshot {
+	now := b.clock()
+	out := make([]SubStats, len(b.tables))
+	for i, t := range b.tables {
+		out[i] = t.stats(now)
+		var err error
+		if out[i].Histograms, err = t.histograms(); err != nil {
+			return subSnapshot{err: err}
+		}
+	}
+	return subSnapshot{subs: out}
 }
 
 // take counts one report.
@@ -154,6 +193,7 @@ func (b *subBook) file(sec int, span time.Duration) {
 // finish settles every event still waiting, files the last, partial second and publishes the
 // final view.
 func (b *subBook) finish(now time.Duration) {
+	b.ended = now
 	b.fileUpTo(now)
 	for _, t := range b.tables {
 		t.settle(int64(now), true)
@@ -164,9 +204,17 @@ func (b *subBook) finish(now time.Duration) {
 	b.publish()
 }
 
+// clock is the time since the run's start, or when the book finished: its figures stop there.
+func (b *subBook) clock() time.Duration {
+	if b.ended > 0 {
+		return b.ended
+	}
+	return time.Since(b.start)
+}
+
 // publish stores a fresh view of every table as of now.
 func (b *subBook) publish() {
-	now := time.Since(b.start)
+	now := b.clock()
 	view := make([]SubStats, len(b.tables))
 	for i, t := range b.tables {
 		view[i] = t.stats(now)

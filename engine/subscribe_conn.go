@@ -1,15 +1,15 @@
 package engine
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
-	"net/http"
+	"net"
 	"time"
 
-	"github.com/coder/websocket"
+	"github.com/gobwas/ws"
 )
 
 // Re-dial backoff: a subscriber whose connection dropped dials again after subRetryMin, doubling
@@ -23,21 +23,30 @@ const (
 // subscriber is one connection that subscribes and reads notifications until the run ends,
 // dialling again (with backoff) whenever its connection drops or its subscription is refused.
 // It reports everything to the book; the only state it keeps is what one subscription's heads
-// need for gaps and repeats.
+// need for gaps and repeats, and its buffers, reused from message to message so that a
+// notification costs no allocation.
 type subscriber struct {
 	table   uint16
 	idx     int32
-	call    []byte // the subscribe call, ready to send
-	url     string
-	dial    *websocket.DialOptions
-	timeout time.Duration // bounds the dial and the wait for the subscribe answer
+	call    []byte    // the subscribe call, ready to send (shared: copied into wbuf to be masked)
+	wd      *wsDialer // shared by the subscription's subscribers
+	timeout time.Duration
 	maxMsg  int64
 	start   time.Time
 	out     chan<- subReport
 	parser  subParser
-	buf     []byte
+	r       wsReader
+	br      *bufio.Reader
+	buf     []byte // the message being read
+	wbuf    []byte // a frame being written
+	fr      framer
+	conn    net.Conn // the live connection, for pong
 	heads   headSeq
 }
+
+// subReadBuffer is a subscriber's read buffer: a head fits, a bigger message is read past it
+// into the message's own buffer. A thousand subscribers hold a thousand of them.
+const subReadBuffer = 4 << 10
 
 // run subscribes until ctx ends.
 func (s *subscriber) run(ctx context.Context) {
@@ -47,16 +56,14 @@ func (s *subscriber) run(ctx context.Context) {
 		if wait > 0 && !sleepCtx(ctx, jitter(wait)) {
 			return
 		}
-		conn, err := s.open(ctx)
-		if err != nil {
+		if !s.open(ctx) {
 			if ctx.Err() != nil {
 				return
 			}
 			wait = backoff(wait)
 			continue
 		}
-		subscribed := s.session(ctx, conn, resub)
-		_ = conn.CloseNow() // the run's end closes it too (a cancelled read closes the conn)
+		subscribed := s.session(ctx, resub)
 		if ctx.Err() != nil {
 			return
 		}
@@ -68,50 +75,59 @@ func (s *subscriber) run(ctx context.Context) {
 	}
 }
 
-// open dials, reporting a failure with its class.
-func (s *subscriber) open(ctx context.Context) (*websocket.Conn, error) {
-	dctx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
+// open dials and upgrades, reporting how long it took or why it failed.
+func (s *subscriber) open(ctx context.Context) bool {
 	t0 := time.Now()
-	conn, resp, err := websocket.Dial(dctx, s.url, s.dial)
+	conn, br, err := s.wd.open(ctx, t0.Add(s.timeout))
 	took := time.Since(t0)
-	if resp != nil && resp.Body != nil {
-		_ = resp.Body.Close()
-	}
 	if err != nil {
 		if ctx.Err() == nil {
-			class := ClassifyError(unwrapURLError(err)).String()
-			if resp != nil && resp.StatusCode != http.StatusSwitchingProtocols {
-				class = fmt.Sprintf("upgrade %d", resp.StatusCode)
-			}
-			s.report(subReport{kind: repDialFailed, class: class})
+			s.report(subReport{kind: repDialFailed, class: dialClass(err)})
 		}
-		return nil, err
+		return false
 	}
-	conn.SetReadLimit(s.maxMsg)
+	if br == nil { // the server sent nothing after its handshake: our own, smaller buffer
+		if s.br == nil {
+			s.br = bufio.NewReaderSize(conn, subReadBuffer)
+		}
+		s.br.Reset(conn)
+		br = s.br
+	}
+	s.conn, s.r = conn, wsReader{br: br, limit: s.maxMsg, pong: s.pong}
 	s.report(subReport{kind: repDialed, dur: int64(took)})
-	return conn, nil
+	return true
 }
 
-// session subscribes on conn and reads its notifications until the connection ends or ctx
-// does; it reports whether the node accepted the subscription.
-func (s *subscriber) session(ctx context.Context, conn *websocket.Conn, resub bool) (subscribed bool) {
+// dialClass names a failed dial: "upgrade 403" for a server that answered the upgrade with an
+// HTTP status, else the transport error's class.
+func dialClass(err error) string {
+	var ref *wsRefusal
+	if errors.As(err, &ref) {
+		return fmt.Sprintf("upgrade %d", ref.status)
+	}
+	return ClassifyError(err).String()
+}
+
+// session subscribes on the connection open made and reads its notifications until the
+// connection ends or ctx does (which closes it, saying goodbye); it reports whether the node
+// accepted the subscription.
+func (s *subscriber) session(ctx context.Context, resub bool) (subscribed bool) {
+	conn := s.conn
+	defer context.AfterFunc(ctx, func() { goodbye(conn) })()
+	defer conn.Close()
 	t0 := time.Now()
-	actx, cancel := context.WithTimeout(ctx, s.timeout)
-	defer cancel()
-	if err := conn.Write(actx, websocket.MessageText, s.call); err != nil {
+	deadline := t0.Add(s.timeout)
+	if err := s.send(ws.OpText, s.call, deadline); err != nil {
 		s.lost(ctx, err, false)
 		return false
 	}
+	_ = conn.SetReadDeadline(deadline) // for the answer to the subscribe call
 	s.heads = headSeq{}
 	for {
-		rctx := ctx
-		if !subscribed {
-			rctx = actx
-		}
-		b, err := s.read(rctx, conn)
+		b, _, err := s.r.next(s.buf)
+		s.buf = b
 		if err != nil {
-			if !subscribed && actx.Err() != nil && ctx.Err() == nil {
+			if !subscribed && isTimeout(err) && ctx.Err() == nil {
 				s.report(subReport{kind: repRefused, class: "timeout", msg: "no answer to the subscribe call within the timeout"})
 				return false
 			}
@@ -127,6 +143,7 @@ func (s *subscriber) session(ctx context.Context, conn *websocket.Conn, resub bo
 				return false
 			}
 			subscribed = true
+			_ = conn.SetReadDeadline(time.Time{})
 			s.report(subReport{kind: repSubscribed, dur: int64(now.Sub(t0)), resub: resub})
 		case m.note && subscribed:
 			r := subReport{kind: repNote, at: int64(now.Sub(s.start)), key: m.key, ts: m.ts, hasTS: m.hasTS}
@@ -138,34 +155,36 @@ func (s *subscriber) session(ctx context.Context, conn *websocket.Conn, resub bo
 	}
 }
 
+// send writes one frame of op carrying payload by deadline.
+func (s *subscriber) send(op ws.OpCode, payload []byte, deadline time.Time) error {
+	s.wbuf = s.fr.put(s.wbuf, op, payload)
+	err := s.conn.SetWriteDeadline(deadline)
+	if err == nil {
+		_, err = s.conn.Write(s.wbuf)
+	}
+	return err
+}
+
+// pong answers the node's ping (the subscriber's reader calls it: no other goroutine writes).
+func (s *subscriber) pong(p []byte) {
+	_ = s.send(ws.OpPong, p, time.Now().Add(s.timeout))
+}
+
+// goodbye closes a subscriber's connection at the run's end with a close frame (1000), as a
+// client that leaves on purpose does, then the connection.
+func goodbye(conn net.Conn) {
+	var f framer
+	_ = conn.SetWriteDeadline(time.Now().Add(100 * time.Millisecond))
+	_, _ = conn.Write(f.put(nil, ws.OpClose, ws.NewCloseFrameBody(ws.StatusNormalClosure, "")))
+	_ = conn.Close()
+}
+
 // lost reports a connection that ended under the run, unless the run's end ended it.
 func (s *subscriber) lost(ctx context.Context, err error, subscribed bool) {
 	if ctx.Err() != nil {
 		return
 	}
 	s.report(subReport{kind: repDisconnect, class: wsErrClass(err), subscribed: subscribed})
-}
-
-// read reads one message into the subscriber's buffer (reused: no allocation once grown).
-func (s *subscriber) read(ctx context.Context, conn *websocket.Conn) ([]byte, error) {
-	_, r, err := conn.Reader(ctx)
-	if err != nil {
-		return nil, err
-	}
-	s.buf = s.buf[:0]
-	for {
-		if len(s.buf) == cap(s.buf) {
-			s.buf = append(s.buf, 0)[:len(s.buf)]
-		}
-		n, err := r.Read(s.buf[len(s.buf):cap(s.buf)])
-		s.buf = s.buf[:len(s.buf)+n]
-		if errors.Is(err, io.EOF) {
-			return s.buf, nil
-		}
-		if err != nil {
-			return nil, err
-		}
-	}
 }
 
 // report hands the book one happening, stamped with the subscriber and, unless set, the time.
@@ -178,13 +197,11 @@ func (s *subscriber) report(r subReport) {
 }
 
 // wsErrClass names why a WebSocket connection ended: its close code when the node closed it,
-// "toolarge" for a message over the limit, else the transport error's class.
+// else the transport error's class ("toolarge" for a message over the limit).
 func wsErrClass(err error) string {
-	if st := websocket.CloseStatus(err); st != -1 {
-		return fmt.Sprintf("close %d", int(st))
-	}
-	if errors.Is(err, websocket.ErrMessageTooBig) {
-		return ErrTooLarge.String()
+	var ce *wsCloseError
+	if errors.As(err, &ce) {
+		return fmt.Sprintf("close %d", int(ce.code))
 	}
 	return ClassifyError(err).String()
 }

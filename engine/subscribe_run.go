@@ -6,14 +6,8 @@ import (
 	"errors"
 	"fmt"
 	"hash/maphash"
-	"net"
-	"net/http"
-	"net/url"
-	"strings"
 	"sync"
 	"time"
-
-	"github.com/coder/websocket"
 )
 
 // defaultSubMaxMsg bounds one notification when the profile sets no max_body: far above a
@@ -48,17 +42,17 @@ func newSubscriptions(cfg *Config, start time.Time, events *EventLog) (*subscrip
 func (s *subscriptions) run(ctx context.Context, cfg *Config, start time.Time) error {
 	type plan struct {
 		sub  *Subscription
-		opts *websocket.DialOptions
+		wd   *wsDialer
 		call []byte
 	}
 	plans := make([]plan, len(cfg.Subscriptions))
 	for i := range cfg.Subscriptions {
 		sub := &cfg.Subscriptions[i]
-		opts, err := subDialOptions(cfg, sub)
+		wd, err := subDialer(cfg, sub)
 		if err != nil {
 			return fmt.Errorf("subscription %s: %w", sub.Name, err)
 		}
-		plans[i] = plan{sub: sub, opts: opts, call: subscribeCall(sub)}
+		plans[i] = plan{sub: sub, wd: wd, call: subscribeCall(sub)}
 	}
 	ctx, s.cancel = context.WithCancel(ctx)
 	go s.book.run()
@@ -75,7 +69,7 @@ func (s *subscriptions) run(ctx context.Context, cfg *Config, start time.Time) e
 				if !sleepCtx(ctx, time.Until(start.Add(p.sub.startAt(i)))) {
 					return
 				}
-				sb := &subscriber{table: uint16(ti), idx: int32(i), call: p.call, url: p.sub.URL, dial: p.opts,
+				sb := &subscriber{table: uint16(ti), idx: int32(i), call: p.call, wd: p.wd,
 					timeout: cfg.Timeout, maxMsg: maxMsg, start: start, out: s.book.in,
 					parser: subParser{kind: p.sub.Kind(), seed: seed}}
 				s.wg.Add(1)
@@ -110,25 +104,20 @@ func subscribeCall(sub *Subscription) []byte {
 	return fmt.Appendf(nil, `{"jsonrpc":"2.0","id":1,"method":%s,"params":%s}`, method, params)
 }
 
-// subDialOptions is how a subscription's subscribers dial: the run's TLS settings and headers
-// (an API key in a header), no HTTP/2 (the upgrade is HTTP/1.1's), no proxy from the
-// environment (a load test measures the node, not a proxy).
-func subDialOptions(cfg *Config, sub *Subscription) (*websocket.DialOptions, error) {
-	u, err := url.Parse(sub.URL)
-	if err != nil {
-		return nil, fmt.Errorf("%q is not a URL: %w", sub.DisplayURL, unwrapURLError(err))
-	}
-	tlsCfg, err := clientTLS(nil, cfg.TLS, u.Hostname(), "http/1.1")
+// subDialer is how a subscription's subscribers dial: the run's TLS settings (offering
+// HTTP/1.1: the upgrade is its) and headers (an API key in a header), through a dialer that
+// counts nothing in the run's Counters, whose connections are the requests' (a subscription's
+// dials are its own, SubStats.Dial).
+func subDialer(cfg *Config, sub *Subscription) (*wsDialer, error) {
+	t, err := parseURL(sub.URL, sub.DisplayURL, cfg.Headers)
 	if err != nil {
 		return nil, err
 	}
-	d := &net.Dialer{Timeout: cfg.Timeout}
-	tr := &http.Transport{TLSClientConfig: tlsCfg, DialContext: d.DialContext, ForceAttemptHTTP2: false}
-	h := http.Header{}
-	for _, hd := range cfg.Headers {
-		if !strings.EqualFold(hd.Name, "Content-Type") {
-			h.Add(hd.Name, hd.Value)
+	d := &dialer{timeout: cfg.Timeout}
+	if t.tls {
+		if d.tls, err = clientTLS(nil, cfg.TLS, t.host, "http/1.1"); err != nil {
+			return nil, err
 		}
 	}
-	return &websocket.DialOptions{HTTPClient: &http.Client{Transport: tr}, HTTPHeader: h}, nil
+	return newWSDialer(t, cfg.Headers, d)
 }

@@ -55,6 +55,21 @@ type SubStats struct {
 	// when the notifications carry no timestamp. Block timestamps are whole seconds, so a
 	// lag is up to a second more than the wire's.
 	Lag *Percentiles `json:"lag_ms,omitempty"`
+	// SubscriberSeconds is the subscriptions held over the run, in subscriber·seconds:
+	// PerSubscriber is Notifications over it, and a merge of shards sums it.
+	SubscriberSeconds float64 `json:"subscriber_seconds,omitempty"`
+	// Histograms are Subscribe's, Spread's and Lag's HDR histograms, so that a merge of
+	// shards takes their percentiles exactly; in snapshots only (a live view has none).
+	Histograms *SubHistograms `json:"histograms,omitempty"`
+}
+
+// SubHistograms are a subscription's histograms (microseconds), encoded as the run's are
+// (Histograms): the time to subscribe, the fan-out spread and the heads' lag ("" when none
+// was measured).
+type SubHistograms struct {
+	Subscribe string `json:"subscribe"`
+	Spread    string `json:"spread"`
+	Lag       string `json:"lag,omitempty"`
 }
 
 // SubRow is one subscription's second of the timeline (Row.Subs).

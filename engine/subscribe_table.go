@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"maps"
 	"math"
 	"strconv"
@@ -217,6 +218,7 @@ func (t *subTable) stats(now time.Duration) SubStats {
 		st.Rate = roundMs(float64(t.notes) / now.Seconds())
 	}
 	if subNs := t.subNs + float64(int64(now)-t.since)*float64(t.subscribed); subNs > 0 {
+		st.SubscriberSeconds = roundMs(subNs / float64(time.Second))
 		st.PerSubscriber = roundMs(float64(t.notes) / (subNs / float64(time.Second)))
 	}
 	st.LeastPerSubscriber = math.MaxInt64
@@ -238,6 +240,22 @@ func (t *subTable) stats(now time.Duration) SubStats {
 		st.Lag = &lag
 	}
 	return st
+}
+
+// histograms encodes the table's histograms for a snapshot.
+func (t *subTable) histograms() (*SubHistograms, error) {
+	var h SubHistograms
+	var err error
+	if h.Subscribe, err = encodeHist(t.subscribe); err == nil {
+		h.Spread, err = encodeHist(t.spread)
+	}
+	if err == nil && t.lag.TotalCount() > 0 {
+		h.Lag, err = encodeHist(t.lag)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("encoding subscription %s's histograms: %w", t.spec.Name, err)
+	}
+	return &h, nil
 }
 
 // histMs is percentile q of h in milliseconds.

@@ -1,12 +1,20 @@
 package engine_test
 
 import (
+	"crypto/tls"
+	"encoding/pem"
+	"io"
+	"net"
+	"net/http/httptest"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/examples/mocknode"
 )
 
 // subsConfig is a run that only holds subscriptions: n newHeads subscribers at url for d.
@@ -19,33 +27,43 @@ func subsConfig(url string, n int, ramp engine.Rate, d time.Duration) *engine.Co
 	}
 }
 
-// TestSubscriptionsCountEveryHead: every subscriber receives every head the node made while it
+// startHeads starts the mock node with cfg for the test, its blocks stamped with the wall clock
+// (so a head's lag reads as on a live chain), and returns it with its ws:// and http:// URLs.
+func startHeads(t *testing.T, cfg mocknode.Config) (node *mocknode.Node, ws, http string) {
+	t.Helper()
+	cfg.WallClock = true
+	node, http = startNode(t, cfg)
+	return node, "ws" + strings.TrimPrefix(http, "http"), http
+}
+
+// TestSubscriptionsCountEveryHead: every subscriber receives every head the node sent while it
 // was subscribed; none is a gap or a repeat, and each head is one event with a spread.
 func TestSubscriptionsCountEveryHead(t *testing.T) {
-	node := &headsNode{period: 100 * time.Millisecond}
-	url := startHeads(t, node)
-	snap := run(t, subsConfig(url, 20, 0, 2*time.Second))
+	const period, d, subs = 100 * time.Millisecond, 2 * time.Second, 20
+	node, url, _ := startHeads(t, mocknode.Config{BlockTime: period})
+	snap := run(t, subsConfig(url, subs, 0, d))
 	if len(snap.Subscriptions) != 1 {
 		t.Fatalf("subscriptions: %+v", snap.Subscriptions)
 	}
 	s := snap.Subscriptions[0]
-	made := int64(node.heads())
+	sent, blocks := node.Stats().WS.Notifications, int64(d/period)
 	switch {
-	case s.Subscribes != 20 || s.Subscribed != 20 || s.Resubscribes != 0:
-		t.Errorf("subscribes %d subscribed %d resubscribes %d, want 20 20 0", s.Subscribes, s.Subscribed, s.Resubscribes)
+	case s.Subscribes != subs || s.Subscribed != subs || s.Resubscribes != 0:
+		t.Errorf("subscribes %d subscribed %d resubscribes %d, want %d %d 0", s.Subscribes, s.Subscribed, s.Resubscribes, subs, subs)
 	case s.Gaps == nil || *s.Gaps != 0 || *s.Duplicates != 0:
 		t.Errorf("gaps %v duplicates %v, want 0 and 0", s.Gaps, s.Duplicates)
+	// The run's end may cut off a head the node has just sent to each subscriber.
+	case s.Notifications > sent || s.Notifications < sent-subs:
+		t.Errorf("%d notifications; the node sent %d to %d subscribers", s.Notifications, sent, subs)
 	// The first head may come before a subscriber is in, the last after the end.
-	case s.Events < made-2 || s.Events > made:
-		t.Errorf("%d events, the node made %d heads", s.Events, made)
-	case s.Notifications < 20*(made-3) || s.Notifications > 20*made:
-		t.Errorf("%d notifications for 20 subscribers of %d heads", s.Notifications, made)
-	case s.LeastPerSubscriber < made-3:
-		t.Errorf("a subscriber got only %d of %d heads", s.LeastPerSubscriber, made)
-	case s.Spread.Max <= 0 || s.Subscribe.P50 <= 0 || s.Dial.Dialed != 20:
+	case s.Events < blocks-2 || s.Events > blocks:
+		t.Errorf("%d events in %v of a block every %v", s.Events, d, period)
+	case s.LeastPerSubscriber < s.Events-2:
+		t.Errorf("a subscriber got only %d of %d heads", s.LeastPerSubscriber, s.Events)
+	case s.Spread.Max <= 0 || s.Subscribe.P50 <= 0 || s.Dial.Dialed != subs:
 		t.Errorf("spread %+v subscribe %+v dial %+v: nothing measured", s.Spread, s.Subscribe, s.Dial)
 	case s.Lag == nil || s.Lag.Max > 1500:
-		t.Errorf("lag %+v: heads stamped now must lag under a second and a half", s.Lag)
+		t.Errorf("lag %+v: heads stamped with the second they were made in must lag under a second and a half", s.Lag)
 	}
 	var perSecond int64
 	for _, r := range snap.Timeline {
@@ -59,15 +77,16 @@ func TestSubscriptionsCountEveryHead(t *testing.T) {
 	}
 }
 
-// TestSubscriptionsCountGaps: heads a subscriber never got are counted as its gaps.
+// TestSubscriptionsCountGaps: heads the node left out of every subscription are counted as
+// each subscriber's gaps, as many as it skipped but for the first and the last (a gap is
+// between two heads received).
 func TestSubscriptionsCountGaps(t *testing.T) {
-	node := &headsNode{period: 50 * time.Millisecond, skipEvery: 5}
-	url := startHeads(t, node)
+	node, url, _ := startHeads(t, mocknode.Config{BlockTime: 50 * time.Millisecond, SubSkipEvery: 5})
 	snap := run(t, subsConfig(url, 3, 0, 2*time.Second))
 	s := snap.Subscriptions[0]
-	// About 40 heads, one in five left out of one subscriber's: 7 or 8 skipped.
-	if s.Gaps == nil || *s.Gaps < 5 || *s.Gaps > 9 || *s.GapSubscribers != 1 {
-		t.Errorf("gaps %v by %v subscribers: want about 8 by 1", deref(s.Gaps), deref(s.GapSubscribers))
+	skipped := node.Stats().WS.Skipped
+	if s.Gaps == nil || *s.Gaps > skipped || *s.Gaps < skipped-2*3 || *s.Gaps < 3*5 || *s.GapSubscribers != 3 {
+		t.Errorf("gaps %v by %v subscribers; the node left out %d heads of 3 subscribers' (one in five of about 40)", deref(s.Gaps), deref(s.GapSubscribers), skipped)
 	}
 	var rows int64
 	for _, r := range snap.Timeline {
@@ -79,15 +98,16 @@ func TestSubscriptionsCountGaps(t *testing.T) {
 }
 
 // TestSubscriptionsResubscribe: a node that drops every connection after a few heads costs
-// disconnects, each followed by a re-subscription, and the run goes on receiving.
+// disconnects by their close code, each followed by a re-subscription, and the run goes on
+// receiving.
 func TestSubscriptionsResubscribe(t *testing.T) {
-	node := &headsNode{period: 50 * time.Millisecond, dropAfter: 5}
-	url := startHeads(t, node)
+	node, url, _ := startHeads(t, mocknode.Config{BlockTime: 50 * time.Millisecond, SubDropAfter: 5})
 	snap := run(t, subsConfig(url, 4, 0, 3*time.Second))
 	s := snap.Subscriptions[0]
-	if s.Disconnects["close 1001"] < 4 || s.Resubscribes < 4 || s.Subscribes != 4+s.Resubscribes {
-		t.Errorf("disconnects %v resubscribes %d subscribes %d: each drop must be counted and followed by a new subscription",
-			s.Disconnects, s.Resubscribes, s.Subscribes)
+	drops := node.Stats().WS.Drops
+	if got := s.Disconnects["close 1001"]; got < 4 || got > drops || got < drops-4 || s.Resubscribes < 4 || s.Subscribes != 4+s.Resubscribes {
+		t.Errorf("disconnects %v (the node dropped %d) resubscribes %d subscribes %d: each drop must be counted and followed by a new subscription",
+			s.Disconnects, drops, s.Resubscribes, s.Subscribes)
 	}
 	if *s.Gaps != 0 {
 		t.Errorf("gaps %d: heads missed while reconnecting are no gap within a subscription", *s.Gaps)
@@ -102,20 +122,21 @@ func TestSubscriptionsResubscribe(t *testing.T) {
 	}
 }
 
-// TestSubscriptionsRefused: a node that refuses the subscription is counted by its code, with
-// its message kept and named in the events; the run ends normally.
+// TestSubscriptionsRefused: a node that holds as many subscriptions as it takes refuses the
+// others; each refusal is counted by its code, with its message kept and named in the events,
+// the refused subscribers keep trying, and the run ends normally.
 func TestSubscriptionsRefused(t *testing.T) {
-	node := &headsNode{period: 50 * time.Millisecond, refuse: `{"code":-32601,"message":"the method eth_subscribe does not exist/is not available"}`}
-	url := startHeads(t, node)
-	snap := run(t, subsConfig(url, 2, 0, time.Second))
+	node, url, _ := startHeads(t, mocknode.Config{BlockTime: 50 * time.Millisecond, SubLimit: 2})
+	snap := run(t, subsConfig(url, 4, 0, time.Second))
 	s := snap.Subscriptions[0]
-	if s.Refused["-32601"] < 2 || s.Subscribes != 0 || s.Subscribed != 0 {
-		t.Errorf("refused %v subscribes %d subscribed %d", s.Refused, s.Subscribes, s.Subscribed)
+	answered := node.Stats().RPCErrors["-32005"]
+	if s.Refused["-32005"] < 2 || s.Refused["-32005"] > answered || s.Subscribes != 2 || s.Subscribed != 2 {
+		t.Errorf("refused %v (the node refused %d) subscribes %d subscribed %d", s.Refused, answered, s.Subscribes, s.Subscribed)
 	}
-	if !strings.Contains(s.RefusedMessages["-32601"], "does not exist") {
+	if !strings.Contains(s.RefusedMessages["-32005"], "as many subscriptions as it takes") {
 		t.Errorf("messages %v", s.RefusedMessages)
 	}
-	if !hasEvent(snap, "subscribe", "newHeads: the node refused the subscription: -32601 the method eth_subscribe does not exist") {
+	if !hasEvent(snap, "subscribe", "newHeads: the node refused the subscription: -32005 Limit exceeded") {
 		t.Errorf("no event names the refusal: %+v", snap.Events)
 	}
 }
@@ -123,19 +144,17 @@ func TestSubscriptionsRefused(t *testing.T) {
 // TestSubscriptionsUpgradeRefused: a server that answers the upgrade with an HTTP status is a
 // failed dial of its own class, not a crash.
 func TestSubscriptionsUpgradeRefused(t *testing.T) {
-	node := &headsNode{period: time.Second, status: 403}
-	url := startHeads(t, node)
+	node, url, _ := startHeads(t, mocknode.Config{WSRefuse: 403})
 	snap := run(t, subsConfig(url, 2, 0, time.Second))
 	s := snap.Subscriptions[0]
-	if s.DialFailed["upgrade 403"] < 2 || s.Subscribed != 0 {
-		t.Errorf("dial failures %v subscribed %d", s.DialFailed, s.Subscribed)
+	if got := s.DialFailed["upgrade 403"]; got < 2 || got > node.Stats().WS.Refused || s.Subscribed != 0 || s.Dial.Dialed != 0 {
+		t.Errorf("dial failures %v (the node refused %d) subscribed %d dialed %d", s.DialFailed, node.Stats().WS.Refused, s.Subscribed, s.Dial.Dialed)
 	}
 }
 
 // TestSubscriptionsRamp: subscribers come at the ramp's rate, not all at once.
 func TestSubscriptionsRamp(t *testing.T) {
-	node := &headsNode{period: 100 * time.Millisecond}
-	url := startHeads(t, node)
+	_, url, _ := startHeads(t, mocknode.Config{BlockTime: 100 * time.Millisecond})
 	snap := run(t, subsConfig(url, 10, 5, 2500*time.Millisecond))
 	first := snap.Timeline[0].Subs[0].Subscribed
 	if first < 4 || first > 6 {
@@ -154,16 +173,17 @@ func deref(p *int64) int64 {
 }
 
 // TestSubscriptionsSpikeDelaysNotifications answers the provider's question: does a spike of
-// calls delay notifications? Against a node whose one core serves calls and notifications
-// alike, the seconds of a call spike show heads arriving later after their block's timestamp
-// than the calm seconds before, in the same timeline rows as the request rate.
+// calls delay notifications? Against a node whose one server serves calls and notifications
+// alike, 200 a second (the mock node's capacity with notify-queued), a spike past that queues
+// the calls and the heads behind them: the seconds of the spike show heads arriving later after
+// their block's timestamp than the calm seconds before, in the same timeline rows as the
+// request rate. The subscribers' connections are their own: the run's count the calls' alone.
 func TestSubscriptionsSpikeDelaysNotifications(t *testing.T) {
-	node := &headsNode{period: time.Second, busy: 2 * time.Millisecond}
-	ws := startHeads(t, node)
-	url := "http" + strings.TrimPrefix(ws, "ws")
-	cfg := subsConfig(ws, 20, 0, 0)
-	cfg.URL, cfg.DisplayURL, cfg.Connections = url, url, 32
-	cfg.Plan = engine.Plan{Stages: []engine.Stage{{Rate: 20, Duration: 3 * time.Second}, {Rate: 450, Duration: 3 * time.Second}}}
+	const subs, conns = 5, 32
+	_, ws, url := startHeads(t, mocknode.Config{BlockTime: time.Second, Capacity: 200, NotifyQueued: true})
+	cfg := subsConfig(ws, subs, 0, 0)
+	cfg.URL, cfg.DisplayURL, cfg.Connections = url, url, conns
+	cfg.Plan = engine.Plan{Stages: []engine.Stage{{Rate: 20, Duration: 3 * time.Second}, {Rate: 300, Duration: 3 * time.Second}}}
 	cfg.Requests = []engine.Request{{Name: "eth_blockNumber", Weight: 1, Items: 1,
 		Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`)}}
 	snap := run(t, cfg)
@@ -174,14 +194,17 @@ func TestSubscriptionsSpikeDelaysNotifications(t *testing.T) {
 		}
 		if r.Stage == 0 {
 			calm = append(calm, r.Subs[0].LagP99)
-		} else if r.RPS > 300 {
+		} else if r.T > 3 {
 			spike = append(spike, r.Subs[0].LagP99)
 		}
 	}
 	c, s := median(calm), median(spike)
-	t.Logf("lag p99 per second: calm (20 calls/s) %v, spike (450 calls/s) %v", calm, spike)
+	t.Logf("lag p99 per second: calm (20 calls/s) %v, spike (300 calls/s) %v", calm, spike)
 	if len(calm) == 0 || len(spike) == 0 || s < 3*c || s < 10 {
 		t.Errorf("the spike's lag p99 (median %.2f ms) is not clearly above the calm's (%.2f ms)", s, c)
+	}
+	if d, sub := snap.Totals.Connections.Dialed, snap.Subscriptions[0].Dial.Dialed; d > conns || sub != subs {
+		t.Errorf("the run dialed %d connections for its %d, the subscription %d for its %d subscribers", d, conns, sub, subs)
 	}
 }
 
@@ -192,4 +215,68 @@ func median(v []float64) float64 {
 	s := slices.Clone(v)
 	slices.Sort(s)
 	return s[len(s)/2]
+}
+
+// tlsFront puts a TLS listener with a self-signed certificate in front of addr (the mock node
+// speaks cleartext), passing bytes both ways; it returns the listener's address and a CA file
+// that trusts its certificate.
+func tlsFront(t *testing.T, addr string) (front, caFile string) {
+	t.Helper()
+	cert := httptest.NewUnstartedServer(nil)
+	cert.StartTLS() // for its certificate and TLS settings alone
+	cert.Close()
+	caFile = filepath.Join(t.TempDir(), "ca.pem")
+	if err := os.WriteFile(caFile, pem.EncodeToMemory(&pem.Block{Type: "CERTIFICATE", Bytes: cert.Certificate().Raw}), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	ln, err := tls.Listen("tcp", "127.0.0.1:0", cert.TLS)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { _ = ln.Close() })
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			go func() {
+				defer c.Close()
+				n, err := net.Dial("tcp", addr)
+				if err != nil {
+					return
+				}
+				defer n.Close()
+				go func() {
+					_, _ = io.Copy(n, c)
+					_ = n.Close() // the subscriber left: so does the node's side
+				}()
+				_, _ = io.Copy(c, n)
+			}()
+		}
+	}()
+	return ln.Addr().String(), caFile
+}
+
+// TestSubscriptionsTLS: wss:// subscribers check the node's certificate as the requests do (the
+// profile's CA file, or a tls failure for a certificate nobody vouches for) and subscribe over
+// TLS, its handshake within their dial time.
+func TestSubscriptionsTLS(t *testing.T) {
+	_, _, http := startHeads(t, mocknode.Config{BlockTime: 100 * time.Millisecond})
+	front, caFile := tlsFront(t, strings.TrimSuffix(strings.TrimPrefix(http, "http://"), "/"))
+	url := "wss://" + front + "/"
+	t.Run("unknown certificate", func(t *testing.T) {
+		s := run(t, subsConfig(url, 2, 0, 500*time.Millisecond)).Subscriptions[0]
+		if s.DialFailed["tls"] < 2 || s.Subscribed != 0 || s.Dial.Dialed != 0 {
+			t.Errorf("dial failures %v subscribed %d dialed %d, want tls failures only", s.DialFailed, s.Subscribed, s.Dial.Dialed)
+		}
+	})
+	t.Run("ca file", func(t *testing.T) {
+		cfg := subsConfig(url, 3, 0, time.Second)
+		cfg.TLS.CAFile = caFile
+		s := run(t, cfg).Subscriptions[0]
+		if s.Subscribed != 3 || s.Dial.Dialed != 3 || s.Dial.DialMean <= 0 || s.Events < 5 || len(s.DialFailed) > 0 {
+			t.Errorf("subscribed %d dial %+v events %d failures %v, want 3 subscribed over TLS, receiving", s.Subscribed, s.Dial, s.Events, s.DialFailed)
+		}
+	})
 }

@@ -20,6 +20,11 @@ type Target struct {
 	TLS *TLSConfig
 	// Connections replaces Config.Connections for this target when > 0.
 	Connections int
+	// WSURL is the target's WebSocket endpoint, where the run's subscriptions
+	// (Config.Subscriptions) subscribe on it; "" for its URL when that is a ws:// or wss://
+	// one. Secrets included: display WSDisplayURL.
+	WSURL        string
+	WSDisplayURL string
 }
 
 // TargetRun is one target's share of a run with several: everything a single-target run
@@ -35,4 +40,7 @@ type TargetRun struct {
 	SaturatedSeconds int               `json:"saturated_seconds"`
 	Histograms       Histograms        `json:"histograms"`
 	Chain            *ChainStats       `json:"chain,omitempty"`
+	// Subscriptions are the run's subscriptions as held on this target (Config.Subscriptions
+	// subscribe on every target, at its WebSocket endpoint); absent when the run held none.
+	Subscriptions []SubStats `json:"subscriptions,omitempty"`
 }

@@ -32,7 +32,7 @@ func (s *Snapshot) TargetView(i int) *Snapshot {
 	v := *s
 	v.Target, v.Totals, v.Stages, v.Timeline = t.Target, t.Totals, t.Stages, t.Timeline
 	v.RPCMessages, v.RateLimitHeaders, v.SaturatedSeconds = t.RPCMessages, t.RateLimitHeaders, t.SaturatedSeconds
-	v.Histograms, v.Chain = t.Histograms, t.Chain
+	v.Histograms, v.Chain, v.Subscriptions = t.Histograms, t.Chain, t.Subscriptions
 	v.Targets, v.Answers, v.Thresholds = nil, nil, nil
 	return &v
 }
@@ -41,7 +41,7 @@ func (s *Snapshot) TargetView(i int) *Snapshot {
 func TargetRunOf(name string, s *Snapshot) TargetRun {
 	return TargetRun{Name: name, Target: s.Target, Totals: s.Totals, Stages: s.Stages, Timeline: s.Timeline,
 		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders, SaturatedSeconds: s.SaturatedSeconds,
-		Histograms: s.Histograms, Chain: s.Chain}
+		Histograms: s.Histograms, Chain: s.Chain, Subscriptions: s.Subscriptions}
 }
 
 // sameTargets checks that the snapshots all ran the same targets, by name in order: a merge

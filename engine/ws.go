@@ -7,32 +7,21 @@ package engine
 // allocation; connections are dialed by the Client's counted dialer, then upgraded.
 
 import (
-	"bufio"
+	"context"
 	"errors"
 	"fmt"
-	"io"
-	"net/http"
-	"net/url"
 	"sync/atomic"
 	"time"
-
-	"github.com/gobwas/ws"
 )
 
 // errWSHandshake is an answer to the upgrade that was not a WebSocket's: ClassifyError counts
 // it malformed.
 var errWSHandshake = errors.New("the WebSocket handshake failed")
 
-// maxRefusalBody bounds what is kept of the body of a refused upgrade, for the classifier.
-const maxRefusalBody = 4 << 10
-
 // wsTransport is the WebSocket transport of a Client.
 type wsTransport struct {
 	cfg      *Config
-	addr     string
-	u        *url.URL // for the handshake's request line and Host
-	header   ws.HandshakeHeaderHTTP
-	d        *dialer
+	wd       *wsDialer
 	counters *Counters
 	maxBody  int
 	slots    []wsSlot
@@ -40,38 +29,18 @@ type wsTransport struct {
 	splices  []idSplice    // per mix entry with a fixed body, cut once
 }
 
-// wsRefusal is an upgrade the server answered with an HTTP status instead of 101 (403, 429 …):
-// the calls that needed the connection are answered with it, classified by their status.
-type wsRefusal struct {
-	status  int
-	body    []byte
-	headers [][2][]byte // its rate-limit headers
-}
-
-func (r *wsRefusal) Error() string {
-	return fmt.Sprintf("the WebSocket upgrade was refused with HTTP %d", r.status)
-}
-
 // newWS makes the WebSocket transport to t, dialing with d. Every request must be JSON-RPC:
 // over a shared connection an answer is known by its id only.
 func newWS(cfg *Config, t target, d *dialer, counters *Counters) (*wsTransport, error) {
-	u, err := url.Parse(t.uri)
+	wd, err := newWSDialer(t, cfg.Headers, d)
 	if err != nil {
 		return nil, fmt.Errorf("target URL %q: %w", cfg.DisplayURL, err)
-	}
-	h := http.Header{"User-Agent": {userAgent}}
-	if t.auth != "" {
-		h.Set("Authorization", t.auth)
-	}
-	for _, hd := range cfg.Headers {
-		h[hd.Name] = append(h[hd.Name], hd.Value) // as the profile spells it
 	}
 	maxBody := cfg.MaxBodyBytes
 	if maxBody <= 0 {
 		maxBody = DefaultMaxBodyBytes
 	}
-	w := &wsTransport{cfg: cfg, addr: t.addr, u: u, header: ws.HandshakeHeaderHTTP(h), d: d,
-		counters: counters, maxBody: maxBody, slots: make([]wsSlot, max(cfg.Connections, 1))}
+	w := &wsTransport{cfg: cfg, wd: wd, counters: counters, maxBody: maxBody, slots: make([]wsSlot, max(cfg.Connections, 1))}
 	for i := range w.slots {
 		w.slots[i].t = w
 	}
@@ -100,55 +69,19 @@ func (w *wsTransport) closeIdle() {
 	}
 }
 
-// dial opens one WebSocket connection by deadline: TCP and TLS through the counted dialer
-// (dial time stays apart), then the upgrade.
+// dial opens one WebSocket connection by deadline, for calls. An upgrade answered with a
+// status below 400 is no refusal but no WebSocket either (geth's HTTP port answers 200):
+// counting the calls as 200s would pass them off as answered.
 func (w *wsTransport) dial(deadline time.Time) (*link, error) {
-	conn, err := w.d.dialConn(w.addr, time.Until(deadline))
+	conn, br, err := w.wd.open(context.Background(), deadline)
+	var ref *wsRefusal
+	if errors.As(err, &ref) && ref.status < 400 {
+		return nil, fmt.Errorf("%w: HTTP %d instead of 101 Switching Protocols", errWSHandshake, ref.status)
+	}
 	if err != nil {
 		return nil, err
 	}
-	_ = conn.SetDeadline(deadline)
-	var refused *wsRefusal
-	d := ws.Dialer{Header: w.header, OnStatusError: func(status int, _ []byte, resp io.Reader) {
-		refused = readRefusal(status, resp)
-	}}
-	br, _, err := d.Upgrade(conn, w.u)
-	switch {
-	case refused != nil && refused.status < 400:
-		// Not a refusal but not a WebSocket either (geth's HTTP port answers 200): counting
-		// the calls as 200s would pass them off as answered.
-		_ = conn.Close()
-		return nil, fmt.Errorf("%w: HTTP %d instead of 101 Switching Protocols", errWSHandshake, refused.status)
-	case refused != nil:
-		_ = conn.Close()
-		return nil, refused
-	case err != nil:
-		_ = conn.Close()
-		if isTimeout(err) || errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-			return nil, err
-		}
-		return nil, fmt.Errorf("%w: %w", errWSHandshake, err)
-	}
-	_ = conn.SetDeadline(time.Time{})
 	return newLink(conn, br, w.maxBody), nil
-}
-
-// readRefusal reads the HTTP answer that refused an upgrade: its status, the start of its
-// body and its rate-limit headers.
-func readRefusal(status int, resp io.Reader) *wsRefusal {
-	r := &wsRefusal{status: status}
-	hr, err := http.ReadResponse(bufio.NewReader(resp), nil)
-	if err != nil {
-		return r
-	}
-	defer hr.Body.Close()
-	r.body, _ = io.ReadAll(io.LimitReader(hr.Body, maxRefusalBody))
-	for k, vs := range hr.Header {
-		if isRateLimitHeader([]byte(k)) && len(vs) > 0 {
-			r.headers = append(r.headers, [2][]byte{[]byte(k), []byte(vs[0])})
-		}
-	}
-	return r
 }
 
 // newStoppedTimer is a timer that has not started, for an exchange to Reset per call.

@@ -10,7 +10,6 @@ import (
 	"bufio"
 	"errors"
 	"fmt"
-	"io"
 	"math/rand/v2"
 	"net"
 	"sync"
@@ -136,53 +135,28 @@ func (f *framer) frame(op ws.OpCode, msg []byte) []byte {
 	return frame
 }
 
-// read reads frames until the connection ends, handing each answer to its waiter. Pings are
+// put makes a frame of op carrying a copy of payload in dst's storage (nil: a new buffer).
+func (f *framer) put(dst []byte, op ws.OpCode, payload []byte) []byte {
+	if dst == nil {
+		dst = make([]byte, 0, wsFrameRoom+len(payload))
+	}
+	return f.frame(op, append(append(dst[:0], make([]byte, wsFrameRoom)...), payload...))
+}
+
+// read reads messages until the connection ends, handing each answer to its waiter. Pings are
 // answered; a close from the server, a read error or a frame that breaks the protocol ends the
 // link.
 func (l *link) read() {
 	defer close(l.done)
-	var hbuf [ws.MaxHeaderSize - 2]byte
-	var msg []byte // the message being read, its fragments joined
-	head := 0
+	r := wsReader{br: l.br, limit: wsMaxFrame, pong: l.pong}
+	var msg []byte // the buffer the next message is read into
 	for {
-		h, err := ws.ReadHeaderBuffer(l.br, hbuf[:])
+		m, head, err := r.next(msg)
 		if err != nil {
 			l.close(err)
 			return
 		}
-		if h.Length > wsMaxFrame-int64(len(msg)) {
-			l.close(fmt.Errorf("a WebSocket frame of %d bytes: %w", h.Length, fasthttp.ErrBodyTooLarge))
-			return
-		}
-		start, buf := len(msg), []byte(nil)
-		if h.OpCode.IsControl() {
-			start, buf = 0, make([]byte, h.Length) // rare, and may come between fragments
-		} else {
-			buf = grow(msg, start+int(h.Length))
-		}
-		if _, err := io.ReadFull(l.br, buf[start:]); err != nil {
-			l.close(err)
-			return
-		}
-		if h.Masked {
-			ws.Cipher(buf[start:], h.Mask, 0)
-		}
-		switch h.OpCode {
-		case ws.OpPing:
-			l.pong(buf)
-			continue
-		case ws.OpPong:
-			continue
-		case ws.OpClose:
-			l.close(errWSClosed)
-			return
-		}
-		msg, head = buf, head+ws.HeaderSize(h)
-		if !h.Fin {
-			continue
-		}
-		msg = l.deliver(msg, head)
-		head = 0
+		msg = l.deliver(m, head)
 	}
 }
 
@@ -231,8 +205,7 @@ func (l *link) deliver(msg []byte, head int) []byte {
 // pong answers a ping with its payload (rare: its own buffer).
 func (l *link) pong(p []byte) {
 	var f framer
-	msg := append(make([]byte, wsFrameRoom, wsFrameRoom+len(p)), p...)
-	_ = l.send(f.frame(ws.OpPong, msg), time.Now().Add(time.Second))
+	_ = l.send(f.put(nil, ws.OpPong, p), time.Now().Add(time.Second))
 }
 
 // close ends the link for cause (the first cause stays): the connection is closed and every
@@ -262,9 +235,7 @@ func (l *link) close(cause error) {
 // shut says goodbye (a close frame, 1000) and closes the link; for the end of a run.
 func (l *link) shut() {
 	var f framer
-	body := ws.NewCloseFrameBody(ws.StatusNormalClosure, "")
-	msg := append(make([]byte, wsFrameRoom, wsFrameRoom+len(body)), body...)
-	_ = l.send(f.frame(ws.OpClose, msg), time.Now().Add(time.Second))
+	_ = l.send(f.put(nil, ws.OpClose, ws.NewCloseFrameBody(ws.StatusNormalClosure, "")), time.Now().Add(time.Second))
 	l.close(errWSClosed)
 	<-l.done
 }

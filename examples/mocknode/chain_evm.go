@@ -1,5 +1,7 @@
 package mocknode
 
+import "time"
+
 // The fake EVM chain: every block 0…head exists, and its contents are a function of its
 // number. A block has 0 to ethMaxTxs transactions; a third of them call one of a few ERC-20
 // token contracts (transfer(recipient, amount), which emits a Transfer log), the others send
@@ -88,6 +90,20 @@ func ethBlockGas(n uint64) (gas, logs uint64) {
 // ethTimestamp is block n's time in Unix seconds: genesis + 12 s per block.
 func ethTimestamp(n uint64) uint64 {
 	return ethGenesisTime + n*uint64(ethBlockTime.Seconds())
+}
+
+// ethTime is block num's timestamp on this node: ethTimestamp's, or with Config.WallClock the
+// Unix second in which the node made it (0 for a block that would predate 1970).
+func (n *Node) ethTime(num uint64) uint64 {
+	if !n.cfg.WallClock {
+		return ethTimestamp(num)
+	}
+	per, at := int64(n.cfg.BlockTime), n.epoch.UnixNano()
+	d := int64(num) - ethFirstBlock // blocks after the first (num is at most the head)
+	if d < 0 && -d > at/per {
+		return 0
+	}
+	return uint64((at + d*per) / int64(time.Second))
 }
 
 // tokenBalance is holder's balance of token: a made-up but stable number of units below

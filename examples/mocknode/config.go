@@ -65,6 +65,25 @@ type Config struct {
 	// H2C serves HTTP/2 in cleartext with prior knowledge beside HTTP/1.1, through net/http's
 	// server instead of fasthttp's (see h2c.go).
 	H2C bool
+	// SubLimit refuses a subscription while SubLimit are live on the node, with -32005 as a
+	// provider caps them; 0 takes every one.
+	SubLimit int
+	// SubDropAfter closes a connection (close 1001, going away) once it has been sent that
+	// many notifications, as a node restarting under its subscribers does; 0 never does.
+	SubDropAfter int
+	// SubSkipEvery leaves every block (or slot) whose number is a multiple of it out of every
+	// subscription, as a node that drops what it cannot send in time: its subscribers see
+	// gaps. 0 sends every one.
+	SubSkipEvery int
+	// NotifyQueued makes each notification wait for the Capacity server behind the calls
+	// queued there, and take its turn as a call does: on a node whose one loop serves both, a
+	// spike of calls sends notifications late. It needs a Capacity.
+	NotifyQueued bool
+	// WallClock stamps each EVM block with the time the node made it (whole seconds), not
+	// mainnet's schedule, and starts the chain on a whole second: the lag of a newHeads
+	// notification behind its block's timestamp is then the node's delay, as a subscriber
+	// measures on a live chain. Blocks' contents then depend on when the node started.
+	WallClock bool
 }
 
 // normalized checks c and returns it with defaults filled in. Every error says which knob is

@@ -36,6 +36,16 @@ func TestConfigValidation(t *testing.T) {
 		{"refuse 200", Config{WSRefuse: 200}, "ws-refuse 200 is not an HTTP error status"},
 		// A negative drop period.
 		{"negative drop", Config{WSDropEvery: -1}, "ws-drop-every -1 is negative"},
+		// Negative subscription knobs.
+		{"negative sub limit", Config{SubLimit: -2}, "sub-limit -2 is negative: use 0 to take every subscription"},
+		{"negative sub drop", Config{SubDropAfter: -1}, "sub-drop-after -1 is negative"},
+		{"negative sub skip", Config{SubSkipEvery: -3}, "sub-skip-every -3 is negative"},
+		// Leaving every block out is no subscription at all.
+		{"skip every one", Config{SubSkipEvery: 1}, "sub-skip-every 1 leaves every notification out"},
+		// Notifications can only queue behind calls where there is a queue.
+		{"notify-queued alone", Config{NotifyQueued: true}, "notify-queued needs a capacity"},
+		// The subscription knobs together, with the capacity they need.
+		{"subscription knobs", Config{Capacity: 100, NotifyQueued: true, SubLimit: 3, SubDropAfter: 5, SubSkipEvery: 2, WallClock: true}, ""},
 		// All problems are reported at once.
 		{"several", Config{Burst: -1, Latency: -1}, "burst -1 is negative: use 0 for no burst\nlatency -1ns is negative"},
 	}
@@ -65,6 +75,9 @@ func TestConfigString(t *testing.T) {
 		// The WebSocket knobs and the block period.
 		{Config{BlockTime: time.Second, WSRefuse: 403, WSDropEvery: 7},
 			"no limit; latency 0s; capacity unlimited; a block every 1s; refuses WebSocket with 403; drops a WebSocket every 7 messages"},
+		// The subscription knobs.
+		{Config{Capacity: 100, SubLimit: 3, SubDropAfter: 5, SubSkipEvery: 4, NotifyQueued: true, WallClock: true},
+			"no limit; latency 0s; capacity 100/s; at most 3 subscriptions; drops a subscriber after 5 notifications; leaves out the notifications of blocks numbered a multiple of 4; notifications queue behind calls; blocks stamped with the wall clock"},
 	}
 	for _, tt := range tests {
 		if got := tt.cfg.String(); got != tt.want {

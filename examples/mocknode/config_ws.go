@@ -1,6 +1,7 @@
 package mocknode
 
 import (
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -26,6 +27,27 @@ func (c *Config) wsProblems() []error {
 	if c.WSDropEvery < 0 {
 		errs = append(errs, fmt.Errorf("ws-drop-every %d is negative: use 0 to never drop a connection", c.WSDropEvery))
 	}
+	return append(errs, c.subProblems()...)
+}
+
+// subProblems checks the subscription knobs.
+func (c *Config) subProblems() []error {
+	var errs []error
+	for _, k := range []struct {
+		name, zero string
+		v          int
+	}{{"sub-limit", "to take every subscription", c.SubLimit}, {"sub-drop-after", "to never drop a subscriber", c.SubDropAfter},
+		{"sub-skip-every", "to send every notification", c.SubSkipEvery}} {
+		if k.v < 0 {
+			errs = append(errs, fmt.Errorf("%s %d is negative: use 0 %s", k.name, k.v, k.zero))
+		}
+	}
+	if c.SubSkipEvery == 1 {
+		errs = append(errs, errors.New("sub-skip-every 1 leaves every notification out: use 2 or more, or 0 to send every one"))
+	}
+	if c.NotifyQueued && c.Capacity == 0 {
+		errs = append(errs, errors.New("notify-queued needs a capacity whose queue notifications wait in: set capacity, or drop notify-queued"))
+	}
 	return errs
 }
 
@@ -44,5 +66,20 @@ func (c Config) wsString(b *strings.Builder) {
 		b.WriteString("; drops a WebSocket every ")
 		b.WriteString(strconv.Itoa(c.WSDropEvery))
 		b.WriteString(" messages")
+	}
+	for _, k := range []struct {
+		text string
+		v    int
+	}{{"; at most %d subscriptions", c.SubLimit}, {"; drops a subscriber after %d notifications", c.SubDropAfter},
+		{"; leaves out the notifications of blocks numbered a multiple of %d", c.SubSkipEvery}} {
+		if k.v > 0 {
+			fmt.Fprintf(b, k.text, k.v)
+		}
+	}
+	if c.NotifyQueued {
+		b.WriteString("; notifications queue behind calls")
+	}
+	if c.WallClock {
+		b.WriteString("; blocks stamped with the wall clock")
 	}
 }

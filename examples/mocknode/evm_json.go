@@ -24,9 +24,9 @@ func appendBloom(dst []byte, logs bool) []byte {
 }
 
 // appendEthBlock writes block num: transaction hashes, or whole transactions when full.
-func appendEthBlock(dst []byte, num uint64, full bool) []byte {
+func (n *Node) appendEthBlock(dst []byte, num uint64, full bool) []byte {
 	count := ethTxCount(num)
-	dst = appendEthHeader(append(dst, '{'), num)
+	dst = appendEthHeader(append(dst, '{'), num, n.ethTime(num))
 	dst = append(dst, `,"transactions":[`...)
 	for i := range count {
 		if i > 0 {
@@ -42,8 +42,8 @@ func appendEthBlock(dst []byte, num uint64, full bool) []byte {
 }
 
 // appendEthHeader writes block num's header fields, without braces: what a block and a newHeads
-// notification share.
-func appendEthHeader(dst []byte, num uint64) []byte {
+// notification share; ts is its timestamp (Node.ethTime).
+func appendEthHeader(dst []byte, num, ts uint64) []byte {
 	count := ethTxCount(num)
 	gas, logs := ethBlockGas(num)
 	dst = append(dst, `"number":`...)
@@ -73,7 +73,7 @@ func appendEthHeader(dst []byte, num uint64) []byte {
 	dst = append(dst, `,"gasUsed":`...)
 	dst = appendHexQuantity(dst, gas)
 	dst = append(dst, `,"timestamp":`...)
-	dst = appendHexQuantity(dst, ethTimestamp(num))
+	dst = appendHexQuantity(dst, ts)
 	dst = append(dst, `,"baseFeePerGas":`...)
 	return appendHexQuantity(dst, ethBaseFee(num))
 }

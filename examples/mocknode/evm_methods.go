@@ -67,7 +67,7 @@ func (n *Node) ethGetBlockByNumber(dst []byte, r *req) ([]byte, int, errCode, st
 	if num > head {
 		return append(dst, "null"...), 1, errNone, ""
 	}
-	return appendEthBlock(dst, num, full), 1, errNone, ""
+	return n.appendEthBlock(dst, num, full), 1, errNone, ""
 }
 
 // ethGetBlockByHash: params [hash, fullTransactions?]; null for a hash of no block (yet).
@@ -87,7 +87,7 @@ func (n *Node) ethGetBlockByHash(dst []byte, r *req) ([]byte, int, errCode, stri
 	if !ok || num > n.ethBlock(r.now) {
 		return append(dst, "null"...), 1, errNone, ""
 	}
-	return appendEthBlock(dst, num, full), 1, errNone, ""
+	return n.appendEthBlock(dst, num, full), 1, errNone, ""
 }
 
 // ethGetTransaction answers eth_getTransactionByHash, or with receipt its receipt: params

@@ -35,6 +35,11 @@ func Flags(cfg *Config, listen *string) *flag.FlagSet {
 	fs.DurationVar(&cfg.BlockTime, "block-time", 0, "the EVM chain's block period: how fast its head grows and how often newHeads subscribers are told (default mainnet's 12s)")
 	fs.IntVar(&cfg.WSRefuse, "ws-refuse", 0, "answer WebSocket upgrades with this HTTP `status` (403, …) instead of accepting them (default 0: accept)")
 	fs.IntVar(&cfg.WSDropEvery, "ws-drop-every", 0, "drop a WebSocket connection when its Nth message arrives, unanswered (default 0: never)")
+	fs.IntVar(&cfg.SubLimit, "sub-limit", 0, "refuse a subscription while N are live on the node, with -32005 as providers cap them (default 0: take every one)")
+	fs.IntVar(&cfg.SubDropAfter, "sub-drop-after", 0, "close a connection (1001, going away) once it has been sent N notifications (default 0: never)")
+	fs.IntVar(&cfg.SubSkipEvery, "sub-skip-every", 0, "leave every block (or slot) whose number is a multiple of N out of every subscription: gaps (default 0: send every one)")
+	fs.BoolVar(&cfg.NotifyQueued, "notify-queued", false, "notifications wait in the --capacity queue behind the calls and take their turn, as on a node whose one loop serves both")
+	fs.BoolVar(&cfg.WallClock, "wall-clock", false, "stamp EVM blocks with the time the node made them (whole seconds) instead of mainnet's schedule, so a newHeads subscriber's lag reads as on a live chain")
 	fs.IntVar(&cfg.Retain, "retain", 0, "keep only the last N blocks, as a pruned node: older EVM state answers geth's \"missing trie node\" error, Solana's ledger starts N slots back (default 0: an archive node)")
 	fs.BoolVar(&cfg.H2C, "h2c", false, "serve HTTP/2 in cleartext (prior knowledge, as rpcstress's h2c = true sends) beside HTTP/1.1, through Go's net/http server instead of fasthttp (WebSocket upgrades are then refused)")
 	return fs

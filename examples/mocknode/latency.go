@@ -45,17 +45,7 @@ func newLatencyModel(cfg Config, epoch time.Time) *latencyModel {
 // latency grow without bound, like a saturated node), then the processing latency, then — if
 // the answer would leave during a stall — wait for the stall to end.
 func (m *latencyModel) due(arrive time.Time, calls, items int) time.Time {
-	t := arrive
-	if m.service > 0 {
-		busy := time.Duration(m.service * float64(max(calls, 1)))
-		m.mu.Lock()
-		if m.next.Before(arrive) {
-			m.next = arrive
-		}
-		m.next = m.next.Add(busy)
-		t = m.next
-		m.mu.Unlock()
-	}
+	t := m.serve(arrive, calls)
 	extra := m.base
 	if m.jitter > 0 {
 		extra += time.Duration(rand.Int64N(int64(m.jitter)))
@@ -68,6 +58,23 @@ func (m *latencyModel) due(arrive time.Time, calls, items int) time.Time {
 		}
 	}
 	return m.afterStall(t.Add(min(extra, maxExtra)))
+}
+
+// serve is when the server has served calls arriving at arrive, after the calls queued before
+// them (FIFO); arrive itself when the capacity is unlimited. A notification that queues
+// (Config.NotifyQueued) is served here as one call.
+func (m *latencyModel) serve(arrive time.Time, calls int) time.Time {
+	if m.service <= 0 {
+		return arrive
+	}
+	busy := time.Duration(m.service * float64(max(calls, 1)))
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.next.Before(arrive) {
+		m.next = arrive
+	}
+	m.next = m.next.Add(busy)
+	return m.next
 }
 
 // afterStall moves t to the end of the stall window [k×every, k×every+for), k ≥ 1, that holds

@@ -34,6 +34,7 @@ type Node struct {
 	timers   sync.Pool         // *time.Timer
 	methods  map[string]method // every known method by name
 	subSeq   atomic.Uint64     // the last subscription id given out (ws_subscribe.go)
+	liveSubs atomic.Int64      // subscriptions live or being answered, for Config.SubLimit
 	// maxAnswer is maxAnswerBytes; a field so tests can reach it without building 64 MB.
 	maxAnswer int
 	// maxLogs is maxLogResults; a field so tests can reach it with a few blocks.
@@ -54,6 +55,11 @@ func New(cfg Config) (*Node, error) {
 		return nil, err
 	}
 	epoch := time.Now()
+	if cfg.WallClock {
+		// The chain starts on a whole second (Add keeps the monotonic clock), so that with a
+		// block time of whole seconds a block is made at the instant of its timestamp.
+		epoch = epoch.Add(-time.Duration(epoch.UnixNano() % int64(time.Second)))
+	}
 	n := &Node{
 		cfg:       cfg,
 		epoch:     epoch,

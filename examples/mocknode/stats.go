@@ -38,12 +38,14 @@ type WSStats struct {
 	Limited  int64 `json:"limited"`
 	// Dropped counts messages that arrived and were never answered because the node dropped
 	// their connection (Config.WSDropEvery: the message that triggers it and any after), and
-	// Drops the connections dropped.
+	// Drops the connections dropped (by Config.WSDropEvery or Config.SubDropAfter).
 	Dropped int64 `json:"dropped"`
 	Drops   int64 `json:"drops"`
 	// Subscriptions counts subscriptions made; Notifications, notifications written.
 	Subscriptions int64 `json:"subscriptions"`
 	Notifications int64 `json:"notifications"`
+	// Skipped counts the notifications left out (Config.SubSkipEvery).
+	Skipped int64 `json:"skipped"`
 }
 
 // HTTP statuses are counted in a flat array: the node only ever answers 100–599.
@@ -61,7 +63,7 @@ type counters struct {
 
 // wsCounters are WSStats's live counts.
 type wsCounters struct {
-	upgrades, refused, messages, limited, dropped, drops, subscriptions, notifications atomic.Int64
+	upgrades, refused, messages, limited, dropped, drops, subscriptions, notifications, skipped atomic.Int64
 }
 
 // tally is one request's counts, gathered while answering and committed when the answer is
@@ -136,6 +138,7 @@ func (c *counters) snapshot(zero bool) Stats {
 		Messages: read(&w.messages), Limited: read(&w.limited),
 		Dropped: read(&w.dropped), Drops: read(&w.drops),
 		Subscriptions: read(&w.subscriptions), Notifications: read(&w.notifications),
+		Skipped: read(&w.skipped),
 	}
 	return s
 }

@@ -94,7 +94,8 @@ type wsConn struct {
 	closed bool // nothing more is written: dropped, closed by the client, or the node stops
 
 	answering sync.WaitGroup
-	dropping  atomic.Bool // set by a drop: the reader discards what still arrives
+	dropping  atomic.Bool  // set by a drop: the reader discards what still arrives
+	notes     atomic.Int64 // notifications written, for Config.SubDropAfter
 	subs      subscriptions
 }
 

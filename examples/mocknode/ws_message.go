@@ -45,8 +45,8 @@ func (wc *wsConn) answer(msg []byte, now time.Time) {
 		n.counters.ws.messages.Add(sign)
 		n.counters.commitCalls(&s.tally, sign)
 	})
-	if written && start != nil {
-		start() // after the answer, so that no notification comes before its subscription's id
+	if start != nil {
+		start(written) // after the answer, so that no notification comes before its subscription's id
 	}
 }
 

@@ -22,6 +22,7 @@ const (
 	solanaRootLag    = 32
 	msgNewHeadsOnly  = "Invalid params: the mock node's eth_subscribe serves newHeads only"
 	msgSubIDParam    = "Invalid params: params[0] must be a subscription id"
+	msgSubLimit      = "Limit exceeded: the node holds as many subscriptions as it takes, try again later"
 	subscribeMessage = "ubscribe" // in every subscription method's name: a cheap first test
 )
 
@@ -40,9 +41,10 @@ type subscription struct {
 func (s *subscriptions) init() { s.live = map[uint64]subscription{} }
 
 // subscriptionCall answers msg when it is one subscription call, writing the answer to s.out
-// and returning the function that starts the subscription once the answer is out (nil when
-// it made none); ok is false for every other message, which the node answers as over HTTP.
-func (wc *wsConn) subscriptionCall(s *scratch, msg []byte, now time.Time) (start func(), ok bool) {
+// and returning the function to call once the answer is written or failed to be (nil when it
+// made no subscription): it starts the subscription, or gives its place back; ok is false for
+// every other message, which the node answers as over HTTP.
+func (wc *wsConn) subscriptionCall(s *scratch, msg []byte, now time.Time) (start func(written bool), ok bool) {
 	if !bytes.Contains(msg, []byte(subscribeMessage)) {
 		return nil, false
 	}
@@ -62,19 +64,28 @@ func (wc *wsConn) subscriptionCall(s *scratch, msg []byte, now time.Time) (start
 	}
 	s.tally.methods[m]++
 	params := v.Get("params")
-	switch m {
-	case mEthSubscribe:
-		if string(stringParam(param(params, 0))) != "newHeads" {
+	if m == mEthSubscribe || m == mSlotSubscribe {
+		if m == mEthSubscribe && string(stringParam(param(params, 0))) != "newHeads" {
 			s.out = s.errorAnswer(s.out, id, errInvalidParams, msgNewHeadsOnly)
 			return nil, true
 		}
+		if !wc.n.reserveSub() {
+			s.out = s.errorAnswer(s.out, id, errLimitExceeded, msgSubLimit)
+			return nil, true
+		}
 		sub := wc.n.subSeq.Add(1)
-		s.result(id, func(dst []byte) []byte { return appendHexQuantity(dst, sub) })
-		return func() { wc.subscribe(sub, m, now) }, true
-	case mSlotSubscribe:
-		sub := wc.n.subSeq.Add(1)
-		s.result(id, func(dst []byte) []byte { return strconv.AppendUint(dst, sub, 10) })
-		return func() { wc.subscribe(sub, m, now) }, true
+		if m == mEthSubscribe {
+			s.result(id, func(dst []byte) []byte { return appendHexQuantity(dst, sub) })
+		} else {
+			s.result(id, func(dst []byte) []byte { return strconv.AppendUint(dst, sub, 10) })
+		}
+		return func(written bool) {
+			if written {
+				wc.subscribe(sub, m, now)
+			} else {
+				wc.n.releaseSub()
+			}
+		}, true
 	}
 	sub, ok := subIDParam(param(params, 0), m == mEthUnsubscribe)
 	if !ok {
@@ -148,9 +159,10 @@ func (wc *wsConn) subscribe(sub uint64, kind method, now time.Time) {
 }
 
 // notify writes subscription sub's notifications until it is stopped, the connection ends or
-// the node closes.
+// the node closes; then the subscription's place is given back (Config.SubLimit).
 func (wc *wsConn) notify(sub uint64, kind method, now time.Time, stop <-chan struct{}) {
 	n := wc.n
+	defer n.releaseSub()
 	period, first, head := n.cfg.BlockTime, uint64(ethFirstBlock), n.ethBlock
 	if kind == mSlotSubscribe {
 		period, first, head = solanaSlotTime, solanaFirstSlot, n.slot
@@ -177,8 +189,14 @@ func (wc *wsConn) notify(sub uint64, kind method, now time.Time, stop <-chan str
 			if kind == mSlotSubscribe && skipped(b) {
 				continue // a skipped slot has no bank, and Solana tells of none
 			}
-			buf = appendNotification(buf[:0], sub, kind, b)
-			if !wc.write(ws.OpText, buf, count) {
+			if n.skipNote(b) {
+				continue
+			}
+			if n.cfg.NotifyQueued {
+				n.sleepUntil(n.latency.serve(n.now(), 1))
+			}
+			buf = n.appendNotification(buf[:0], sub, kind, b)
+			if !wc.write(ws.OpText, buf, count) || !wc.noted() {
 				return
 			}
 		}
@@ -187,7 +205,7 @@ func (wc *wsConn) notify(sub uint64, kind method, now time.Time, stop <-chan str
 }
 
 // appendNotification writes block (or slot) b's notification for subscription sub.
-func appendNotification(dst []byte, sub uint64, kind method, b uint64) []byte {
+func (n *Node) appendNotification(dst []byte, sub uint64, kind method, b uint64) []byte {
 	if kind == mSlotSubscribe {
 		dst = append(dst, `{"jsonrpc":"2.0","method":"slotNotification","params":{"result":{"parent":`...)
 		dst = strconv.AppendUint(dst, blockAtOrBefore(b-1), 10)
@@ -202,6 +220,6 @@ func appendNotification(dst []byte, sub uint64, kind method, b uint64) []byte {
 	dst = append(dst, `{"jsonrpc":"2.0","method":"eth_subscription","params":{"subscription":`...)
 	dst = appendHexQuantity(dst, sub)
 	dst = append(dst, `,"result":{`...)
-	dst = appendEthHeader(dst, b)
+	dst = appendEthHeader(dst, b, n.ethTime(b))
 	return append(dst, `}}}`...)
 }

@@ -334,3 +334,136 @@ func TestWSCloseStopsConnections(t *testing.T) {
 		}
 	}
 }
+
+// subscribeHeads subscribes c to newHeads and returns the node's answer.
+func subscribeHeads(t *testing.T, c net.Conn, id int) wsMessage {
+	t.Helper()
+	if err := wsutil.WriteClientText(c, fmt.Appendf(nil, `{"jsonrpc":"2.0","id":%d,"method":"eth_subscribe","params":["newHeads"]}`, id)); err != nil {
+		t.Fatal(err)
+	}
+	return wsDecode(t, wsRead(t, c))
+}
+
+// headOf reads a newHeads notification's number and timestamp.
+func headOf(t *testing.T, c net.Conn) (number, ts uint64) {
+	t.Helper()
+	m := wsDecode(t, wsRead(t, c))
+	var h struct{ Number, Timestamp string }
+	if err := json.Unmarshal(m.Params.Result, &h); err != nil || m.Method != "eth_subscription" {
+		t.Fatalf("not a head: %+v (%v)", m, err)
+	}
+	number, _ = strconv.ParseUint(strings.TrimPrefix(h.Number, "0x"), 16, 64)
+	ts, _ = strconv.ParseUint(strings.TrimPrefix(h.Timestamp, "0x"), 16, 64)
+	return number, ts
+}
+
+// TestSubLimit: past SubLimit live subscriptions the node refuses with -32005 and its
+// message; a subscription that ends (unsubscribed, or its connection closed) gives its place
+// back.
+func TestSubLimit(t *testing.T) {
+	n, addr := wsNode(t, Config{SubLimit: 1, BlockTime: time.Second})
+	a, b := wsDial(t, addr), wsDial(t, addr)
+	first := subscribeHeads(t, a, 1)
+	if first.Error != nil {
+		t.Fatalf("the first subscription was refused: %+v", first.Error)
+	}
+	if m := subscribeHeads(t, b, 2); m.Error == nil || m.Error.Code != -32005 || m.Error.Message != msgSubLimit || string(m.ID) != "2" {
+		t.Fatalf("past the limit: %+v", m)
+	}
+	if err := wsutil.WriteClientText(a, []byte(`{"id":3,"method":"eth_unsubscribe","params":[`+string(first.Result)+`]}`)); err != nil {
+		t.Fatal(err)
+	}
+	wsRead(t, a)
+	if m := subscribeHeads(t, b, 4); m.Error != nil {
+		t.Fatalf("after an unsubscribe: %+v", m.Error)
+	}
+	_ = b.Close() // its subscription ends with its connection
+	deadline := time.Now().Add(5 * time.Second)
+	for m := subscribeHeads(t, a, 5); m.Error != nil; m = subscribeHeads(t, a, 5) {
+		if time.Now().After(deadline) {
+			t.Fatal("a closed connection's subscription kept its place")
+		}
+		time.Sleep(20 * time.Millisecond)
+	}
+	if st := n.Stats(); st.RPCErrors["-32005"] < 1 || st.WS.Subscriptions != 3 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestSubDropAfter: after SubDropAfter notifications the node closes the connection saying
+// it goes away (1001), counted as a drop.
+func TestSubDropAfter(t *testing.T) {
+	n, addr := wsNode(t, Config{SubDropAfter: 3, BlockTime: 20 * time.Millisecond})
+	c := wsDial(t, addr)
+	subscribeHeads(t, c, 1)
+	for range 3 {
+		headOf(t, c)
+	}
+	_ = c.SetReadDeadline(time.Now().Add(5 * time.Second))
+	_, err := wsutil.ReadServerText(c)
+	var closed wsutil.ClosedError
+	if !errors.As(err, &closed) || closed.Code != ws.StatusGoingAway {
+		t.Fatalf("after 3 notifications: %v, want a close 1001", err)
+	}
+	if st := n.Stats(); st.WS.Drops != 1 || st.WS.Notifications != 3 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestSubSkipEvery: with SubSkipEvery 2 a subscriber hears of odd blocks only; every block
+// left out is counted.
+func TestSubSkipEvery(t *testing.T) {
+	n, addr := wsNode(t, Config{SubSkipEvery: 2, BlockTime: 20 * time.Millisecond})
+	c := wsDial(t, addr)
+	subscribeHeads(t, c, 1)
+	var last uint64
+	for i := range 4 {
+		num, _ := headOf(t, c)
+		if num%2 == 0 || i > 0 && num != last+2 {
+			t.Errorf("block %d after %d", num, last)
+		}
+		last = num
+	}
+	if st := n.Stats(); st.WS.Skipped < 3 || st.WS.Notifications < 4 {
+		t.Errorf("stats %+v", st)
+	}
+}
+
+// TestWallClockAndNotifyQueued: with WallClock a block is stamped with the second the node made
+// it (the chain starts on a whole second, so its notification arrives just after that second
+// begins); with NotifyQueued a notification waits behind the calls in the capacity's queue, so
+// a burst of calls just before a block delays its notification by their service time.
+func TestWallClockAndNotifyQueued(t *testing.T) {
+	const perCall = 50 * time.Millisecond // a capacity of 20 calls a second
+	n, addr := wsNode(t, Config{WallClock: true, BlockTime: time.Second, Capacity: 20, NotifyQueued: true})
+	c := wsDial(t, addr)
+	subscribeHeads(t, c, 1)
+	late := func() time.Duration {
+		_, ts := headOf(t, c)
+		return time.Since(time.Unix(int64(ts), 0))
+	}
+	headOf(t, c) // the first may have waited for the subscribe call's turn
+	calm := late()
+	if calm < perCall || calm > perCall+150*time.Millisecond {
+		t.Errorf("a calm notification arrived %v after its block's second, want its own turn (%v) and little more", calm, perCall)
+	}
+	// Eight calls queued 300 ms before the next block hold the server for 400 ms: the
+	// notification waits 100 ms behind them, then takes its own turn.
+	time.Sleep(time.Until(time.Now().Truncate(time.Second).Add(700 * time.Millisecond)))
+	for range 8 {
+		go func() {
+			resp, err := http.Post("http://"+addr+"/", "application/json", strings.NewReader(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber"}`))
+			if err == nil {
+				_ = resp.Body.Close()
+			}
+		}()
+	}
+	busy := late()
+	t.Logf("a head's lag behind its timestamp: calm %v, behind 8 calls %v", calm, busy)
+	if busy < calm+50*time.Millisecond {
+		t.Errorf("behind 8 queued calls a notification arrived %v after its block's second, calm %v", busy, calm)
+	}
+	if st := n.Stats(); st.Methods["eth_blockNumber"] == 0 {
+		t.Errorf("stats %+v", st)
+	}
+}
