@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -135,10 +134,7 @@ capacity = "5000/s"
 stall_every = "10s"
 stall_for = "1s"
 `
-	p, err := LoadBytes("x.toml", []byte(src), "", mapEnv(map[string]string{"HOST": "node:8545", "TRACE": "on"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, src, "", map[string]string{"HOST": "node:8545", "TRACE": "on"})
 	c := p.Config
 	if p.Name != "custom" || c.URL != "https://node:8545/rpc" || c.Timeout != 250*time.Millisecond || c.Connections != 500 ||
 		c.Mode != engine.ModeClosed || c.MaxRequests != 1000000 || c.Method != "PUT" || c.MaxBodyBytes != 512<<10 || c.Backlog != 42 {
@@ -292,13 +288,8 @@ params = ["{{payload 5000}}"]
 rate = "10/s"
 duration = "1s"
 `
-	p, err := LoadBytes("t.toml", []byte(profile), "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	out := b.String()
+	p := mustLoadIn(t, profile, "", nil)
+	out := described(p)
 	for _, l := range strings.Split(out, "\n") {
 		if w := ansi.StringWidth(l); w > describeWidth {
 			t.Errorf("a line of %d cells: %q", w, l)
@@ -343,9 +334,7 @@ func TestDescribe(t *testing.T) {
 	if err := p.Apply(Overrides{Duration: 30 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	out := b.String()
+	out := described(p)
 	for _, want := range []string{
 		"getBalance (getBalance.toml)", "POST http://127.0.0.1:8899", "128 connections", "5s per request",
 		"Content-Type: application/json", "100.0%", `{"jsonrpc":"2.0","id":1,"method":"getBalance",`,
