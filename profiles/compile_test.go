@@ -8,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 func TestDefaults(t *testing.T) {
@@ -171,12 +172,8 @@ func TestCheckTimeout(t *testing.T) {
 		{1000000 * time.Hour, "longer than the maximum of 720h0m"}, // the issue's --timeout 1000000h
 	}
 	for _, tt := range tests {
-		err := CheckTimeout(tt.d)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v", tt.d, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%s: error %v, want %q", tt.d, err, tt.want)
+		if m := errtest.Mismatch(CheckTimeout(tt.d), tt.want); m != "" {
+			t.Errorf("%s: %s", tt.d, m)
 		}
 	}
 }
