@@ -7,6 +7,8 @@ import (
 	"testing"
 
 	"github.com/valyala/fastjson"
+
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 // answerObject parses a JSON-RPC answer for a rule to check.
@@ -189,11 +191,9 @@ func TestParseExpectPath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		keys, err := ParseExpectPath(tt.path)
-		switch {
-		case tt.err == "" && err != nil:
-			t.Errorf("%q: %v", tt.path, err)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%q: error %v, want one with %q", tt.path, err, tt.err)
+		switch m := errtest.Mismatch(err, tt.err); {
+		case m != "":
+			t.Errorf("%q: %s", tt.path, m)
 		case tt.err == "" && !slices.Equal(keys, tt.keys):
 			t.Errorf("%q: keys %q, want %q", tt.path, keys, tt.keys)
 		}

@@ -9,6 +9,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/rpcstress/rpcstress/internal/errtest"
 	"github.com/rpcstress/rpcstress/internal/headtest"
 )
 
@@ -50,11 +51,11 @@ func TestParseHead(t *testing.T) {
 	}
 	for _, tt := range tests {
 		got, err := parseHead(tt.chain, []byte(tt.body))
-		switch {
-		case tt.err == "" && (err != nil || got != tt.want):
-			t.Errorf("%s %s: got %d, %v; want %d", tt.chain, tt.body, got, err, tt.want)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%s %s: error %v, want %q", tt.chain, tt.body, err, tt.err)
+		switch m := errtest.Mismatch(err, tt.err); {
+		case m != "":
+			t.Errorf("%s %s: %s", tt.chain, tt.body, m)
+		case got != tt.want:
+			t.Errorf("%s %s: got %d, want %d", tt.chain, tt.body, got, tt.want)
 		}
 	}
 }

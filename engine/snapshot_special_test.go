@@ -6,12 +6,12 @@ import (
 	"io"
 	"os"
 	"path/filepath"
-	"strings"
 	"syscall"
 	"testing"
 
 	"golang.org/x/sys/unix"
 
+	"github.com/rpcstress/rpcstress/internal/errtest"
 	"github.com/rpcstress/rpcstress/internal/outfile/outfiletest"
 )
 
@@ -59,12 +59,8 @@ func TestWriteSnapshotSpecialFiles(t *testing.T) {
 		{at("nodir/run.json"), "the folder " + at("nodir") + " does not exist", 0}, // a missing folder is not made
 	}
 	for _, tt := range tests {
-		err := WriteSnapshot(tt.path, snap)
-		switch {
-		case tt.err == "" && err != nil:
-			t.Errorf("%s: %v", tt.path, err)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%s: error %v, want one saying %q", tt.path, err, tt.err)
+		if m := errtest.Mismatch(WriteSnapshot(tt.path, snap), tt.err); m != "" {
+			t.Errorf("%s: %s", tt.path, m)
 		}
 		if fi, err := os.Lstat(tt.path); err == nil && fi.Mode().Type() != tt.mode {
 			t.Errorf("%s is now %s, want %s", tt.path, fi.Mode().Type(), tt.mode)

@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -11,7 +10,7 @@ import (
 
 // TestChainKeys: chain, head_every and ref_url set the head the run follows.
 func TestChainKeys(t *testing.T) {
-	p, err := LoadBytes("t.toml", []byte(`url = "http://h"
+	p := mustLoadIn(t, `url = "http://h"
 chain = "solana"
 head_every = "500ms"
 ref_url = "https://ref.example/v1/${REF_KEY}?x=1"
@@ -20,10 +19,7 @@ method = "getBlock"
 params = ["{{recent 100}}"]
 [[stage]]
 rate = 1
-`), "testdata", mapEnv(map[string]string{"REF_KEY": "s3cret"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+`, "testdata", map[string]string{"REF_KEY": "s3cret"})
 	h := p.Config.Head
 	if h.Chain != engine.ChainSolana || h.Every != 500*time.Millisecond || h.RefURL != "https://ref.example/v1/s3cret?x=1" || h.Cell == nil {
 		t.Fatalf("head %+v", h)
@@ -31,11 +27,10 @@ rate = 1
 	if strings.Contains(h.RefDisplay, "s3cret") || strings.Contains(h.RefDisplay, "x=1") {
 		t.Errorf("the reference's display URL shows a secret: %s", h.RefDisplay)
 	}
-	var b bytes.Buffer
-	p.Describe(&b)
+	out := described(p)
 	for _, want := range []string{"chain         solana: getSlot every 500ms, apart from the load", "reference     https://ref.example/v1/"} {
-		if !strings.Contains(b.String(), want) {
-			t.Errorf("validate lacks %q:\n%s", want, b.String())
+		if !strings.Contains(out, want) {
+			t.Errorf("validate lacks %q:\n%s", want, out)
 		}
 	}
 	r := p.Redacted().(*Resolved)

@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 	"time"
@@ -9,6 +8,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 func TestDefaults(t *testing.T) {
@@ -135,10 +135,7 @@ capacity = "5000/s"
 stall_every = "10s"
 stall_for = "1s"
 `
-	p, err := LoadBytes("x.toml", []byte(src), "", mapEnv(map[string]string{"HOST": "node:8545", "TRACE": "on"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, src, "", map[string]string{"HOST": "node:8545", "TRACE": "on"})
 	c := p.Config
 	if p.Name != "custom" || c.URL != "https://node:8545/rpc" || c.Timeout != 250*time.Millisecond || c.Connections != 500 ||
 		c.Mode != engine.ModeClosed || c.MaxRequests != 1000000 || c.Method != "PUT" || c.MaxBodyBytes != 512<<10 || c.Backlog != 42 {
@@ -175,12 +172,8 @@ func TestCheckTimeout(t *testing.T) {
 		{1000000 * time.Hour, "longer than the maximum of 720h0m"}, // the issue's --timeout 1000000h
 	}
 	for _, tt := range tests {
-		err := CheckTimeout(tt.d)
-		switch {
-		case tt.want == "" && err != nil:
-			t.Errorf("%s: %v", tt.d, err)
-		case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-			t.Errorf("%s: error %v, want %q", tt.d, err, tt.want)
+		if m := errtest.Mismatch(CheckTimeout(tt.d), tt.want); m != "" {
+			t.Errorf("%s: %s", tt.d, m)
 		}
 	}
 }
@@ -292,13 +285,8 @@ params = ["{{payload 5000}}"]
 rate = "10/s"
 duration = "1s"
 `
-	p, err := LoadBytes("t.toml", []byte(profile), "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	out := b.String()
+	p := mustLoadIn(t, profile, "", nil)
+	out := described(p)
 	for _, l := range strings.Split(out, "\n") {
 		if w := ansi.StringWidth(l); w > describeWidth {
 			t.Errorf("a line of %d cells: %q", w, l)
@@ -343,9 +331,7 @@ func TestDescribe(t *testing.T) {
 	if err := p.Apply(Overrides{Duration: 30 * time.Second}); err != nil {
 		t.Fatal(err)
 	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	out := b.String()
+	out := described(p)
 	for _, want := range []string{
 		"getBalance (getBalance.toml)", "POST http://127.0.0.1:8899", "128 connections", "5s per request",
 		"Content-Type: application/json", "100.0%", `{"jsonrpc":"2.0","id":1,"method":"getBalance",`,

@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"strings"
 	"testing"
 
@@ -12,7 +11,7 @@ import (
 // named in Chinese or Japanese (two cells a character) does not push its row's numbers out of
 // their columns; every line of the table is as wide as its head.
 func TestDescribePlanAlignsWideNames(t *testing.T) {
-	p, err := LoadBytes("p.toml", []byte(`url = "http://127.0.0.1:8899"
+	p := mustLoadIn(t, `url = "http://127.0.0.1:8899"
 [[request]]
 method = "getSlot"
 [[stage]]
@@ -23,13 +22,8 @@ duration = "30s"
 name = "peak"
 rate = "8/s"
 duration = "30s"
-`), "", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	_, plan, _ := strings.Cut(b.String(), "\nplan")
+`, "", nil)
+	_, plan, _ := strings.Cut(described(p), "\nplan")
 	lines := strings.Split(strings.TrimSpace(plan), "\n")[1:] // the head, the stages, the total
 	if len(lines) != 4 || !strings.Contains(lines[1], "暖机") {
 		t.Fatalf("want a head, two stages and a total:\n%s", plan)
@@ -56,14 +50,8 @@ func TestDescribeAsks(t *testing.T) {
 		{"url = \"http://h\"\n[[request]]\nmethod = \"a\"\n[[stage]]\nrate = 1\n", nil, []string{"expect", "cost"}},
 	}
 	for _, tt := range tests {
-		var b bytes.Buffer
-		mustLoad(t, tt.src).Describe(&b)
-		out := b.String()
-		for _, w := range tt.want {
-			if !strings.Contains(out, w+"\n") {
-				t.Errorf("no line %q in:\n%s", w, out)
-			}
-		}
+		out := described(mustLoad(t, tt.src))
+		checkLines(t, out, tt.want)
 		for _, n := range tt.not {
 			if strings.Contains(out, n) {
 				t.Errorf("%q in:\n%s", n, out)

@@ -26,14 +26,6 @@ func loadErr(t *testing.T, src string, env map[string]string) *Error {
 	return pe
 }
 
-// mapEnv is a getenv over a map.
-func mapEnv(env map[string]string) func(string) (string, bool) {
-	return func(k string) (string, bool) {
-		v, ok := env[k]
-		return v, ok
-	}
-}
-
 // problemCase is a profile with a problem in it, and where the message about it stands and
 // what it says.
 type problemCase struct {

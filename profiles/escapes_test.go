@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"fmt"
 	"strings"
 	"testing"
@@ -32,9 +31,7 @@ rate = 1
 duration = "1s"
 `, hostileTOML)
 	p := mustLoad(t, src)
-	var b bytes.Buffer
-	p.Describe(&b)
-	out := b.String()
+	out := described(p)
 	if bad := termcheck.Obeyed(out, false); bad != "" {
 		t.Errorf("%s in validate's output", bad)
 	}

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 // TestFileLimits: the 64 MiB limit is a body's (a body_file, an @file of a target, a json
@@ -72,11 +74,9 @@ func TestFileLimits(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			_, err := LoadBytes("p.toml", []byte(tt.profile+"\n[[stage]]\nrate = 1\nduration = \"1s\"\n"), dir, nil)
-			switch {
-			case tt.want == "" && err != nil:
-				t.Fatalf("want it loaded, got %v", err)
-			case tt.want != "" && (err == nil || !strings.Contains(err.Error(), tt.want)):
-				t.Fatalf("got %v\nwant an error containing %q", err, tt.want)
+			switch m := errtest.Mismatch(err, tt.want); {
+			case m != "":
+				t.Fatal(m)
 			case tt.not != "" && strings.Contains(err.Error(), tt.not):
 				t.Errorf("%v\nsays %q", err, tt.not)
 			}

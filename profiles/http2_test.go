@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"encoding/json"
 	"strings"
 	"testing"
@@ -62,11 +61,10 @@ func TestHTTP2Settings(t *testing.T) {
 			if c.HTTP2 != tt.http2 || c.H2C != tt.h2c || c.Streams != tt.streams {
 				t.Errorf("http2 %v h2c %v streams %d", c.HTTP2, c.H2C, c.Streams)
 			}
-			var out bytes.Buffer
-			p.Describe(&out)
-			flat := strings.Join(strings.Fields(out.String()), " ")
+			out := described(p)
+			flat := strings.Join(strings.Fields(out), " ")
 			if tt.row != "" && !strings.Contains(flat, "http "+tt.row) || tt.row == "" && strings.Contains(flat, "HTTP/2") {
-				t.Errorf("validate:\n%s", out.String())
+				t.Errorf("validate:\n%s", out)
 			}
 			js, _ := json.Marshal(p.Redacted())
 			var r struct {

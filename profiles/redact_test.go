@@ -25,11 +25,7 @@ duration = "1s"
 `
 
 func TestRedaction(t *testing.T) {
-	env := map[string]string{"INFURA_KEY": "PATHSECRET", "PLAIN_VAR": "ENVSECRET"}
-	p, err := LoadBytes("s.toml", []byte(secretProfile), "", mapEnv(env))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, secretProfile, "", map[string]string{"INFURA_KEY": "PATHSECRET", "PLAIN_VAR": "ENVSECRET"})
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
@@ -37,16 +33,8 @@ func TestRedaction(t *testing.T) {
 		t.Fatal(err)
 	}
 	js := buf.String()
-	var desc bytes.Buffer
-	p.Describe(&desc)
-	secrets := []string{"hunter2", "alice", "QUERYSECRET", "apikey", "frag", "PATHSECRET", "AUTHSECRET", "APIKEYSECRET", "CUSTOMSECRET", "ENVSECRET"}
-	for name, out := range map[string]string{"Redacted JSON": js, "Describe": desc.String(), "DisplayURL": p.Config.DisplayURL} {
-		for _, s := range secrets {
-			if strings.Contains(out, s) {
-				t.Errorf("%s shows %q:\n%s", name, s, out)
-			}
-		}
-	}
+	checkHidden(t, []string{"hunter2", "alice", "QUERYSECRET", "apikey", "frag", "PATHSECRET", "AUTHSECRET", "APIKEYSECRET", "CUSTOMSECRET", "ENVSECRET"},
+		map[string]string{"Redacted JSON": js, "Describe": described(p), "DisplayURL": p.Config.DisplayURL})
 	for _, want := range []string{`"https://node.example/v3/${INFURA_KEY}"`, `"X-Visible","value":"shown"`, `"Authorization","value":"<redacted>","secret":true`} {
 		if !strings.Contains(js, want) {
 			t.Errorf("Redacted JSON lacks %s:\n%s", want, js)
@@ -90,10 +78,7 @@ func TestDisplayURL(t *testing.T) {
 // where providers put their keys (…/v2/KEY).
 func TestDisplayURLWholeVar(t *testing.T) {
 	src := "url = \"${RPC_URL}\"\n[[request]]\nmethod = \"a\"\n[[stage]]\nrate = 1\n"
-	p, err := LoadBytes("t.toml", []byte(src), "", mapEnv(map[string]string{"RPC_URL": "https://eth.example/v2/KEYKEY?x=1"}))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, src, "", map[string]string{"RPC_URL": "https://eth.example/v2/KEYKEY?x=1"})
 	if d := p.Config.DisplayURL; strings.Contains(d, "KEYKEY") || !strings.HasPrefix(d, "https://eth.example/") {
 		t.Errorf("DisplayURL = %q", d)
 	}

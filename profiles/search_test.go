@@ -116,12 +116,8 @@ rps = "> 190"
 
 // TestThresholdsLoad: every condition is read with its stage, target and line, in file order.
 func TestThresholdsLoad(t *testing.T) {
-	p, err := LoadBytes("t.toml", []byte(thresholdsSrc), "testdata", nil)
-	if err != nil {
-		t.Fatal(err)
-	}
 	var got []string
-	for _, th := range p.Thresholds {
+	for _, th := range mustLoad(t, thresholdsSrc).Thresholds {
 		got = append(got, th.Label()+" "+th.Condition+" @"+th.Where)
 	}
 	want := []string{"p99 < 50ms @t.toml:10", "limited < 1% @t.toml:11", "limited >= 0 @t.toml:11", "answers_mismatch == 0 @t.toml:12",

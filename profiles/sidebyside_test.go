@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"fmt"
 	"path/filepath"
 	"reflect"
@@ -51,11 +50,7 @@ duration = "1s"
 // TestSideBySide: [[target]] tables and the compare_* keys become the engine's Targets,
 // CompareAnswers and Answers, each key as the README says.
 func TestSideBySide(t *testing.T) {
-	env := map[string]string{"KEY": "k1", "TOKEN": "t0k"}
-	p, err := LoadBytes("t.toml", []byte(sideProfile), "testdata", mapEnv(env))
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, sideProfile, "testdata", map[string]string{"KEY": "k1", "TOKEN": "t0k"})
 	c := p.Config
 	want := []engine.Target{
 		// The first: the profile's TLS and connections apply (no keys of its own).
@@ -93,11 +88,7 @@ func TestSideBySideTLS(t *testing.T) {
 	writeCA(t, dir, "ca.pem")
 	src := "insecure = true\n[[target]]\nname = \"a\"\nurl = \"https://a\"\nca_file = \"ca.pem\"\n" +
 		"[[target]]\nname = \"b\"\nurl = \"https://b\"\n[[request]]\nmethod = \"m\"\n[[stage]]\nrate = 1\n"
-	p, err := LoadBytes("t.toml", []byte(src), dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	ts := p.Config.Targets
+	ts := mustLoadIn(t, src, dir, nil).Config.Targets
 	if ts[0].TLS == nil || *ts[0].TLS != (engine.TLSConfig{Insecure: true, CAFile: filepath.Join(dir, "ca.pem")}) || ts[1].TLS != nil {
 		t.Errorf("TLS a %+v b %+v", ts[0].TLS, ts[1].TLS)
 	}
@@ -211,7 +202,7 @@ func TestCheckTargetName(t *testing.T) {
 // request's comparison leaves out, within 80 columns; without compare_answers it says how
 // to turn the comparison on.
 func TestDescribeSideBySide(t *testing.T) {
-	env := mapEnv(map[string]string{"KEY": "k1", "TOKEN": "t0k"})
+	env := map[string]string{"KEY": "k1", "TOKEN": "t0k"}
 	long := strings.Replace(sideProfile, `"reth_2"`, `"reth-sixteen-abc"`, 1)
 	tests := []struct {
 		name, src string
@@ -241,18 +232,8 @@ func TestDescribeSideBySide(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := LoadBytes("t.toml", []byte(tt.src), "testdata", env)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var b bytes.Buffer
-			p.Describe(&b)
-			out := b.String()
-			for _, w := range tt.want {
-				if !strings.Contains(out, w+"\n") {
-					t.Errorf("no line %q in:\n%s", w, out)
-				}
-			}
+			out := described(mustLoadIn(t, tt.src, "testdata", env))
+			checkLines(t, out, tt.want)
 			for _, l := range strings.Split(out, "\n") {
 				if ansi.StringWidth(l) > 80 {
 					t.Errorf("%q is wider than 80 columns", l)

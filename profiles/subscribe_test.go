@@ -9,6 +9,10 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 )
 
+// newHeads is a profile of one newHeads subscription to a ws url: each test adds its
+// subscribers and what else it needs.
+const newHeads = "url = \"ws://127.0.0.1:8546\"\n[[subscribe]]\nmethod = \"eth_subscribe\"\nparams = [\"newHeads\"]\n"
+
 // TestSubscribeLoads: [[subscribe]] tables become the Config's subscriptions, named after what
 // they subscribe to, with the profile's ws url unless they name their own.
 func TestSubscribeLoads(t *testing.T) {
@@ -20,12 +24,7 @@ func TestSubscribeLoads(t *testing.T) {
 		stages []engine.Stage
 	}{
 		// Subscriptions alone, held until stopped: one open-ended stage at rate 0.
-		{"alone", `url = "ws://127.0.0.1:8546"
-[[subscribe]]
-method = "eth_subscribe"
-params = ["newHeads"]
-subscribers = 200
-ramp = "50/s"`,
+		{"alone", newHeads + "subscribers = 200\nramp = \"50/s\"\n",
 			[]engine.Subscription{{Name: "newHeads", URL: "ws://127.0.0.1:8546", DisplayURL: "ws://127.0.0.1:8546",
 				Method: "eth_subscribe", Params: []byte(`["newHeads"]`), Subscribers: 200, Ramp: 50}},
 			[]engine.Stage{{}}},
@@ -64,10 +63,7 @@ url = "ws://127.0.0.1:8546"`,
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			p, err := LoadBytes("t.toml", []byte(tt.src), "testdata", nil)
-			if err != nil {
-				t.Fatal(err)
-			}
+			p := mustLoad(t, tt.src)
 			got := p.Config.Subscriptions
 			if len(got) != len(tt.want) {
 				t.Fatalf("subscriptions %+v, want %+v", got, tt.want)
@@ -88,14 +84,7 @@ url = "ws://127.0.0.1:8546"`,
 
 // TestSubscribeThresholds: the issue's thresholds load with their file:line.
 func TestSubscribeThresholds(t *testing.T) {
-	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
-[[subscribe]]
-method = "eth_subscribe"
-params = ["newHeads"]
-subscribers = 1
-[thresholds]
-sub_gaps = "== 0"
-sub_spread_p99 = "< 200ms"`)
+	p := mustLoad(t, newHeads+"subscribers = 1\n[thresholds]\nsub_gaps = \"== 0\"\nsub_spread_p99 = \"< 200ms\"\n")
 	if len(p.Thresholds) != 2 || p.Thresholds[0].Metric != "sub_gaps" || p.Thresholds[1].Bound != 200 || p.Thresholds[1].Where != "t.toml:8" {
 		t.Errorf("thresholds %+v", p.Thresholds)
 	}
@@ -103,11 +92,7 @@ sub_spread_p99 = "< 200ms"`)
 
 // TestSubscribeURLFollowsOverride: --url moves the subscriptions that took the profile's url.
 func TestSubscribeURLFollowsOverride(t *testing.T) {
-	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
-[[subscribe]]
-method = "eth_subscribe"
-params = ["newHeads"]
-subscribers = 1`)
+	p := mustLoad(t, newHeads+"subscribers = 1\n")
 	if err := p.Apply(Overrides{Duration: time.Second}); err != nil {
 		t.Fatal(err)
 	}
@@ -184,15 +169,7 @@ url = "wss://${HOST}/ws"
 // TestSubscribeDescribe: validate says what each subscription subscribes to, and a profile of
 // subscriptions alone lists no empty request mix.
 func TestSubscribeDescribe(t *testing.T) {
-	p := mustLoad(t, `url = "ws://127.0.0.1:8546"
-[[subscribe]]
-method = "eth_subscribe"
-params = ["newHeads"]
-subscribers = 50
-ramp = "100/s"`)
-	var b strings.Builder
-	p.Describe(&b)
-	out := b.String()
+	out := described(mustLoad(t, newHeads+"subscribers = 50\nramp = \"100/s\"\n"))
 	if !strings.Contains(out, `newHeads: eth_subscribe ["newHeads"], 50 subscribers (adding`) || strings.Contains(out, "requests (0") {
 		t.Errorf("describe:\n%s", out)
 	}

@@ -59,10 +59,8 @@ func TestTargetsFormats(t *testing.T) {
 			if p.info[0].RPCMethod != "getBalance" || !strings.HasPrefix(p.info[0].Source, "targets:testdata/targets/rpc.") {
 				t.Errorf("info %+v", p.info[0])
 			}
-			var b bytes.Buffer
-			p.Describe(&b)
-			if strings.Contains(b.String(), "s3cret") || !strings.Contains(b.String(), "GET /health") {
-				t.Errorf("Describe:\n%s", b.String())
+			if out := described(p); strings.Contains(out, "s3cret") || !strings.Contains(out, "GET /health") {
+				t.Errorf("Describe:\n%s", out)
 			}
 		})
 	}

@@ -503,11 +503,7 @@ func BenchmarkTemplateAppend(b *testing.B) {
 	}
 	for _, cc := range cases {
 		b.Run(cc.name, func(b *testing.B) {
-			p, err := LoadBytes("b.toml", []byte("url = \"http://h\"\n[[request]]\nmethod = \"getBalance\"\nparams = "+cc.params+"\n[[stage]]\nrate = 1\n"), "testdata", nil)
-			if err != nil {
-				b.Fatal(err)
-			}
-			r := p.Config.Requests[0]
+			r := mustLoad(b, "url = \"http://h\"\n[[request]]\nmethod = \"getBalance\"\nparams = "+cc.params+"\n[[stage]]\nrate = 1\n").Config.Requests[0]
 			rng := rand.New(rand.NewPCG(1, 2))
 			buf := make([]byte, 0, 1024)
 			b.ReportAllocs()

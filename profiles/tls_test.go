@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"bytes"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
@@ -44,17 +43,12 @@ func TestTLSKeys(t *testing.T) {
 		t.Fatal(err)
 	}
 	const rest = "url = \"https://node.test\"\n[[request]]\nmethod = \"getSlot\"\n[[stage]]\nrate = 1\n"
-	p, err := LoadBytes("t.toml", []byte("insecure = true\nca_file = \"ca.pem\"\n"+rest), dir, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := mustLoadIn(t, "insecure = true\nca_file = \"ca.pem\"\n"+rest, dir, nil)
 	if c := p.Config.TLS; !c.Insecure || c.CAFile != filepath.Join(dir, "ca.pem") {
 		t.Errorf("tls %+v", c)
 	}
-	var b bytes.Buffer
-	p.Describe(&b)
-	if !strings.Contains(b.String(), "TLS verification OFF") || !strings.Contains(b.String(), "ca.pem") {
-		t.Errorf("Describe:\n%s", b.String())
+	if out := described(p); !strings.Contains(out, "TLS verification OFF") || !strings.Contains(out, "ca.pem") {
+		t.Errorf("Describe:\n%s", out)
 	}
 	js, _ := json.Marshal(p.Redacted())
 	if !strings.Contains(string(js), `"tls":{"insecure":true,"ca_file":`) {

@@ -22,11 +22,7 @@ func withWatch(top, tables string) string {
 func TestWatchKeys(t *testing.T) {
 	src := withWatch("watch = [\"geth\", 1234,\n  \"/run/geth.pid\"]\n", "[node_metrics]\nurl = \"http://u:${PW}@10.0.0.5:6060/debug/metrics/prometheus?token=${PW}\"\n"+
 		"series = [\"chain_head_block\", 'rate(rpc_requests)', 'p2p_peers{direction=\"inbound\"}']\n")
-	p, err := LoadBytes("t.toml", []byte(src), "testdata", mapEnv(map[string]string{"PW": "s3cret"}))
-	if err != nil {
-		t.Fatal(err)
-	}
-	w := p.Watch
+	w := mustLoadIn(t, src, "testdata", map[string]string{"PW": "s3cret"}).Watch
 	want := []struct{ spec, where string }{{"geth", "t.toml:2: watch[1]"}, {"1234", "t.toml:2: watch[2]"}, {"/run/geth.pid", "t.toml:3: watch[3]"}}
 	if len(w.Procs) != len(want) {
 		t.Fatalf("procs %+v", w.Procs)
@@ -44,9 +40,8 @@ func TestWatchKeys(t *testing.T) {
 		t.Errorf("series %+v at %q", w.Series, w.SeriesWhere)
 	}
 	// Without the keys, nothing is watched.
-	p, err = LoadBytes("t.toml", []byte(watchBase), "testdata", mapEnv(nil))
-	if err != nil || len(p.Watch.Procs) != 0 || p.Watch.MetricsURL != "" || p.Watch.Series != nil {
-		t.Errorf("%+v %v", p.Watch, err)
+	if w := mustLoad(t, watchBase).Watch; len(w.Procs) != 0 || w.MetricsURL != "" || w.Series != nil {
+		t.Errorf("%+v", w)
 	}
 }
 

@@ -5,6 +5,8 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // The wide layout (two columns of boxed panes, taller charts, more rows) starts at this size;
@@ -43,6 +45,29 @@ type paneBase struct {
 // SetSize gives the pane its room: width cells, height lines (0 while the layout asks what
 // it needs at that width).
 func (p *paneBase) SetSize(width, height int) { p.width, p.height = width, height }
+
+// title is a pane's first line in the wide layout, where each pane is boxed under its name: the
+// name and a muted note, cut to the width. The compact layout names panes by their rows' labels
+// instead, so there it is nil. Every pane's title is drawn here, so they all read alike.
+func (p *paneBase) title(name, note string) []string {
+	if !p.wide {
+		return nil
+	}
+	s := p.c.styles
+	line := s.Section.Render(name)
+	if note != "" {
+		line += s.Muted.Render(textfmt.Truncate(note, p.width-lipgloss.Width(name)))
+	}
+	return []string{line}
+}
+
+// titleLines is the lines title takes: one in the wide layout, none in the compact one.
+func (p *paneBase) titleLines() int {
+	if p.wide {
+		return 1
+	}
+	return 0
+}
 
 // section is one pane placed in a column.
 type section struct {

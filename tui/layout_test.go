@@ -488,3 +488,31 @@ func BenchmarkDashboardFrame(b *testing.B) {
 		})
 	}
 }
+
+// TestPaneTitle: a boxed pane's title is its name and a muted note cut to the pane's width
+// (a narrow box must not push the note past its border); a compact pane has none.
+func TestPaneTitle(t *testing.T) {
+	tests := []struct {
+		width      int
+		wide       bool
+		name, note string
+		want       string // the title, unstyled; "-" for none
+	}{
+		{40, true, "Requests", "  (run; latency in ms)", "Requests  (run; latency in ms)"}, // room for it all
+		{20, true, "Requests", "  (run; latency in ms)", "Requests  (run; lat…"},           // the note cut to the width
+		{8, true, "Requests", "  (run)", "Requests"},                                       // no room for a note
+		{40, true, "Events", "", "Events"},                                                 // a name alone
+		{40, false, "Requests", "  (run)", "-"},                                            // compact: no title
+	}
+	for _, tt := range tests {
+		p := paneBase{c: paneCommon(&engine.Stats{}), width: tt.width, wide: tt.wide}
+		lines := p.title(tt.name, tt.note)
+		got := "-"
+		if len(lines) > 0 {
+			got = ansi.Strip(strings.Join(lines, "\n"))
+		}
+		if got != tt.want || len(lines) != p.titleLines() {
+			t.Errorf("width %d wide %v: title %q (%d lines, titleLines %d), want %q", tt.width, tt.wide, got, len(lines), p.titleLines(), tt.want)
+		}
+	}
+}

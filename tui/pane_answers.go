@@ -37,10 +37,7 @@ func (p *answersPane) Lines() (least, most int) {
 	if res == nil {
 		return 0, 0
 	}
-	least = len(p.countLines("answers", res.Totals, true))
-	if p.wide {
-		least++ // the title
-	}
+	least = p.titleLines() + len(p.countLines("answers", res.Totals, true))
 	most = least
 	if p.wide && len(res.Pairs) > 1 {
 		most += len(res.Pairs)
@@ -57,14 +54,11 @@ func (p *answersPane) View() string {
 		return ""
 	}
 	s := p.c.styles
-	var lines []string
-	if p.wide {
-		note := "  (run)"
-		if len(res.Pairs) > 1 {
-			note = "  (run; A–B: a pair of targets)"
-		}
-		lines = append(lines, s.Section.Render("Answers compared")+s.Muted.Render(textfmt.Truncate(note, p.width-16)))
+	note := "  (run)"
+	if len(res.Pairs) > 1 {
+		note = "  (run; A–B: a pair of targets)"
 	}
+	lines := p.title("Answers compared", note)
 	lines = append(lines, p.countLines("answers", res.Totals, true)...)
 	// The pairs come before the worst requests but give way to them: which requests differ is
 	// what to look at first.

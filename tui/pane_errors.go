@@ -123,20 +123,14 @@ func (p *errorsPane) lineOf(label string, st *engine.Stats) string {
 
 // targetLines: with several targets, a line per target shown (under a title when wide).
 func (p *errorsPane) targetLines() (least, most int) {
-	n := min(len(p.c.sideBySide()), maxTargetColumns)
-	if p.wide {
-		n++
-	}
+	n := p.titleLines() + min(len(p.c.sideBySide()), maxTargetColumns)
 	return n, n
 }
 
 // targetsView is the errors of each target on a line of its own, labelled with the target:
 // one node erring while the others answer is what a run side by side is for.
 func (p *errorsPane) targetsView(targets []*engine.Stats) string {
-	var lines []string
-	if p.wide {
-		lines = append(lines, p.c.styles.Section.Render("Errors")+p.c.styles.Muted.Render("  (run)"))
-	}
+	lines := p.title("Errors", "  (run)")
 	for i, t := range targets[:min(len(targets), maxTargetColumns)] {
 		lines = append(lines, p.lineOf(targetLabel(i, t, labelWidth-1), t))
 	}
@@ -159,7 +153,7 @@ func ansiFree(m map[string]int64) []string {
 func (p *errorsPane) table() []string {
 	st, s := p.c.st, p.c.styles
 	tot := &st.Total
-	lines := []string{s.Section.Render("Errors") + s.Muted.Render("  (run; /s is the last second)")}
+	lines := p.title("Errors", "  (run; /s is the last second)")
 	if len(tot.Errors) == 0 {
 		lines = append(lines, p.c.label("transport", labelWidth)+"none")
 	}

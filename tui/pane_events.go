@@ -16,10 +16,7 @@ type eventsPane struct {
 
 // Lines is the least worth showing (the latest event) and the most the pane uses (them all).
 func (p *eventsPane) Lines() (least, most int) {
-	top := 0
-	if p.wide {
-		top = 1
-	}
+	top := p.titleLines()
 	return top + 1, top + max(len(p.c.st.Events), 1)
 }
 
@@ -29,12 +26,8 @@ func (p *eventsPane) View() string {
 	}
 	s := p.c.styles
 	events := p.c.st.Events
-	var lines []string
-	room := p.height
-	if p.wide {
-		lines = append(lines, s.Section.Render("Events"))
-		room--
-	}
+	lines := p.title("Events", "")
+	room := p.height - len(lines)
 	if room <= 0 {
 		return strings.Join(lines, "\n")
 	}

@@ -37,10 +37,7 @@ func (p *latencyPane) showBars() bool {
 
 // Lines is the least the pane needs (its table) and the most it uses (the bars too, when shown).
 func (p *latencyPane) Lines() (least, most int) {
-	least = len(p.tableRows())
-	if p.wide {
-		least++
-	}
+	least = p.titleLines() + len(p.tableRows())
 	most = least
 	if p.showBars() {
 		most += 1 + p.barCount()
@@ -53,11 +50,7 @@ func (p *latencyPane) Lines() (least, most int) {
 
 func (p *latencyPane) View() string {
 	s := p.c.styles
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Latency (ms, from intended send)"))
-	}
-	lines = append(lines, p.tableRows()...)
+	lines := append(p.title("Latency (ms, from intended send)", ""), p.tableRows()...)
 	// The bars come whole or not at all: half a histogram would read as one.
 	if _, most := p.Lines(); p.showBars() && most <= p.height {
 		title := "stage latency by percentile (ms)"

@@ -32,10 +32,7 @@ func (p *nodePane) Lines() (least, most int) {
 	if w.Metrics != nil {
 		rows += len(w.Metrics.Series)
 	}
-	title := 0
-	if p.wide {
-		title = 1
-	}
+	title := p.titleLines()
 	return title + 1, title + rows + len(p.alarms())
 }
 
@@ -46,11 +43,7 @@ func (p *nodePane) View() string {
 	if w == nil || p.height <= 0 {
 		return ""
 	}
-	s := p.c.styles
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Node")+s.Muted.Render("  (cpu as top: 100% is one core)"))
-	}
+	lines := p.title("Node", "  (cpu as top: 100% is one core)")
 	room := p.height - len(lines)
 	rows, alarms := p.rows(w), p.alarms()
 	alarms = alarms[:min(len(alarms), max(room-1, 0))]

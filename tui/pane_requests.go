@@ -39,10 +39,7 @@ func (p *requestsPane) Lines() (least, most int) {
 	if n < 2 {
 		return 0, 0
 	}
-	top := 1
-	if p.wide {
-		top++
-	}
+	top := 1 + p.titleLines()
 	group, most := p.group()
 	rows := min(n, most) * group
 	if n > most {
@@ -75,10 +72,7 @@ type requestLine struct {
 func (p *requestsPane) View() string {
 	s := p.c.styles
 	tot := &p.c.st.Total
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Requests")+s.Muted.Render("  (run; latency in ms)"))
-	}
+	lines := p.title("Requests", "  (run; latency in ms)")
 	names := runtext.RequestsByCount(tot.ByRequest)
 	// When the rows do not all fit, the last one says how many are left out.
 	room := max(p.height-len(lines)-1, 0)

@@ -23,10 +23,7 @@ var stageColumns = []struct {
 
 // Lines is the least worth showing (the head and the current stage) and all the pane can use.
 func (p *stagesPane) Lines() (least, most int) {
-	top := 1 // the column heads
-	if p.wide {
-		top++ // the title
-	}
+	top := 1 + p.titleLines() // the column heads, under the title
 	return top + 1, top + max(len(p.c.st.Stages), 1)
 }
 
@@ -41,16 +38,13 @@ func (p *stagesPane) leadWidth() int {
 
 func (p *stagesPane) View() string {
 	st, s := p.c.st, p.c.styles
-	var lines []string
-	if p.wide {
-		note := "  (latency in ms)"
-		if targets := p.c.sideBySide(); targets != nil {
-			// The stages' figures are the first target's; the targets' table sets them all
-			// side by side for the stage that runs.
-			note = "  (" + targetLabel(0, targets[0], maxTargetHead) + "; latency in ms)"
-		}
-		lines = append(lines, s.Section.Render("Stages")+s.Muted.Render(textfmt.Truncate(note, max(p.width-6, 0))))
+	note := "  (latency in ms)"
+	if targets := p.c.sideBySide(); targets != nil {
+		// The stages' figures are the first target's; the targets' table sets them all side
+		// by side for the stage that runs.
+		note = "  (" + targetLabel(0, targets[0], maxTargetHead) + "; latency in ms)"
 	}
+	lines := p.title("Stages", note)
 	// Keep the current stage in view in a long plan: start so that it sits in the window.
 	rows := max(p.height-len(lines)-1, 1)
 	from := min(max(p.c.plan.Stage-rows/2, 0), max(len(st.Stages)-rows, 0))

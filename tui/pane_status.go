@@ -35,11 +35,8 @@ func (p *statusPane) Lines() (least, most int) {
 }
 
 func (p *statusPane) View() string {
-	st, s := p.c.st, p.c.styles
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Status codes")+s.Muted.Render("  (run; /s is the last second)"))
-	}
+	st := p.c.st
+	lines := p.title("Status codes", "  (run; /s is the last second)")
 	head := p.c.label("status", labelWidth) + p.c.styles.Label.Render(
 		padLeft("count", numWidth)+padLeft("%", numWidth)+padLeft("/s", numWidth))
 	if !p.wide {

@@ -24,10 +24,7 @@ func (p *subsPane) Lines() (least, most int) {
 	if n == 0 {
 		return 0, 0
 	}
-	if p.wide {
-		return 2, n + 1
-	}
-	return 1, n
+	return p.titleLines() + 1, p.titleLines() + n
 }
 
 // View draws a row a subscription, its figures as many as fit.
@@ -36,11 +33,7 @@ func (p *subsPane) View() string {
 	if len(subs) == 0 || p.height <= 0 {
 		return ""
 	}
-	s := p.c.styles
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Subscriptions")+s.Muted.Render("  (last second; trouble: whole run)"))
-	}
+	lines := p.title("Subscriptions", "  (last second; trouble: whole run)")
 	last := &p.c.st.Last
 	for i := range subs {
 		sub := &subs[i]

@@ -150,10 +150,7 @@ func (p *targetsPane) Lines() (least, most int) {
 	if targets == nil {
 		return 0, 0
 	}
-	n := 1 + len(p.rows())
-	if p.wide {
-		n++
-	}
+	n := p.titleLines() + 1 + len(p.rows())
 	if shown, _, _ := p.layout(); shown < len(targets) {
 		n++
 	}
@@ -168,10 +165,7 @@ func (p *targetsPane) View() string {
 	s := p.c.styles
 	shown, widths, ratio := p.layout()
 	const spans = "counts: run · latency: stage"
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Targets")+s.Muted.Render(textfmt.Truncate("  ("+spans+")", p.width-7)))
-	}
+	lines := p.title("Targets", "  ("+spans+")")
 	head := s.Label.Render(padRight("target", targetsLabelWidth))
 	for i := range shown {
 		head += s.Label.Render(padLeft(targetLabel(i, targets[i], widths[i]-2), widths[i]))

@@ -48,18 +48,13 @@ func (p *throughputPane) View() string {
 // head is everything above the chart: the title, the rate figures (wrapped to the width, never
 // cut), and the alarms.
 func (p *throughputPane) head() []string {
-	s := p.c.styles
-	var lines []string
-	if p.wide {
-		lines = append(lines, s.Section.Render("Throughput"))
-	}
-	lines = append(lines, wrapIndented(p.rateParts(), "  ", labelWidth, p.width)...)
+	lines := append(p.title("Throughput", ""), wrapIndented(p.rateParts(), "  ", labelWidth, p.width)...)
 	if parts := p.costParts(); parts != nil {
 		lines = append(lines, wrapIndented(parts, "  ", labelWidth, p.width)...)
 	}
 	lines = append(lines, p.failingLines()...)
 	if t := &p.c.st.Tester; t.Behind {
-		lines = append(lines, wrapIndented(testerParts(t, s, p.width-labelWidth), " ", labelWidth, p.width)...)
+		lines = append(lines, wrapIndented(testerParts(t, p.c.styles, p.width-labelWidth), " ", labelWidth, p.width)...)
 	}
 	return lines
 }

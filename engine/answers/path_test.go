@@ -1,8 +1,9 @@
 package answers
 
 import (
-	"strings"
 	"testing"
+
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 // TestCheckIgnorePath: ignore paths are read, and each mistake says how to write one.
@@ -35,12 +36,8 @@ func TestCheckIgnorePath(t *testing.T) {
 		{" result.a", "spaces around"},
 	}
 	for _, tt := range tests {
-		err := CheckIgnorePath(tt.path)
-		switch {
-		case tt.err == "" && err != nil:
-			t.Errorf("%q: %v", tt.path, err)
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%q: error %v, want one with %q", tt.path, err, tt.err)
+		if m := errtest.Mismatch(CheckIgnorePath(tt.path), tt.err); m != "" {
+			t.Errorf("%q: %s", tt.path, m)
 		}
 	}
 }

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 func TestParse(t *testing.T) {
@@ -41,11 +42,9 @@ func TestParse(t *testing.T) {
 	}
 	for _, tt := range tests {
 		th, err := Parse(tt.metric, tt.cond)
-		switch {
-		case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-			t.Errorf("%s = %q: error %v, want one containing %q", tt.metric, tt.cond, err, tt.err)
-		case tt.err == "" && err != nil:
-			t.Errorf("%s = %q: %v", tt.metric, tt.cond, err)
+		switch m := errtest.Mismatch(err, tt.err); {
+		case m != "":
+			t.Errorf("%s = %q: %s", tt.metric, tt.cond, m)
 		case tt.err == "" && (th.Op != tt.op || th.Bound != tt.bound || th.Unit != tt.unit):
 			t.Errorf("%s = %q: %s %v %s, want %s %v %s", tt.metric, tt.cond, th.Op, th.Bound, th.Unit, tt.op, tt.bound, tt.unit)
 		}

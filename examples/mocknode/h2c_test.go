@@ -1,7 +1,6 @@
 package mocknode
 
 import (
-	"context"
 	"io"
 	"net/http"
 	"strings"
@@ -14,13 +13,7 @@ import (
 // the same answers, its limiter's 429 too, each counted once; and its WebSocket endpoint on
 // the same port, taken over from net/http's server as from fasthttp's.
 func TestH2C(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
-	n, addr, err := Start(ctx, "127.0.0.1:0", Config{H2C: true, Rate: 1, Burst: 1, NoDelay: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer n.Close()
+	n, addr := loopbackNode(t, Config{H2C: true, Rate: 1, Burst: 1, NoDelay: true})
 	h2 := &http.Transport{Protocols: new(http.Protocols)}
 	h2.Protocols.SetUnencryptedHTTP2(true) // prior knowledge, no HTTP/1.1 at all
 	defer h2.CloseIdleConnections()

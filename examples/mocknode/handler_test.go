@@ -36,6 +36,23 @@ func testNode(t *testing.T, cfg Config) (*Node, *fasthttp.HostClient) {
 	}
 }
 
+// loopbackNode starts a node on a free loopback port (real TCP, for what an in-memory
+// listener cannot show: HTTP/2, WebSocket, many clients at once) and returns it with its
+// address; it is closed, and must close cleanly, when the test ends.
+func loopbackNode(t *testing.T, cfg Config) (*Node, string) {
+	t.Helper()
+	n, addr, err := Start(t.Context(), "127.0.0.1:0", cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() {
+		if err := n.Close(); err != nil {
+			t.Errorf("Close: %v", err)
+		}
+	})
+	return n, addr
+}
+
 // do sends one request and returns the status and body.
 func do(t testing.TB, c *fasthttp.HostClient, method, path, body string) (int, string) {
 	t.Helper()

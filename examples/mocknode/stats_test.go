@@ -1,7 +1,6 @@
 package mocknode
 
 import (
-	"context"
 	"encoding/json"
 	"fmt"
 	"strconv"
@@ -16,18 +15,8 @@ import (
 // TestStatsExactUnderLoad: over real TCP on 127.0.0.1, concurrent clients' own counts of
 // statuses, methods, calls and errors equal the node's /stats exactly.
 func TestStatsExactUnderLoad(t *testing.T) {
-	ctx, cancel := context.WithCancel(context.Background())
-	defer cancel()
 	// A limiter that rejects part of the flood, so 200 and 429 are both counted.
-	n, addr, err := Start(ctx, "127.0.0.1:0", Config{Rate: 2000, Burst: 50, NoDelay: true})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer func() {
-		if err := n.Close(); err != nil {
-			t.Error(err)
-		}
-	}()
+	n, addr := loopbackNode(t, Config{Rate: 2000, Burst: 50, NoDelay: true})
 	c := &fasthttp.HostClient{Addr: addr, MaxConns: 64}
 
 	bodies := []struct {
