@@ -122,19 +122,9 @@ func NewDashboard(o DashboardOptions) *Dashboard {
 	d.input.CharLimit = 32
 	d.input.SetStyles(d.styles.Input)
 	d.header = newHeaderPane(&d.c)
-	base := paneBase{c: &d.c}
-	d.throughput = throughputPane{paneBase: base}
-	d.latency = latencyPane{paneBase: base}
-	d.status = statusPane{paneBase: base}
-	d.errors = errorsPane{paneBase: base}
-	d.conns = connsPane{paneBase: base}
-	d.events = eventsPane{paneBase: base}
-	d.stages = stagesPane{paneBase: base}
-	d.requests = requestsPane{paneBase: base}
-	d.node = nodePane{paneBase: base}
-	d.targets = targetsPane{paneBase: base}
-	d.answers = answersPane{paneBase: base}
-	d.subs = subsPane{paneBase: base}
+	for _, p := range d.bodyPanes() {
+		p.c = &d.c
+	}
 	d.footer = footerPane{c: &d.c, help: &d.help, input: &d.input}
 	d.c.st = &engine.Stats{} // until the engine publishes
 	d.setStats(o.Stats())

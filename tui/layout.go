@@ -112,6 +112,14 @@ func (d *Dashboard) render() string {
 	return frame
 }
 
+// bodyPanes are the panes of the body, which share what paneBase holds: the one list New gives
+// the run to and arrange the layout to, so a pane added here gets both.
+func (d *Dashboard) bodyPanes() []*paneBase {
+	return []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase, &d.errors.paneBase,
+		&d.conns.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
+		&d.targets.paneBase, &d.answers.paneBase, &d.subs.paneBase}
+}
+
 // arrange tells the panes what they draw from besides the run: the run state as shown, the
 // footer's state, the width, and the layout (boxed or not, how many codes, how tall the chart).
 // It reports whether the layout is the wide one.
@@ -121,9 +129,7 @@ func (d *Dashboard) arrange() (wide bool) {
 	d.footer.SetSize(d.width, 0)
 	d.header.SetSize(d.width, d.header.Lines())
 	wide = d.width >= wideWidth && d.height >= wideHeight
-	for _, p := range []*paneBase{&d.throughput.paneBase, &d.latency.paneBase, &d.status.paneBase,
-		&d.errors.paneBase, &d.conns.paneBase, &d.events.paneBase, &d.stages.paneBase, &d.requests.paneBase, &d.node.paneBase,
-		&d.targets.paneBase, &d.answers.paneBase, &d.subs.paneBase} {
+	for _, p := range d.bodyPanes() {
 		p.wide = wide
 	}
 	d.status.maxCodes, d.throughput.chartRows = compactCodes, 1
