@@ -18,17 +18,6 @@ import (
 	"github.com/gobwas/ws/wsutil"
 )
 
-// wsNode starts a node on a loopback port for the test and returns it with its address.
-func wsNode(t *testing.T, cfg Config) (*Node, string) {
-	t.Helper()
-	n, addr, err := Start(context.Background(), "127.0.0.1:0", cfg)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { _ = n.Close() })
-	return n, addr
-}
-
 // wsDial opens a WebSocket to the node; the connection closes when the test ends.
 func wsDial(t *testing.T, addr string) net.Conn {
 	t.Helper()
@@ -80,7 +69,7 @@ func wsDecode(t *testing.T, p []byte) wsMessage {
 // TestWSCalls: calls sent back to back on one connection are all answered, each with its id,
 // a batch as a batch; the node counts the upgrade as an HTTP request (101) and every call.
 func TestWSCalls(t *testing.T) {
-	n, addr := wsNode(t, Config{Latency: 5 * time.Millisecond, Jitter: 5 * time.Millisecond})
+	n, addr := loopbackNode(t, Config{Latency: 5 * time.Millisecond, Jitter: 5 * time.Millisecond})
 	c := wsDial(t, addr)
 	const calls = 50
 	for i := range calls {
@@ -120,7 +109,7 @@ func TestWSCalls(t *testing.T) {
 // TestWSHandshakes: a refusing node answers the upgrade with its status, counted; a handshake
 // without a key is a 400; over HTTP the subscription methods are unknown.
 func TestWSHandshakes(t *testing.T) {
-	n, addr := wsNode(t, Config{WSRefuse: 403})
+	n, addr := loopbackNode(t, Config{WSRefuse: 403})
 	_, _, _, err := ws.Dial(context.Background(), "ws://"+addr+"/")
 	var status ws.StatusError
 	if !errors.As(err, &status) || status != 403 {
@@ -130,7 +119,7 @@ func TestWSHandshakes(t *testing.T) {
 		t.Errorf("stats %+v", st)
 	}
 
-	_, addr = wsNode(t, Config{})
+	_, addr = loopbackNode(t, Config{})
 	raw, err := net.Dial("tcp", addr)
 	if err != nil {
 		t.Fatal(err)
@@ -154,7 +143,7 @@ func TestWSHandshakes(t *testing.T) {
 // TestWSLimited: the limiter answers over WebSocket with -32005 for each call, with its id, as
 // providers do; those messages are counted limited and their calls are not counted as served.
 func TestWSLimited(t *testing.T) {
-	n, addr := wsNode(t, Config{Rate: 1, NoDelay: true})
+	n, addr := loopbackNode(t, Config{Rate: 1, NoDelay: true})
 	c := wsDial(t, addr)
 	// The first message is admitted (the bucket is new); the next ones within the second are not.
 	if err := wsutil.WriteClientText(c, []byte(`{"id":1,"method":"getSlot"}`)); err != nil {
@@ -200,7 +189,7 @@ func TestWSLimited(t *testing.T) {
 // TestWSDrop: with WSDropEvery 3 the node answers two messages, then closes the connection
 // when the third arrives, leaving it unanswered; both are counted.
 func TestWSDrop(t *testing.T) {
-	n, addr := wsNode(t, Config{WSDropEvery: 3})
+	n, addr := loopbackNode(t, Config{WSDropEvery: 3})
 	c := wsDial(t, addr)
 	for i := 1; i <= 2; i++ {
 		if err := wsutil.WriteClientText(c, fmt.Appendf(nil, `{"id":%d,"method":"getSlot"}`, i)); err != nil {
@@ -230,7 +219,7 @@ func TestWSDrop(t *testing.T) {
 // slotSubscribe tells of every slot that has a block; unsubscribing answers true once and
 // stops the notifications; an unknown kind is an invalid-params error.
 func TestWSSubscriptions(t *testing.T) {
-	n, addr := wsNode(t, Config{BlockTime: 30 * time.Millisecond})
+	n, addr := loopbackNode(t, Config{BlockTime: 30 * time.Millisecond})
 	c := wsDial(t, addr)
 	send := func(s string) {
 		t.Helper()
@@ -303,7 +292,7 @@ func TestWSSubscriptions(t *testing.T) {
 // TestWSCloseStopsConnections: closing the node ends its WebSocket connections (a close frame
 // saying it goes away) instead of waiting for clients to leave.
 func TestWSCloseStopsConnections(t *testing.T) {
-	n, addr := wsNode(t, Config{BlockTime: 20 * time.Millisecond})
+	n, addr := loopbackNode(t, Config{BlockTime: 20 * time.Millisecond})
 	c := wsDial(t, addr)
 	if err := wsutil.WriteClientText(c, []byte(`{"id":1,"method":"eth_subscribe","params":["newHeads"]}`)); err != nil {
 		t.Fatal(err)
@@ -361,7 +350,7 @@ func headOf(t *testing.T, c net.Conn) (number, ts uint64) {
 // message; a subscription that ends (unsubscribed, or its connection closed) gives its place
 // back.
 func TestSubLimit(t *testing.T) {
-	n, addr := wsNode(t, Config{SubLimit: 1, BlockTime: time.Second})
+	n, addr := loopbackNode(t, Config{SubLimit: 1, BlockTime: time.Second})
 	a, b := wsDial(t, addr), wsDial(t, addr)
 	first := subscribeHeads(t, a, 1)
 	if first.Error != nil {
@@ -393,7 +382,7 @@ func TestSubLimit(t *testing.T) {
 // TestSubDropAfter: after SubDropAfter notifications the node closes the connection saying
 // it goes away (1001), counted as a drop.
 func TestSubDropAfter(t *testing.T) {
-	n, addr := wsNode(t, Config{SubDropAfter: 3, BlockTime: 20 * time.Millisecond})
+	n, addr := loopbackNode(t, Config{SubDropAfter: 3, BlockTime: 20 * time.Millisecond})
 	c := wsDial(t, addr)
 	subscribeHeads(t, c, 1)
 	for range 3 {
@@ -413,7 +402,7 @@ func TestSubDropAfter(t *testing.T) {
 // TestSubSkipEvery: with SubSkipEvery 2 a subscriber hears of odd blocks only; every block
 // left out is counted.
 func TestSubSkipEvery(t *testing.T) {
-	n, addr := wsNode(t, Config{SubSkipEvery: 2, BlockTime: 20 * time.Millisecond})
+	n, addr := loopbackNode(t, Config{SubSkipEvery: 2, BlockTime: 20 * time.Millisecond})
 	c := wsDial(t, addr)
 	subscribeHeads(t, c, 1)
 	var last uint64
@@ -435,7 +424,7 @@ func TestSubSkipEvery(t *testing.T) {
 // a burst of calls just before a block delays its notification by their service time.
 func TestWallClockAndNotifyQueued(t *testing.T) {
 	const perCall = 50 * time.Millisecond // a capacity of 20 calls a second
-	n, addr := wsNode(t, Config{WallClock: true, BlockTime: time.Second, Capacity: 20, NotifyQueued: true})
+	n, addr := loopbackNode(t, Config{WallClock: true, BlockTime: time.Second, Capacity: 20, NotifyQueued: true})
 	c := wsDial(t, addr)
 	subscribeHeads(t, c, 1)
 	late := func() time.Duration {
