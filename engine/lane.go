@@ -2,6 +2,7 @@ package engine
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -16,8 +17,9 @@ type lane struct {
 	counters *Counters
 	client   *Client
 	agg      *Aggregator
-	head     *headTracker // nil unless the run follows a head
-	jobs     chan job     // the backlog
+	head     *headTracker   // nil unless the run follows a head
+	subs     *subscriptions // nil unless the run holds subscriptions
+	jobs     chan job       // the backlog
 	pool     *pool
 }
 
@@ -53,7 +55,33 @@ func laneConfig(cfg *Config, i int) *Config {
 		// upgrades from HTTP/1.1, and over wss offers HTTP/1.1 alone in its TLS handshake.
 		c.HTTP2, c.H2C = false, false
 	}
+	c.Subscriptions = subscriptionsAt(cfg.Subscriptions, &t)
 	return &c
+}
+
+// subscriptionsAt are subs as held on target t: each at t's WebSocket endpoint.
+func subscriptionsAt(subs []Subscription, t *Target) []Subscription {
+	if len(subs) == 0 {
+		return nil
+	}
+	out := slices.Clone(subs)
+	u, shown := t.wsEndpoint()
+	for i := range out {
+		out[i].URL, out[i].DisplayURL = u, shown
+	}
+	return out
+}
+
+// wsEndpoint is where the run's subscriptions subscribe on t: its WSURL, else its URL when
+// that is a WebSocket one; "" when it has none.
+func (t *Target) wsEndpoint() (raw, shown string) {
+	switch {
+	case t.WSURL != "":
+		return t.WSURL, t.WSDisplayURL
+	case isWebSocketURL(t.URL):
+		return t.URL, t.DisplayURL
+	}
+	return "", ""
 }
 
 // mergeHeaders is base with over's headers added, each replacing base's of the same name.
@@ -110,6 +138,9 @@ func validateTargets(cfg *Config) []error {
 		}
 		if t.URL == "" {
 			errs = append(errs, fmt.Errorf("target %d (%s) has no url: give it url = \"http://HOST:PORT\"", i+1, t.Name))
+		}
+		if u, _ := t.wsEndpoint(); u == "" && len(cfg.Subscriptions) > 0 {
+			errs = append(errs, fmt.Errorf("target %d (%s) has no WebSocket endpoint, and the run subscribes on every target: give it ws_url = \"ws://HOST:8546\" (or a ws:// url)", i+1, t.Name))
 		}
 		if t.Connections < 0 {
 			errs = append(errs, fmt.Errorf("target %d (%s): connections = %d: need at least 1, or leave it out for the run's", i+1, t.Name, t.Connections))

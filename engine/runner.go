@@ -44,8 +44,7 @@ type Runner struct {
 	start    time.Time
 	// drainEnd is when the drain gives up, in ns since start; 0 until the drain begins.
 	drainEnd atomic.Int64
-	feed     *feed          // nil unless the requests stream from a Source
-	subs     *subscriptions // nil unless the run holds subscriptions
+	feed     *feed // nil unless the requests stream from a Source
 }
 
 // NewRunner checks cfg and prepares a run. The run's clock starts here, so call Run right away.
@@ -77,12 +76,15 @@ func NewRunner(cfg *Config, opt RunOptions) (*Runner, error) {
 	if err := r.makeLanes(); err != nil {
 		return nil, err
 	}
-	var err error
-	if r.subs, err = newSubscriptions(cfg, start, r.events); err != nil {
-		return nil, err
-	}
-	if r.subs != nil {
-		r.lanes[0].agg.subs = r.subs.book // the run's, at the top level
+	for _, l := range r.lanes {
+		// Each target's own subscriptions, at its node (laneConfig), in its lane's books.
+		s, err := newSubscriptions(l.cfg, start, r.events, l.label())
+		if err != nil {
+			return nil, l.wrap(err)
+		}
+		if s != nil {
+			l.subs, l.agg.subs = s, s.book
+		}
 	}
 	return r, nil
 }
@@ -247,16 +249,27 @@ func (r *Runner) followHead(ctx context.Context) (stop func()) {
 	}
 }
 
-// holdSubscriptions starts the subscriptions, when the run holds any, for as long as the run
-// goes; the returned func ends them and waits until their book has filed its last second.
+// holdSubscriptions starts the subscriptions, when the run holds any (each target's, with
+// several), for as long as the run goes; the returned func ends them and waits until their
+// books have filed their last second.
 func (r *Runner) holdSubscriptions(ctx context.Context) (stop func(), err error) {
-	if r.subs == nil {
-		return func() {}, nil
+	var started []*subscriptions
+	stop = func() {
+		for _, s := range started {
+			s.stop()
+		}
 	}
-	if err := r.subs.run(ctx, r.cfg, r.start); err != nil {
-		return nil, err
+	for _, l := range r.lanes {
+		if l.subs == nil {
+			continue
+		}
+		if err := l.subs.run(ctx, l.cfg, r.start); err != nil {
+			stop()
+			return nil, l.wrap(err)
+		}
+		started = append(started, l.subs)
 	}
-	return r.subs.stop, nil
+	return stop, nil
 }
 
 // runWatch runs the Watcher, when there is one, until the returned func stops it and waits

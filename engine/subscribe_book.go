@@ -60,6 +60,7 @@ type subBook struct {
 	start     time.Time
 	startWall int64 // the run's start in Unix ns, for heads' lag behind their timestamps
 	events    *EventLog
+	label     string // "NAME: " of a target's subscriptions in a run of several; else ""
 	in        chan subReport
 	done      chan struct{}
 	tables    []*subTable
@@ -79,9 +80,10 @@ type subSnapshot struct {
 	err  error
 }
 
-// newSubBook makes the book of a run's subscriptions.
-func newSubBook(subs []Subscription, start time.Time, events *EventLog) *subBook {
-	b := &subBook{start: start, startWall: start.UnixNano(), events: events,
+// newSubBook makes the book of a run's subscriptions (a target's, with several: label names it
+// in the events).
+func newSubBook(subs []Subscription, start time.Time, events *EventLog, label string) *subBook {
+	b := &subBook{start: start, startWall: start.UnixNano(), events: events, label: label,
 		in: make(chan subReport, subReportsBuf), done: make(chan struct{}), snaps: make(chan chan subSnapshot)}
 	for i := range subs {
 		b.tables = append(b.tables, newSubTable(&subs[i]))
@@ -162,7 +164,7 @@ func (b *subBook) take(r subReport) {
 		return
 	}
 	if first := t.count(r); first != "" {
-		b.events.Add("subscribe", t.spec.Name+": "+first)
+		b.events.Add("subscribe", b.label+t.spec.Name+": "+first)
 	}
 }
 

@@ -21,9 +21,9 @@ type subscriptions struct {
 	wg     sync.WaitGroup
 }
 
-// newSubscriptions checks the Config's subscriptions and makes their book; nil when there are
-// none.
-func newSubscriptions(cfg *Config, start time.Time, events *EventLog) (*subscriptions, error) {
+// newSubscriptions checks the Config's subscriptions and makes their book, whose events start
+// with label (a target's "NAME: "); nil when there are none.
+func newSubscriptions(cfg *Config, start time.Time, events *EventLog, label string) (*subscriptions, error) {
 	if len(cfg.Subscriptions) == 0 {
 		return nil, nil
 	}
@@ -34,7 +34,7 @@ func newSubscriptions(cfg *Config, start time.Time, events *EventLog) (*subscrip
 	if err := errors.Join(errs...); err != nil {
 		return nil, err
 	}
-	return &subscriptions{book: newSubBook(cfg.Subscriptions, start, events)}, nil
+	return &subscriptions{book: newSubBook(cfg.Subscriptions, start, events, label)}, nil
 }
 
 // run starts the book and every subscription's subscribers, each at its ramp's time after

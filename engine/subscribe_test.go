@@ -8,6 +8,7 @@ import (
 	"net/http/httptest"
 	"os"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -279,4 +280,61 @@ func TestSubscriptionsTLS(t *testing.T) {
 			t.Errorf("subscribed %d dial %+v events %d failures %v, want 3 subscribed over TLS, receiving", s.Subscribed, s.Dial, s.Events, s.DialFailed)
 		}
 	})
+}
+
+// TestSubscriptionsPerTarget: with several targets each [[subscribe]] subscribes on every
+// target, at its own WebSocket endpoint (its ws_url beside an http url, or its ws:// url):
+// each node is subscribed to by its target's subscribers alone, each target's numbers and
+// timeline are its own (a node that caps its subscriptions refuses on its target only, named
+// in the events), the top level is the first target's, the live view holds each target's,
+// and a merge keeps them target by target. A target without a WebSocket endpoint is refused.
+func TestSubscriptionsPerTarget(t *testing.T) {
+	nodeA, wsA, httpA := startHeads(t, mocknode.Config{BlockTime: 100 * time.Millisecond})
+	nodeB, wsB, _ := startHeads(t, mocknode.Config{BlockTime: 100 * time.Millisecond, SubLimit: 2})
+	cfg := subsConfig(wsA, 3, 0, 1500*time.Millisecond)
+	cfg.Plan.Stages[0].Rate = 20
+	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"eth_blockNumber","params":[]}`)
+	cfg.Requests = []engine.Request{{Name: "eth_blockNumber", Weight: 1, Items: 1, Body: body, RPC: engine.ParseRPCCalls(body)}}
+	cfg = sideBySide(cfg, httpA, wsB)
+	cfg.Targets[0].WSURL, cfg.Targets[0].WSDisplayURL = wsA, wsA
+	snap, r := runWith(t, cfg)
+	a, b := snap.Targets[0].Subscriptions, snap.Targets[1].Subscriptions
+	if len(a) != 1 || len(b) != 1 {
+		t.Fatalf("subscriptions of a %+v, of b %+v: want one each", a, b)
+	}
+	for i, c := range []struct {
+		s       engine.SubStats
+		node    *mocknode.Node
+		url     string
+		held    int
+		refused bool
+	}{{a[0], nodeA, wsA, 3, false}, {b[0], nodeB, wsB, 2, true}} {
+		st := c.node.Stats().WS
+		switch {
+		case c.s.Target != c.url || c.s.Subscribers != 3 || c.s.Subscribed != c.held || int64(c.s.Subscribed) != st.Subscriptions:
+			t.Errorf("target %d: %s subscribed %d of %d; its node made %d subscriptions: want %d at %s", i, c.s.Target, c.s.Subscribed, c.s.Subscribers, st.Subscriptions, c.held, c.url)
+		case c.s.Notifications == 0 || c.s.Notifications > st.Notifications:
+			t.Errorf("target %d: %d notifications, its node sent %d", i, c.s.Notifications, st.Notifications)
+		case (len(c.s.Refused) > 0) != c.refused:
+			t.Errorf("target %d: refused %v", i, c.s.Refused)
+		}
+	}
+	if !reflect.DeepEqual(snap.Subscriptions, a) || snap.Timeline[0].Subs[0].Subscribed != snap.Targets[0].Timeline[0].Subs[0].Subscribed {
+		t.Errorf("the top level's subscriptions %+v are not the first target's %+v", snap.Subscriptions, a)
+	}
+	if !hasEvent(snap, "subscribe", "b: newHeads: the node refused the subscription: -32005") || hasEvent(snap, "subscribe", "a: newHeads: the node refused") {
+		t.Errorf("the refusals are not b's alone in the events: %+v", snap.Events)
+	}
+	if st := r.Stats(); len(st.Targets) != 2 || st.Targets[1].Subs[0].Subscribed != 2 || st.Subs[0].Subscribed != 3 {
+		t.Errorf("the live view's subscriptions: %+v", st)
+	}
+	m, err := engine.Merge([]*engine.Snapshot{snap}, []string{"run.json"}, false)
+	if err != nil || m.Targets[1].Subscriptions[0].Notifications != b[0].Notifications || m.Subscriptions[0].Notifications != a[0].Notifications {
+		t.Errorf("merged: %v, %+v", err, m.Targets)
+	}
+
+	cfg.Targets[0].WSURL = ""
+	if _, err := engine.NewRunner(cfg, engine.RunOptions{}); err == nil || !strings.Contains(err.Error(), "target 1 (a) has no WebSocket endpoint") {
+		t.Errorf("a target without a WebSocket endpoint: %v", err)
+	}
 }

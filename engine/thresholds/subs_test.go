@@ -57,3 +57,28 @@ func TestEvaluateSubscriptions(t *testing.T) {
 		t.Error("IsSubMetric or NeedsHeads is wrong")
 	}
 }
+
+// TestEvaluateSubscriptionsPerTarget: in a run with several targets a subscriptions'
+// condition is judged on each target's own subscriptions (a gap on b fails b alone), and one
+// of [thresholds.target.NAME] on that target's.
+func TestEvaluateSubscriptionsPerTarget(t *testing.T) {
+	n := func(v int64) *int64 { return &v }
+	heads := func(gaps int64) []engine.SubStats {
+		return []engine.SubStats{{Name: "newHeads", Subscribers: 2, Subscribed: 2, Subscribes: 2, Notifications: 100,
+			Gaps: n(gaps), Duplicates: n(0), Reorgs: n(0), GapSubscribers: n(min(gaps, 1))}}
+	}
+	s := &engine.Snapshot{Subscriptions: heads(0), Targets: []engine.TargetRun{
+		{Name: "a", Subscriptions: heads(0)}, {Name: "b", Subscriptions: heads(4)}}}
+	th, err := Parse("sub_gaps", "== 0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := Evaluate([]Threshold{th}, s)
+	if len(rs) != 2 || !rs[0].Pass || rs[0].Target != "a" || rs[1].Pass || rs[1].Target != "b" || rs[1].Measured != 4 {
+		t.Errorf("sub_gaps on each target: %+v", rs)
+	}
+	th.Target = "b"
+	if r := Evaluate([]Threshold{th}, s)[0]; r.Pass || r.Measured != 4 {
+		t.Errorf("[thresholds.target.b] sub_gaps: %+v", r)
+	}
+}
