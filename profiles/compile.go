@@ -35,7 +35,8 @@ func compile(c *checker, doc table, md toml.MetaData, src *source) *Profile {
 	c.reportAbsent(tc.data)
 	mix = append(mix, c.targets(doc, cfg, src)...) // may set the URL
 	cfg.DisplayURL = displayFor(cfg.URL, urlVars)
-	cfg.Subscriptions = c.subscriptions(doc, cfg.URL, src.getenv)
+	cfg.Subscriptions = c.subscriptions(doc, cfg.URL, sideBySide, src.getenv)
+	p.subURLWhere = c.subscribeURLWhere(doc)
 	if len(mix) > maxMix {
 		c.addf("request", "the mix has %d requests: at most %d are possible", len(mix), maxMix)
 	}

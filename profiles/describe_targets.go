@@ -33,6 +33,9 @@ func describeTargets(c *engine.Config) [][2]string {
 		if t.TLS != nil && t.TLS.CAFile != "" {
 			rows = append(rows, [2]string{"", "trusts the CA in " + safetext.Line(t.TLS.CAFile) + " as well as the system's"})
 		}
+		if t.WSURL != "" {
+			rows = append(rows, [2]string{"", "WebSocket at " + safetext.Line(t.WSDisplayURL)})
+		}
 	}
 	return rows
 }

@@ -42,6 +42,7 @@ type Profile struct {
 	planChanged bool          // the last Apply replaced or cut the plan
 	perMinute   bool          // the plan's rates were written per minute
 	closedWhere string        // "p.toml:4: mode" when mode = "closed", for --url NAME=URL
+	subURLWhere string        // "p.toml:9: subscribe[1].url": the first [[subscribe]] with a url of its own
 }
 
 // DemoNode is the [demo] table: how the embedded mock node behaves under `rpcstress --demo`.

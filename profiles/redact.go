@@ -52,6 +52,7 @@ type ResolvedTarget struct {
 	Connections int             `json:"connections"`
 	Headers     []engine.Header `json:"headers,omitempty"` // its own, over the profile's
 	TLS         *ResolvedTLS    `json:"tls,omitempty"`     // its own, when it has any
+	WSURL       string          `json:"ws_url,omitempty"`  // where [[subscribe]] subscribes on it, as shown
 }
 
 // ResolvedCompare is the comparison of answers: compare_numbers ("exact" or "value") and
@@ -139,7 +140,7 @@ func (p *Profile) Redacted() any {
 func resolvedTargets(c *engine.Config) ([]ResolvedTarget, *ResolvedCompare) {
 	var out []ResolvedTarget
 	for _, t := range c.Targets {
-		rt := ResolvedTarget{Name: t.Name, URL: t.DisplayURL, Connections: c.Connections, Headers: redactHeaders(t.Headers)}
+		rt := ResolvedTarget{Name: t.Name, URL: t.DisplayURL, Connections: c.Connections, Headers: redactHeaders(t.Headers), WSURL: t.WSDisplayURL}
 		if t.Connections > 0 {
 			rt.Connections = t.Connections
 		}

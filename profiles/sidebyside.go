@@ -20,6 +20,7 @@ import (
 //	name = "erigon"
 //	url = "https://erigon.example/${KEY}"
 //	connections = 32               # its own, instead of the profile's
+//	ws_url = "wss://erigon.example/ws/${KEY}"  # where [[subscribe]] subscribes on it
 //	ca_file = "erigon-ca.pem"      # insecure and ca_file over the profile's
 //	[target.headers]               # merged by name over the profile's [headers]
 //	Authorization = "Bearer ${ERIGON_TOKEN}"
@@ -36,7 +37,7 @@ const (
 )
 
 func targetKeys() []string {
-	return []string{"name", "url", "headers", "insecure", "ca_file", "connections"}
+	return []string{"name", "url", "ws_url", "headers", "insecure", "ca_file", "connections"}
 }
 
 // CheckTargetName is the one rule for a target's name, of a [[target]] table and of
@@ -163,6 +164,16 @@ func (c *checker) sideTarget(t table, path string, src *source, secret []string,
 	if n, has := c.integer(t, path, "connections", 1, maxConnections, "connections = 64"); has {
 		tg.Connections = int(n)
 	}
+	if s, has := c.str(t, path, "ws_url", `ws_url = "ws://127.0.0.1:8546"`); has {
+		field := path + ".ws_url"
+		if u, used, envOK := c.env(field, s, src.getenv); envOK {
+			u = strings.TrimSpace(u)
+			if msg := checkWebSocketURL(u); msg != "" {
+				c.addf(field, "%s", msg)
+			}
+			tg.WSURL, tg.WSDisplayURL = u, displayFor(u, used)
+		}
+	}
 	if tc, given := c.tls(t, path, src, tlsBase); given {
 		tg.TLS = &tc
 	}
@@ -172,6 +183,10 @@ func (c *checker) sideTarget(t table, path string, src *source, secret []string,
 	return tg, ok
 }
 
+// hasWebSocket reports whether target t has somewhere for subscriptions: a ws_url, or a
+// WebSocket url.
+func hasWebSocket(t engine.Target) bool { return t.WSURL != "" || isWebSocket(t.URL) }
+
 // sideBySide reads the [[target]] tables and the compare_* keys into the profile's config,
 // once its requests, headers and TLS are read; secret is the profile's secret list.
 func (p *Profile) sideBySide(c *checker, doc table, src *source, secret []string) {
@@ -179,6 +194,13 @@ func (p *Profile) sideBySide(c *checker, doc table, src *source, secret []string
 	cfg.Targets = c.sideTargets(doc, src, secret, cfg.TLS)
 	if len(cfg.Targets) > 0 {
 		cfg.URL, cfg.DisplayURL = cfg.Targets[0].URL, cfg.Targets[0].DisplayURL
+	}
+	if len(cfg.Subscriptions) > 0 {
+		for i, t := range cfg.Targets {
+			if !hasWebSocket(t) {
+				c.addf("target["+strconv.Itoa(i+1)+"]", `has no WebSocket endpoint, and [[subscribe]] subscribes on every target (each at its own node): add ws_url = "ws://host:8546" (geth: --ws.port; Solana: the RPC port + 1), or give a ws:// url`)
+			}
+		}
 	}
 	list, _ := tables(doc["target"])
 	s := c.compare(doc, len(list))

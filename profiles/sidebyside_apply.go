@@ -26,6 +26,7 @@ func (p *Profile) applySideBySide(cfg *engine.Config, o Overrides) (done []strin
 			done = append(done, "--url "+t.String())
 		}
 	}
+	errs = append(errs, p.subscribeSideBySide(cfg, o.Targets)...)
 	if o.Connections != 0 { // the command line's count is every target's
 		for i := range cfg.Targets {
 			cfg.Targets[i].Connections = 0
@@ -49,7 +50,9 @@ func (p *Profile) applySideBySide(cfg *engine.Config, o Overrides) (done []strin
 }
 
 // targetsFrom are the targets of --url NAME=URL: each of the profile's own [[target]] of
-// the same name keeps its headers, TLS and connections under the new URL.
+// the same name keeps its headers, TLS and connections under the new URL, and its ws_url
+// under an http one (as a [[subscribe]] url stays when --url changes the profile's to an http
+// one); a ws:// URL is where its subscriptions go, as --url moves them for one target.
 func (p *Profile) targetsFrom(urls []TargetURL) []engine.Target {
 	out := make([]engine.Target, len(urls))
 	for i, u := range urls {
@@ -61,9 +64,31 @@ func (p *Profile) targetsFrom(urls []TargetURL) []engine.Target {
 			}
 		}
 		t.URL, t.DisplayURL = u.URL, DisplayURL(u.URL)
+		if isWebSocket(u.URL) {
+			t.WSURL, t.WSDisplayURL = "", ""
+		}
 		out[i] = t
 	}
 	return out
+}
+
+// subscribeSideBySide checks the subscriptions of a run whose targets the command line gave:
+// each subscribes on every target at its own node, so a [[subscribe]] table may not name one,
+// and every target needs a WebSocket endpoint (a ws:// url, or its [[target]]'s ws_url).
+func (p *Profile) subscribeSideBySide(cfg *engine.Config, urls []TargetURL) []error {
+	if len(urls) == 0 || len(cfg.Subscriptions) == 0 {
+		return nil
+	}
+	var errs []error
+	if p.subURLWhere != "" {
+		errs = append(errs, fmt.Errorf("--url NAME=URL: %s names one node, and side by side each target's subscriptions go to its own: remove that url (they then go to each target's ws:// url, or the ws_url of its [[target]])", p.subURLWhere))
+	}
+	for i, t := range cfg.Targets {
+		if !hasWebSocket(t) && i < len(urls) {
+			errs = append(errs, fmt.Errorf("--url %s: the profile subscribes ([[subscribe]]) on every target, and %s has no WebSocket endpoint: give it a ws:// url (--url %s=ws://HOST:8546), or name a [[target]] of the profile that has a ws_url", urls[i], t.Name, t.Name))
+		}
+	}
+	return errs
 }
 
 // targetNames lists targets' names for a message: "geth, reth".

@@ -38,8 +38,10 @@ var subscribeMethods = []string{"eth_subscribe", "slotSubscribe", "accountSubscr
 var ethSubscriptions = []string{"newHeads", "logs", "newPendingTransactions", "syncing"}
 
 // subscriptions reads the [[subscribe]] tables. target is the profile's url (secrets
-// included) and targetVars the ${VAR}s it used.
-func (c *checker) subscriptions(doc table, target string, getenv func(string) (string, bool)) []engine.Subscription {
+// included); sideBySide says the profile has [[target]] tables, each of whose subscriptions go
+// to its own node (the engine sets their url: engine.Target.WSURL), so a table's url is
+// refused.
+func (c *checker) subscriptions(doc table, target string, sideBySide bool, getenv func(string) (string, bool)) []engine.Subscription {
 	v, ok := doc["subscribe"]
 	if !ok {
 		return nil
@@ -55,7 +57,7 @@ func (c *checker) subscriptions(doc table, target string, getenv func(string) (s
 	for i, t := range list {
 		path := "subscribe[" + strconv.Itoa(i+1) + "]"
 		c.unknownKeys(t, path, subscribeKeys())
-		s, ok := c.subscription(t, path, target, getenv)
+		s, ok := c.subscription(t, path, target, sideBySide, getenv)
 		if !ok {
 			continue
 		}
@@ -81,7 +83,7 @@ func (c *checker) subscriptions(doc table, target string, getenv func(string) (s
 
 // subscription reads one [[subscribe]] table; its name is the kind it subscribes to until the
 // caller names it.
-func (c *checker) subscription(t table, path, target string, getenv func(string) (string, bool)) (engine.Subscription, bool) {
+func (c *checker) subscription(t table, path, target string, sideBySide bool, getenv func(string) (string, bool)) (engine.Subscription, bool) {
 	var s engine.Subscription
 	ok := true
 	method, has := c.str(t, path, "method", `method = "eth_subscribe"`)
@@ -115,6 +117,13 @@ func (c *checker) subscription(t table, path, target string, getenv func(string)
 	if _, has := t["ramp"]; has {
 		r, good := c.rate(t, path, "ramp")
 		s.Ramp, ok = r, ok && good
+	}
+	if sideBySide {
+		if _, has := t["url"]; has {
+			c.addf(path+".url", "names one node, and with [[target]] tables each target's subscriptions go to its own: remove url, and give each [[target]] a ws_url (or a ws:// url)")
+			return s, false
+		}
+		return s, ok // its url is each target's WebSocket endpoint
 	}
 	u, display, good := c.subscribeURL(t, path, target, getenv)
 	s.URL, s.DisplayURL = u, display
@@ -175,6 +184,19 @@ func (c *checker) subscribeURL(t table, path, target string, getenv func(string)
 		return "", "", false
 	}
 	return u, displayFor(u, used), true
+}
+
+// subscribeURLWhere is where the first [[subscribe]] table that names its own url does
+// ("p.toml:9: subscribe[1].url"), or "": for --url NAME=URL, which sends each target's
+// subscriptions to its own node.
+func (c *checker) subscribeURLWhere(doc table) string {
+	list, _ := tables(doc["subscribe"])
+	for i, t := range list {
+		if _, has := t["url"]; has {
+			return c.where("subscribe[" + strconv.Itoa(i+1) + "].url")
+		}
+	}
+	return ""
 }
 
 // checkWebSocketURL says what is wrong with a subscription's url ("" when nothing), naming no
@@ -299,8 +321,12 @@ func (p *Profile) describeSubscriptions() [][2]string {
 		if s.Ramp > 0 {
 			ramp = "adding " + s.Ramp.String()
 		}
+		at := safetext.Line(s.DisplayURL)
+		if len(p.Config.Targets) > 0 {
+			at = "each target's WebSocket endpoint"
+		}
 		rows = append(rows, [2]string{key, fmt.Sprintf("%s: %s %s, %d subscribers (%s) at %s", safetext.Line(s.Name),
-			safetext.Line(s.Method), safetext.Line(string(s.Params)), s.Subscribers, ramp, safetext.Line(s.DisplayURL))})
+			safetext.Line(s.Method), safetext.Line(string(s.Params)), s.Subscribers, ramp, at)})
 	}
 	return rows
 }

@@ -174,3 +174,87 @@ func TestSubscribeDescribe(t *testing.T) {
 		t.Errorf("describe:\n%s", out)
 	}
 }
+
+// sideSubs is a profile of two targets, the second given ws (its ws_url, or none), that
+// subscribes; extra goes at the end of its [[subscribe]] table.
+func sideSubs(ws, extra string) string {
+	return `[[target]]
+name = "a"
+url = "ws://127.0.0.1:8546"
+[[target]]
+name = "b"
+url = "http://127.0.0.1:9545"
+` + ws + headsBeside + "subscribers = 4\n" + extra
+}
+
+// headsBeside is a profile's eth_blockNumber at 1/s and a newHeads subscription, its
+// subscribers to follow.
+const headsBeside = `[[request]]
+method = "eth_blockNumber"
+[[stage]]
+rate = 1
+[[subscribe]]
+method = "eth_subscribe"
+params = ["newHeads"]
+`
+
+// TestSubscribeSideBySide: with [[target]] tables each [[subscribe]] subscribes on every
+// target at its own node: the table names none, the engine takes each target's ws_url (or ws://
+// url); validate and the snapshot's profile show the ws_url, secrets hidden.
+func TestSubscribeSideBySide(t *testing.T) {
+	p := mustLoad(t, sideSubs("ws_url = \"wss://user:pw@b.example/ws?key=1\"\n", ""))
+	c := p.Config
+	if s := c.Subscriptions; len(s) != 1 || s[0].URL != "" || s[0].Subscribers != 4 {
+		t.Errorf("subscriptions %+v: want one, its url each target's", s)
+	}
+	if b := c.Targets[1]; !strings.HasPrefix(b.WSURL, "wss://user:pw@b.example/ws?key=") || b.WSDisplayURL != "wss://b.example/ws" || c.Targets[0].WSURL != "" {
+		t.Errorf("targets' WebSocket endpoints %+v", c.Targets)
+	}
+	var b strings.Builder
+	p.Describe(&b)
+	if out := b.String(); !strings.Contains(out, "WebSocket at wss://b.example/ws") || !strings.Contains(out, "at each target's WebSocket endpoint") || strings.Contains(out, "pw") {
+		t.Errorf("describe:\n%s", out)
+	}
+	if r := p.Redacted().(*Resolved); r.Targets[1].WSURL != "wss://b.example/ws" {
+		t.Errorf("resolved targets %+v", r.Targets)
+	}
+}
+
+// TestSubscribeSideBySideProblems: a target with nowhere to subscribe, a [[subscribe]] url
+// that names one node, and a ws_url that is no WebSocket URL are each refused at their line.
+func TestSubscribeSideBySideProblems(t *testing.T) {
+	checkProblems(t, []problemCase{
+		// b's url is http and it has no ws_url.
+		{name: "no ws endpoint", src: sideSubs("", ""), line: 4, field: "target[2]", hint: `add ws_url = "ws://host:8546"`},
+		// A subscription's own url with several targets.
+		{name: "subscribe url", src: sideSubs("ws_url = \"ws://127.0.0.1:9546\"\n", "url = \"ws://127.0.0.1:8546\"\n"), line: 16, field: "subscribe[1].url", hint: "give each [[target]] a ws_url"},
+		// A ws_url that is http.
+		{name: "http ws_url", src: sideSubs("ws_url = \"http://127.0.0.1:9546\"\n", ""), line: 7, field: "target[2].ws_url", hint: "ws:// or wss://"},
+	})
+}
+
+// TestSubscribeURLTargets: --url NAME=URL on a profile that subscribes: every target needs a
+// WebSocket endpoint (a ws:// url, or its [[target]]'s ws_url, kept under a new http url), and a
+// [[subscribe]] url of its own, which names one node, is refused with its line.
+func TestSubscribeURLTargets(t *testing.T) {
+	p := mustLoad(t, sideSubs("ws_url = \"ws://127.0.0.1:9546\"\n", ""))
+	if err := p.Apply(Overrides{Targets: []TargetURL{{"a", "ws://10.0.0.1:8546"}, {"b", "http://10.0.0.2:8545"}}}); err != nil {
+		t.Errorf("b keeps its ws_url under its new url: %v", err)
+	} else if b := p.Config.Targets[1]; b.WSURL != "ws://127.0.0.1:9546" || b.URL != "http://10.0.0.2:8545" {
+		t.Errorf("target b %+v", b)
+	}
+	if err := p.Apply(Overrides{Targets: []TargetURL{{"a", "ws://10.0.0.1:8546"}, {"b", "ws://10.0.0.2:8546"}}}); err != nil {
+		t.Error(err)
+	} else if b := p.Config.Targets[1]; b.WSURL != "" {
+		t.Errorf("a ws:// --url kept b's ws_url %s: its subscriptions would go to the old node", b.WSURL)
+	}
+	err := p.Apply(Overrides{Targets: []TargetURL{{"a", "ws://10.0.0.1:8546"}, {"c", "http://10.0.0.3:8545"}}})
+	if err == nil || !strings.Contains(err.Error(), "--url c=http://10.0.0.3:8545: the profile subscribes ([[subscribe]]) on every target, and c has no WebSocket endpoint") {
+		t.Errorf("a new http target: %v", err)
+	}
+	own := mustLoad(t, "url = \"http://127.0.0.1:8545\"\n"+headsBeside+"subscribers = 1\nurl = \"ws://127.0.0.1:8546\"\n")
+	err = own.Apply(Overrides{Targets: []TargetURL{{"a", "ws://10.0.0.1:8546"}, {"b", "ws://10.0.0.2:8546"}}})
+	if err == nil || !strings.Contains(err.Error(), ":10: subscribe[1].url names one node") {
+		t.Errorf("a subscription's own url side by side: %v", err)
+	}
+}
