@@ -97,6 +97,8 @@ func layoutViews() map[string]func(*engine.Stats) {
 			}
 			st.Answers.ByRequest[strings.Repeat("取引を取得する長い名前", 4)] = st.Answers.Totals
 		},
+		"two targets, subscribed":  subscribedTargets(2),
+		"four targets, subscribed": subscribedTargets(4),
 		"five targets, not compared": func(st *engine.Stats) {
 			sideBySide(4)(st)
 			st.Targets = append(st.Targets, st.Targets[1])

@@ -74,6 +74,9 @@ func (p *LinePrinter) updateTargets(st *engine.Stats) {
 		p.markRow(t)
 		for i, r := range seconds {
 			p.w.Line(formatTargetRow(t, namedLabel(i, st.Targets[i].TargetName, targetNameWidth), r))
+			if r != nil {
+				p.printSubs(st.Targets[i].Subs, r) // its own, at its node, under its line
+			}
 		}
 		p.printTargetHeads(st.Targets, seconds, t)
 		printed = true

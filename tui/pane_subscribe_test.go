@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"slices"
 	"strings"
 	"testing"
 
@@ -58,6 +59,40 @@ func TestSubsPane(t *testing.T) {
 		}
 		if !strings.Contains(view, "refused 2") && tt.width == 200 {
 			t.Errorf("the slots' refusals are not shown:\n%s", view)
+		}
+	}
+}
+
+// subscribedTargets makes the fixture a run of n targets side by side whose subscriptions
+// (subscribed's) each target holds at its own node, target B with fewer held.
+func subscribedTargets(n int) func(*engine.Stats) {
+	return func(st *engine.Stats) {
+		subscribed(st)
+		sideBySide(n)(st)
+		b := st.Targets[1]
+		b.Subs = slices.Clone(b.Subs)
+		b.Subs[0].Subscribed = 150
+	}
+}
+
+// TestSubsPaneTargets: with several targets the pane has a row per subscription and target,
+// the target's letter before the name and its own figures, and two targets' rows fit at 80x24
+// beside the targets' table and the answers.
+func TestSubsPaneTargets(t *testing.T) {
+	d, _ := testDashboard(t, subscribedTargets(2))
+	screen := view(d)
+	for _, want := range []string{"A newHeads", "198/200 held", "B newHeads", "150/200 held"} {
+		if !strings.Contains(screen, want) {
+			t.Errorf("80x24 with two targets lacks %q:\n%s", want, screen)
+		}
+	}
+	checkFits(t, screen, 80, 24)
+	d.subs.SetSize(120, 5)
+	rows := strings.Split(ansi.Strip(d.subs.View()), "\n")
+	want := []string{"A newHeads", "B newHeads", "A slotSubscribe", "B slotSubscribe"}
+	for i, w := range want {
+		if i >= len(rows) || !strings.Contains(rows[i], w) {
+			t.Errorf("row %d is not %s: %q", i+1, w, rows)
 		}
 	}
 }

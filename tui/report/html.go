@@ -132,7 +132,7 @@ func htmlTargetsReport(r *htmlReport, s *engine.Snapshot) {
 		r.Targets = append(r.Targets, htmlTarget{ID: fmt.Sprintf("target_%d", i+1),
 			Heading:   fmt.Sprintf("Target %s: %s · %s", runLabel(i), safetext.Line(s.Targets[i].Name), safetext.Line(v.Target)),
 			Saturated: htmlSaturated(v),
-			Tables:    shownTables(append([]*textfmt.Table{htmlTotals(v), latencyTable(&v.Totals)}, targetTables(v)...)),
+			Tables:    shownTables(append([]*textfmt.Table{htmlTotals(v), latencyTable(&v.Totals)}, targetTables(v, subsTables(v)...)...)),
 			Invariant: invariantOf(v)})
 	}
 	r.Tables = shownTables(append(nodeTables(s), eventsTable(s.Events)))

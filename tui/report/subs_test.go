@@ -3,6 +3,7 @@ package report
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"testing"
 
@@ -53,4 +54,27 @@ func TestCompareSubscriptions(t *testing.T) {
 		}
 	}
 	fixture.CheckPlainAndNarrow(t, out)
+}
+
+// TestReportSubscriptionsPerTarget: a run of several targets reports each target's
+// subscriptions in that target's sections, its own numbers there, in the text report and the
+// HTML page.
+func TestReportSubscriptionsPerTarget(t *testing.T) {
+	s := fixture.TargetsSnapshot()
+	a := fixture.Subscribed(fixture.Snapshot()).Subscriptions
+	b := slices.Clone(a)
+	b[0].Subscribed, b[0].Notifications = 150, 8888
+	s.Subscriptions, s.Targets[0].Subscriptions, s.Targets[1].Subscriptions = a, a, b
+	out := reportText(t, s)
+	geth, erigon, _ := strings.Cut(out, "Target B")
+	checkContains(t, "target A's sections", geth, "Subscriptions (held at the end", "198/200", "11994")
+	checkContains(t, "target B's sections", erigon, "Subscriptions (held at the end", "150/200", "8888")
+	if strings.Contains(erigon, "198/200") {
+		t.Error("target B's sections show target A's subscriptions")
+	}
+	fixture.CheckPlainAndNarrow(t, out)
+	page := writeHTMLPage(t, s)
+	if strings.Count(page, "Subscriptions (held at the end") != 2 || !strings.Contains(page, "8888") {
+		t.Error("the HTML page does not show each target's subscriptions")
+	}
 }

@@ -11,7 +11,8 @@ import (
 
 // A run sent side by side to several targets reads: the targets against each other stage by
 // stage first (seed 000's table: rate → p95 per node), then how their answers compared, then
-// each target's own sections as a run of one target has them (TargetView), then what belongs
+// each target's own sections as a run of one target has them (TargetView: its subscriptions
+// too, each target's at its own node), then what belongs
 // to the run: the node's resources, the events.
 
 // writeTargetsReport writes the text report's body for a run with several targets.
@@ -26,7 +27,7 @@ func writeTargetsReport(ew *textfmt.Writer, s *engine.Snapshot) {
 		ew.Line("")
 		ew.Paragraph("", "    ", fmt.Sprintf("━━ Target %s: %s  %s", runLabel(i), safetext.Line(s.Targets[i].Name),
 			safetext.Line(v.Target)))
-		writeRunSections(ew, v, targetTables(v))
+		writeRunSections(ew, v, targetTables(v, subsTables(v)...))
 	}
 	ew.Line("")
 	ew.Line("━━ The run")
