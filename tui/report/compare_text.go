@@ -129,8 +129,13 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 		}
 		st := &c.Runs[r].Snapshot.Stages[j]
 		if !runtext.StageRan(st) {
-			// The run ended first (stopped, or a partial snapshot): its zeros are not latency.
-			where = append(where, fmt.Sprintf("%s: stage %d did not run", lbl[r], j+1))
+			// The run ended first (stopped, or a partial snapshot): its zeros are not latency;
+			// or it held subscriptions alone, and says so.
+			what := "did not run"
+			if held := heldText(c.Runs[r].Snapshot, j); held != "" {
+				what = held
+			}
+			where = append(where, fmt.Sprintf("%s: stage %d %s", lbl[r], j+1, what))
 			continue
 		}
 		sums[r] = &st.Summary

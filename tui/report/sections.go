@@ -82,6 +82,11 @@ func stagesTable(s *engine.Snapshot) *textfmt.Table {
 			rate = "-" // closed loop ignores the rate: connections set the pace
 		}
 		if !runtext.StageRan(st) {
+			if held := heldText(s, i); held != "" {
+				// A stage of subscriptions alone sends nothing: it held them.
+				t.AddSpan(held, textfmt.Int(int64(i+1)), rate, stageTime(st))
+				continue
+			}
 			// Its zeros are no measurement: 0 ms would read as fast.
 			t.AddSpan(notRunText(st), textfmt.Int(int64(i+1)), rate)
 			continue

@@ -4,6 +4,7 @@ import (
 	"strings"
 
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/tui/runtext"
 	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
@@ -14,6 +15,39 @@ func subsTables(s *engine.Snapshot) []*textfmt.Table {
 		return nil
 	}
 	return []*textfmt.Table{subsCountsTable(s.Subscriptions), subsTimesTable(s.Subscriptions)}
+}
+
+// heldText says what stage i did when it sent nothing but ran while the run held
+// subscriptions (a stage of subscriptions alone): "held 200 subscribers, 1000 notifications",
+// all subscriptions' as held at its end and received in its seconds (each one's is in the
+// Subscriptions table); "" for any other stage.
+func heldText(s *engine.Snapshot, i int) string {
+	st := &s.Stages[i]
+	if len(s.Subscriptions) == 0 || runtext.StageRan(st) || st.Summary.DurationS <= 0 {
+		return ""
+	}
+	var last []engine.SubRow
+	var notes int64
+	for k := range s.Timeline {
+		if r := &s.Timeline[k]; r.Stage == i && len(r.Subs) > 0 {
+			last = r.Subs
+			for _, sr := range r.Subs {
+				notes += sr.Notifications
+			}
+		}
+	}
+	if last == nil {
+		return ""
+	}
+	held := 0
+	for _, sr := range last {
+		held += sr.Subscribed
+	}
+	text := "held " + textfmt.Int(int64(held)) + " subscriber"
+	if held != 1 {
+		text += "s"
+	}
+	return text + ", " + textfmt.Int(notes) + " notifications"
 }
 
 // subsCountsTable: a row a subscription, how many held one at the end, the events and

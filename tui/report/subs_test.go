@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
 )
 
@@ -76,5 +77,28 @@ func TestReportSubscriptionsPerTarget(t *testing.T) {
 	page := writeHTMLPage(t, s)
 	if strings.Count(page, "Subscriptions (held at the end") != 2 || !strings.Contains(page, "8888") {
 		t.Error("the HTML page does not show each target's subscriptions")
+	}
+}
+
+// TestReportHoldStage: a stage of subscriptions alone, which sends nothing, says what it did
+// (the subscribers held at its end and the notifications of its seconds), in the report's
+// stages and in compare; a stage that never ran still says so.
+func TestReportHoldStage(t *testing.T) {
+	s := fixture.Subscribed(fixture.SnapshotWithTimeline())
+	s.Stages[0].Spec.Rate, s.Stages[0].Summary = 0, engine.Summary{DurationS: 10}
+	held := "held 208 subscribers, 2230 notifications"
+	out := reportText(t, s)
+	checkContains(t, "the stages", out, held)
+	if strings.Contains(out, "did not run") {
+		t.Errorf("the hold stage reads as not run:\n%s", out)
+	}
+	fixture.CheckPlainAndNarrow(t, out)
+	cmp := written(t, func(w io.Writer) error {
+		return WriteCompare(w, []CompareRun{{File: "a.json", Snapshot: s}, {File: "b.json", Snapshot: s}}, 0)
+	})
+	checkContains(t, "compare", cmp, "stage 1 "+held)
+	s.Stages[0].Summary.DurationS = 0 // never reached: the run ended first
+	if out := reportText(t, s); strings.Contains(out, "held 208") || !strings.Contains(out, "did not run") {
+		t.Errorf("a stage that never ran:\n%s", out)
 	}
 }
