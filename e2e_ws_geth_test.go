@@ -13,7 +13,8 @@ import (
 
 // TestE2EWebSocketGeth: calls over WebSocket to a real go-ethereum (geth --dev --ws) are all
 // answered and matched, single calls and batches, on 4 connections, and geth counted exactly
-// the calls rpcstress says it sent (its rpc_requests counter, read before and after).
+// the calls rpcstress says it sent (its rpc_requests counter, read before and after); then a
+// stepped run with many calls in flight per connection (gethStepped).
 func TestE2EWebSocketGeth(t *testing.T) {
 	t.Parallel() // its own geth; it counts, it asserts no rate
 	node := gethtest.StartWith(t, gethtest.Options{WS: true, Metrics: true})
@@ -45,6 +46,7 @@ method = "eth_blockNumber"
 	if tot.Connections.Dialed != 4 || tot.Connections.Redialed != 0 {
 		t.Errorf("connections %+v, want 4 dialed once each", tot.Connections)
 	}
+	gethStepped(t, node)
 
 	// geth's HTTP port does not upgrade (it answers the handshake with 200 and no WebSocket):
 	// every call fails as malformed, none passes for an answer, and the run ends as any run
@@ -79,4 +81,36 @@ func gethCounter(t *testing.T, url, name string) int64 {
 	}
 	t.Fatalf("geth's metrics have no %s", name)
 	return 0
+}
+
+// gethStepped: a stepped run over WebSocket to geth, 100/s then 300/s, with 8 calls in flight
+// on each of 2 connections: every stage completes its requests, all answered ok, and geth
+// counted exactly the calls sent.
+func gethStepped(t *testing.T, node *gethtest.Node) {
+	t.Helper()
+	before := gethCounter(t, node.MetricsURL, "rpc_requests")
+	p := writeFile(t, t.TempDir(), "stepped.toml", fmt.Sprintf(`url = %q
+name = "geth-ws-stepped"
+connections = 2
+streams = 8
+[[request]]
+method = "eth_getBalance"
+params = ["0x0000000000000000000000000000000000000000", "latest"]
+[[request]]
+name = "pair"
+body = '[{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"},{"jsonrpc":"2.0","id":1,"method":"net_version"}]'
+%s%s`, node.WSURL, stage("100/s", "1s"), stage("300/s", "1s")))
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	tot := r.snap.Totals
+	after := gethCounter(t, node.MetricsURL, "rpc_requests")
+	t.Logf("stepped: %d requests, %d calls, %d connections; geth counted %d calls", tot.Completed, tot.Calls.Sent, tot.Connections.Dialed, after-before)
+	for i, want := range []int64{100, 300} {
+		if s := r.snap.Stages[i].Summary; s.Completed != want || s.OK != want {
+			t.Errorf("stage %d: completed %d ok %d, want %d", i+1, s.Completed, s.OK, want)
+		}
+	}
+	if tot.Calls.OK != tot.Calls.Sent || after-before != tot.Calls.Sent || tot.Connections.Dialed != 2 {
+		t.Errorf("calls %+v, geth counted %d, connections %+v", tot.Calls, after-before, tot.Connections)
+	}
 }
