@@ -274,3 +274,33 @@ func scrape(url string) (map[string]float64, error) {
 		}
 	}
 }
+
+// TestE2EWebSocketRedials: a node dropping WebSocket connections every 40 messages: the calls
+// in flight on them count ws_closed, the books still balance against the node's answers, and
+// the re-dials are said where the user reads them: a headless line as they grow (its last
+// figure the snapshot's), the report's connections line.
+func TestE2EWebSocketRedials(t *testing.T) {
+	t.Parallel() // counts only
+	node, url := startNode(t, mocknode.Config{Latency: 5 * time.Millisecond, WSDropEvery: 40})
+	p := writeProfile(t, nodetest.WSURL(url), 2, "streams = 4\n"+getBalance+stage("200/s", "2s"))
+	r := runCLI(t, nil, p)
+	mustRun(t, r, exitOK)
+	tot, st := r.snap.Totals, node.Stats()
+	c := tot.Connections
+	if st.WS.Drops == 0 || c.Redialed == 0 || tot.Status["200"] != st.WS.Messages || tot.Errors["ws_closed"] < st.WS.Dropped {
+		t.Fatalf("node dropped %d connections (%d messages); re-dialed %d, answers %d of the node's %d, ws_closed %d",
+			st.WS.Drops, st.WS.Dropped, c.Redialed, tot.Status["200"], st.WS.Messages, tot.Errors["ws_closed"])
+	}
+	last := ""
+	for line := range strings.Lines(r.stdout) {
+		if _, after, ok := strings.Cut(line, "connections re-dialed: "); ok {
+			last = strings.TrimSpace(after)
+		}
+	}
+	if want := fmt.Sprintf("%d (of %d dialed)", c.Redialed, c.Dialed); last != want {
+		t.Errorf("the last re-dial line says %q, the snapshot %q\n%s", last, want, r.stdout)
+	}
+	if want := fmt.Sprintf("%d re-dialed", c.Redialed); !strings.Contains(r.stdout, want) {
+		t.Errorf("the report lacks %q:\n%s", want, r.stdout)
+	}
+}
