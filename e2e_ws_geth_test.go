@@ -89,17 +89,11 @@ func gethCounter(t *testing.T, url, name string) int64 {
 func gethStepped(t *testing.T, node *gethtest.Node) {
 	t.Helper()
 	before := gethCounter(t, node.MetricsURL, "rpc_requests")
-	p := writeFile(t, t.TempDir(), "stepped.toml", fmt.Sprintf(`url = %q
-name = "geth-ws-stepped"
-connections = 2
-streams = 8
-[[request]]
-method = "eth_getBalance"
-params = ["0x0000000000000000000000000000000000000000", "latest"]
-[[request]]
-name = "pair"
-body = '[{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"},{"jsonrpc":"2.0","id":1,"method":"net_version"}]'
-%s%s`, node.WSURL, stage("100/s", "1s"), stage("300/s", "1s")))
+	// A call and a batch whose ids are not in the calls' order, as an inline list of requests.
+	mix := `request = [{method = "eth_getBalance", params = ["0x0000000000000000000000000000000000000000", "latest"]},
+  {name = "pair", body = '[{"jsonrpc":"2.0","id":2,"method":"eth_blockNumber"},{"jsonrpc":"2.0","id":1,"method":"net_version"}]'}]
+`
+	p := writeProfile(t, node.WSURL, 2, "streams = 8\n"+mix+stage("100/s", "1s")+stage("300/s", "1s"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	tot := r.snap.Totals
