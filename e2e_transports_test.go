@@ -154,6 +154,10 @@ func transportRun(t *testing.T, tr nodetest.Transport) string {
 	if rep.code != exitOK || !strings.Contains(rep.stdout, dial) || !strings.Contains(rep.stdout, "Invariant ✓") {
 		t.Errorf("report: exit %d, want %q and the invariant\n%s%s", rep.code, dial, rep.stdout, rep.stderr)
 	}
+	// Over WebSocket the limiter's -32005s are inside answers that are no HTTP answers.
+	if strings.Contains(rep.stdout, "inside HTTP answers") {
+		t.Errorf("the report calls the answers HTTP answers:\n%s", rep.stdout)
+	}
 	return r.out
 }
 

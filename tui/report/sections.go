@@ -154,7 +154,7 @@ func transportTable(tot *engine.Summary) *textfmt.Table {
 func rpcErrorsTable(tot *engine.Summary, messages map[string]string) *textfmt.Table {
 	t := textfmt.NewTable("rrrl", "code", "count", "share", "message")
 	// Items of a batch are counted apart, so the share of completed requests can pass 100%.
-	t.Caption, t.Title, t.Empty = "JSON-RPC errors (inside HTTP answers; batch items counted apart)", "JSON-RPC errors", "none"
+	t.Caption, t.Title, t.Empty = "JSON-RPC errors (inside the answers; batch items counted apart)", "JSON-RPC errors", "none"
 	for _, code := range textfmt.SortedByCount(tot.RPCErrors) {
 		if tot.RPCErrors[code] > 0 {
 			t.Add(code, textfmt.Int(tot.RPCErrors[code]), textfmt.Pct(tot.RPCErrors[code], tot.Completed),
