@@ -160,6 +160,7 @@ func TestFindLimitMockLimiter240PerMinute(t *testing.T) {
 // machine (the search then says, rightly, that the limit it found is the tester's), so the
 // knee is put at 500/s there.
 func TestFindLimitCapacityKnee(t *testing.T) {
+	longScenario(t, "20 s on a quiet machine, a minute with its retries on a busy one")
 	knee, start := 1500.0, "400/s"
 	if raceDetector {
 		knee, start = 500, "200/s"
@@ -295,6 +296,7 @@ func jsonText(t *testing.T, s string) string {
 // status on an open WebSocket): those answers are limited, so the search finds the limit and
 // the token bucket as over HTTP. About 15 s.
 func TestFindLimitWebSocket(t *testing.T) {
+	longScenario(t, "15 s on a quiet machine, about 50 with its retries on a busy one")
 	node, url := startNode(t, mocknode.Config{Rate: 400, Burst: 30, NoDelay: true})
 	r := findLimit(t, nodetest.WSURL(url), 64, shortProbes+"start = \"100/s\"\n")
 	s := r.snap.Search

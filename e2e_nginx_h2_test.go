@@ -25,7 +25,6 @@ import (
 // it, nginx agrees to no protocol over ALPN, and every request counts as tls with an event
 // saying why.
 func TestNginxHTTP2(t *testing.T) {
-	t.Parallel() // counts, no rate
 	for _, tt := range []struct {
 		name   string
 		listen string // nginx's listen parameters after the address
