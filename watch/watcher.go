@@ -226,7 +226,14 @@ func (w *Watcher) Run(ctx context.Context, start time.Time, event func(kind, det
 			// mean something: over a sliver, CPU time counted in ticks of 10 ms reads as
 			// anything from 0 to several cores.
 			since := time.Since(start)
-			if t := int(since / time.Second); t > last && since-time.Duration(t)*time.Second >= minReading {
+			t := int(since / time.Second)
+			switch {
+			case t-1 > last:
+				// A whole second ended unread: its timer and the run's end came together
+				// (on a busy machine), and select took the end. It gets the reading, over
+				// the time since the last one; the sliver after it is folded in.
+				w.read(ctx, t-1, start, event, false)
+			case t > last && since-time.Duration(t)*time.Second >= minReading:
 				w.read(ctx, t, start, event, false) // the last values: no scrape as the run ends
 			}
 			if w.scrape != nil {

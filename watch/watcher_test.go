@@ -116,6 +116,26 @@ func TestWatcherSliver(t *testing.T) {
 	}
 }
 
+// TestWatcherLastWholeSecond: a run that ends as a second ends (the second's timer and the
+// run's end due together) still reads that second: here the run ended 50 ms past second 0, so
+// second 0 ended unread, and the sliver after it is too short for a reading of its own. Before,
+// select picked the run's end about half the time and second 0 had no reading (a real run lost
+// its last whole second's reading of geth this way on a busy machine).
+func TestWatcherLastWholeSecond(t *testing.T) {
+	for range 20 {
+		w, _, err := New(context.Background(), Config{Procs: []Target{{Spec: strconv.Itoa(os.Getpid()), Where: "--watch-pid"}}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ctx, cancel := context.WithCancel(context.Background())
+		cancel()
+		w.Run(ctx, time.Now().Add(-1050*time.Millisecond), nil)
+		if w.At(0) == nil {
+			t.Fatal("a run that ended 50 ms into its second second has no reading of its first")
+		}
+	}
+}
+
 // TestWatcherNewErrors: every process that is not there is named at once, where it was
 // written; an endpoint that fails or lacks a series is a warning, and the run may go on.
 func TestWatcherNewErrors(t *testing.T) {
