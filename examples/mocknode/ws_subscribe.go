@@ -74,6 +74,9 @@ func (wc *wsConn) subscriptionCall(s *scratch, msg []byte, now time.Time) (start
 			return nil, true
 		}
 		sub := wc.n.subSeq.Add(1)
+		// Live before its answer goes out: an unsubscribe read right after the answer (calls
+		// are served concurrently) must find it, or its place would never come back.
+		stop := wc.register(sub, m)
 		if m == mEthSubscribe {
 			s.result(id, func(dst []byte) []byte { return appendHexQuantity(dst, sub) })
 		} else {
@@ -81,8 +84,10 @@ func (wc *wsConn) subscriptionCall(s *scratch, msg []byte, now time.Time) (start
 		}
 		return func(written bool) {
 			if written {
-				wc.subscribe(sub, m, now)
+				wc.n.counters.ws.subscriptions.Add(1)
+				go wc.notify(sub, m, now, stop) // returns at once if already unsubscribed
 			} else {
+				wc.subs.forget(sub)
 				wc.n.releaseSub()
 			}
 		}, true
@@ -147,15 +152,22 @@ func (s *subscriptions) stop(sub uint64, unsub method) bool {
 	return true
 }
 
-// subscribe starts subscription sub of kind, made at now: its first notification is the first
-// block after now.
-func (wc *wsConn) subscribe(sub uint64, kind method, now time.Time) {
+// register makes subscription sub of kind live (an unsubscribe finds it) and returns its stop
+// channel; its notifications start once its answer is written (notify: the first is the first
+// block after the subscribe).
+func (wc *wsConn) register(sub uint64, kind method) chan struct{} {
 	stop := make(chan struct{})
 	wc.subs.mu.Lock()
 	wc.subs.live[sub] = subscription{kind: kind, stop: stop}
 	wc.subs.mu.Unlock()
-	wc.n.counters.ws.subscriptions.Add(1)
-	go wc.notify(sub, kind, now, stop)
+	return stop
+}
+
+// forget drops subscription sub, whose answer was never written.
+func (s *subscriptions) forget(sub uint64) {
+	s.mu.Lock()
+	delete(s.live, sub)
+	s.mu.Unlock()
 }
 
 // notify writes subscription sub's notifications until it is stopped, the connection ends or
