@@ -34,7 +34,8 @@ type Aggregator struct {
 	snapReq  chan snapshotReq
 	finished chan struct{}
 	latest   atomic.Pointer[Stats]
-	buildMu  sync.Mutex // one snapshot built at a time (see build)
+	buildMu  sync.Mutex  // one snapshot built at a time (see build)
+	enc      histEncoder // encodes the histograms of every snapshot; under buildMu
 
 	// Owned by the Run goroutine.
 	total     *spanAcc
