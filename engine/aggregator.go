@@ -116,7 +116,7 @@ func (a *Aggregator) getBatch() *Batch {
 	case b := <-a.free:
 		return b
 	default:
-		return &Batch{Samples: make([]Sample, 0, batchSize)}
+		return &Batch{Samples: make([]Sample, 0, batchStart)}
 	}
 }
 

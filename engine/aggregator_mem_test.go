@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"testing"
 	"time"
+	"unsafe"
 )
 
 // heapAlloc is the live heap after a collection.
@@ -172,4 +173,32 @@ func TestSaveEncodesOnlyWhatChanged(t *testing.T) {
 	if perRequest := (manyAgain - oneAgain) / (n - 1); perRequest > 1<<10 {
 		t.Errorf("a save with nothing new took %.0f bytes per request, want a few hundred: the histograms were encoded again", perRequest)
 	}
+}
+
+// TestBatchMemoryFollowsSamples: a batch takes room for the samples its worker sends between
+// flushes, not for all a batch may hold. At 5,000/s over 64 connections a worker flushes every
+// batchMaxAge with 4 samples; a stall of the aggregator (a save, a busy machine) puts hundreds
+// of batches in circulation, and with room for batchSize each they held half the heap.
+func TestBatchMemoryFollowsSamples(t *testing.T) {
+	const n, samples = 2000, 4
+	cfg := manyRequests(1)
+	counters := NewCounters(1)
+	counters.InitRequests(1)
+	start := time.Now()
+	a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+	held := make([]*Batch, n)
+	before := heapAlloc()
+	for i := range held {
+		b := a.getBatch()
+		for j := range samples {
+			b.Samples = append(b.Samples, Sample{Sent: int64(j), Done: int64(j) + 1000, Status: 200})
+		}
+		held[i] = b
+	}
+	per := (int64(heapAlloc()) - int64(before)) / n
+	// Room for a few times what the batch holds, and the batch itself.
+	if most := int64(8*samples)*int64(unsafe.Sizeof(Sample{})) + int64(unsafe.Sizeof(Batch{})); per > most || per <= 0 {
+		t.Errorf("a batch of %d samples took %d bytes, want at most %d", samples, per, most)
+	}
+	runtime.KeepAlive(held)
 }
