@@ -202,3 +202,62 @@ func TestBatchMemoryFollowsSamples(t *testing.T) {
 	}
 	runtime.KeepAlive(held)
 }
+
+// TestSpanHoldsOutcomesSeen: a span's latency per outcome takes memory only for the outcomes
+// it has seen: answered ok throughout, it holds no histograms for limited and failed (190 KiB
+// each, four a target with one stage). The snapshot still holds every outcome the run saw, for
+// every stage, an empty one where the stage had none.
+func TestSpanHoldsOutcomesSeen(t *testing.T) {
+	fill := func(a *spanAcc, outcomes ...Outcome) {
+		for i := range 1000 {
+			a.add(&Sample{Done: int64(i+1) * 1000, Status: 200, Outcome: outcomes[i%len(outcomes)]})
+		}
+	}
+	held := func(outcomes ...Outcome) int64 {
+		before := heapAlloc()
+		a := newSpanAcc()
+		fill(a, outcomes...)
+		n := int64(heapAlloc()) - int64(before)
+		runtime.KeepAlive(a)
+		return n
+	}
+	before := heapAlloc()
+	h := newLatencyHist(histSigFigs)
+	one := int64(heapAlloc()) - int64(before) // what one per-outcome histogram takes
+	runtime.KeepAlive(h)
+	okOnly, all := held(OutcomeOK), held(OutcomeOK, OutcomeLimited, OutcomeFailed)
+	t.Logf("ok only %d KiB, all %d KiB, one %d KiB", okOnly>>10, all>>10, one>>10)
+	if okOnly > all-one*3/2 {
+		t.Errorf("a span of ok answers holds %d KiB, one of all three outcomes %d KiB: want two histograms (%d KiB each) less", okOnly>>10, all>>10, one>>10)
+	}
+
+	// Failed answers in the second stage only: the first stage's failed histogram is empty.
+	cfg := testConfig(Stage{Rate: 10, Duration: time.Second}, Stage{Rate: 10, Duration: time.Second})
+	counters := NewCounters(2)
+	counters.InitRequests(1)
+	start := time.Now()
+	a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+	b := a.getBatch()
+	b.Samples = append(b.Samples,
+		Sample{Stage: 0, Done: 1000, Status: 200, Outcome: OutcomeOK},
+		Sample{Stage: 1, Done: 2000, Status: 500, Outcome: OutcomeFailed},
+		Sample{Stage: 1, Done: 3000, Status: 500, Outcome: OutcomeFailed})
+	a.ingest(b)
+	var hs Histograms
+	if err := a.encodeHistograms(&hs); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := hs.ByOutcome["limited"]; ok {
+		t.Error("the snapshot holds latencies of limited answers, and there were none")
+	}
+	failed := hs.ByOutcome["failed"]
+	for i, want := range []int64{0, 2} {
+		if i >= len(failed.Stages) {
+			t.Fatalf("failed latencies for %d stages, want 2", len(failed.Stages))
+		}
+		h, err := DecodeHistogram(failed.Stages[i])
+		if err != nil || h.TotalCount() != want {
+			t.Errorf("stage %d: failed latencies %v (error %v), want %d answers", i+1, h, err, want)
+		}
+	}
+}

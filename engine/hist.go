@@ -62,8 +62,14 @@ func (h *latencyHist) reset() {
 // TotalCount is the number of values recorded.
 func (h *latencyHist) TotalCount() int64 { return h.counts.TotalCount() }
 
-// encode is the histogram as a snapshot holds it, written by e (see histEncoder).
-func (h *latencyHist) encode(e *histEncoder) (string, error) { return e.encode(h.counts) }
+// encode is the histogram as a snapshot holds it, written by e (see histEncoder). A histogram
+// not made yet (an outcome a stage never had: see spanAcc.byOutcome) is encoded empty.
+func (h *latencyHist) encode(e *histEncoder) (string, error) {
+	if h == nil {
+		return e.encode(e.scratch(histGeometry{histLowest, histHighest, histSigFigs}))
+	}
+	return e.encode(h.counts)
+}
 
 // percentiles derives the full percentile set of h.
 func (h *latencyHist) percentiles() Percentiles {

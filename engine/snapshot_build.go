@@ -149,7 +149,7 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 	}
 	h.ByOutcome = map[string]HistogramSet{}
 	for o := Outcome(0); o < outcomeCount; o++ {
-		if a.total.byOutcome[o].TotalCount() == 0 {
+		if h := a.total.byOutcome[o]; h == nil || h.TotalCount() == 0 {
 			continue
 		}
 		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *latencyHist { return s.byOutcome[o] }); err != nil {
