@@ -261,3 +261,47 @@ func TestSpanHoldsOutcomesSeen(t *testing.T) {
 		}
 	}
 }
+
+// TestSecondHoldsWhatItCounted: a timeline second's histogram takes what its answers fill, not
+// a dense histogram's whole range (a few seconds are open or spare per target at any time),
+// and its row reads the same percentiles a dense histogram gives.
+func TestSecondHoldsWhatItCounted(t *testing.T) {
+	const n = 20 // seconds, so that the heap's noise is small beside them
+	samples := make([]Sample, 5000)
+	dense := newLatencyHist(histSigFigs)
+	for i := range samples {
+		samples[i] = Sample{Done: int64(2*time.Millisecond) + int64(i*i%7919)*int64(time.Microsecond), Status: 200}
+		dense.record(samples[i].Latency())
+	}
+	held := func(build func() any) int64 {
+		keep := make([]any, n)
+		before := heapAlloc()
+		for i := range keep {
+			keep[i] = build()
+		}
+		per := (int64(heapAlloc()) - int64(before)) / n
+		runtime.KeepAlive(keep)
+		return per
+	}
+	second := held(func() any {
+		s := newSecond()
+		s.reset(0, 0, 5000)
+		for i := range samples {
+			s.add(&samples[i])
+		}
+		return s
+	})
+	denseSize := held(func() any { return newLatencyHist(histSigFigs) })
+	t.Logf("a second holds %d KiB, a dense histogram %d KiB", second>>10, denseSize>>10)
+	if second*3 > denseSize {
+		t.Errorf("a second of %d answers holds %d KiB, a dense histogram %d KiB: want a third at most", len(samples), second>>10, denseSize>>10)
+	}
+	s := newSecond()
+	s.reset(0, 0, 5000)
+	for i := range samples {
+		s.add(&samples[i])
+	}
+	if got, want := s.row(0, 5000, 0, 0, time.Second).Latency, rowLatencyOf(dense.counts); got != want {
+		t.Errorf("the row's latency %+v, a dense histogram's %+v", got, want)
+	}
+}

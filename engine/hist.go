@@ -114,7 +114,7 @@ func percentilesWithMean(h hdrCounts, meanMs float64) Percentiles {
 }
 
 // rowLatencyOf is the short percentile set of one timeline second.
-func rowLatencyOf(h *hdr.Histogram) RowLatency {
+func rowLatencyOf(h hdrCounts) RowLatency {
 	if h.TotalCount() == 0 {
 		return RowLatency{}
 	}
