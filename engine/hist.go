@@ -66,7 +66,7 @@ func (h *latencyHist) TotalCount() int64 { return h.counts.TotalCount() }
 // not made yet (an outcome a stage never had: see spanAcc.byOutcome) is encoded empty.
 func (h *latencyHist) encode(e *histEncoder) (string, error) {
 	if h == nil {
-		return e.encode(e.scratch(histGeometry{histLowest, histHighest, histSigFigs}))
+		return e.encodeEmpty(histGeometry{histLowest, histHighest, histSigFigs})
 	}
 	return e.encode(h.counts)
 }

@@ -127,11 +127,11 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 	set := func(pick func(*spanAcc) *latencyHist) (HistogramSet, error) {
 		var hs HistogramSet
 		var err error
-		if hs.Total, err = pick(a.total).encode(&a.enc); err != nil {
+		if hs.Total, err = pick(a.total).encode(a.enc); err != nil {
 			return hs, fmt.Errorf("encoding the run's histogram: %w", err)
 		}
 		for i, acc := range a.stages {
-			e, err := pick(acc).encode(&a.enc)
+			e, err := pick(acc).encode(a.enc)
 			if err != nil {
 				return hs, fmt.Errorf("encoding stage %d's histogram: %w", i+1, err)
 			}
@@ -172,7 +172,7 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 			return empty, nil
 		}
 		var err error
-		empty, err = newRequestAcc().latency.encode(&a.enc)
+		empty, err = newRequestAcc().latency.encode(a.enc)
 		return empty, err
 	}
 	for i, tot := range a.reqTotal {
@@ -182,13 +182,13 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 		name := a.rows.names[i]
 		var rh Histograms
 		var err error
-		if rh.Total, rh.Service.Total, err = tot.encodings(&a.enc); err != nil {
+		if rh.Total, rh.Service.Total, err = tot.encodings(a.enc); err != nil {
 			return fmt.Errorf("encoding %s's histogram: %w", name, err)
 		}
 		for s := range a.stages {
 			var lat, svc string
 			if s < len(a.reqStages) && a.reqStages[s] != nil && a.reqStages[s][i] != nil {
-				lat, svc, err = a.reqStages[s][i].encodings(&a.enc)
+				lat, svc, err = a.reqStages[s][i].encodings(a.enc)
 			} else {
 				lat, err = emptyHist()
 				svc = lat
