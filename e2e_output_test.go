@@ -78,7 +78,7 @@ func TestE2EOutDeviceSurvives(t *testing.T) {
 }
 
 // TestE2EBadOutFailsBeforeRun: a missing folder, a directory, a read-only file (for --out, find-limit
-// --out, --cpuprofile, merge -o and report -o) fail with exit 2 before anything is sent, each
+// --out, --cpuprofile, --memprofile, merge -o and report -o) fail with exit 2 before anything is sent, each
 // saying what to do; the read-only file is left as it was. Before, a run went to its end and
 // then failed (or replaced the file, or made the folder).
 func TestE2EBadOutFailsBeforeRun(t *testing.T) {
@@ -103,6 +103,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 		{[]string{p, "--headless", "--out", dir}, "--out " + dir + ": is a directory: name a file inside it instead"},                                    // a directory
 		{[]string{p, "--headless", "--out", readonly}, "--out " + readonly + ": is read-only (-r--r--r--), so rpcstress will not replace it"},            // 0444, even as root
 		{[]string{p, "--headless", "--out", filepath.Join(dir, "ok.json"), "--cpuprofile", dir}, "--cpuprofile " + dir + ": is a directory"},             // the CPU profile
+		{[]string{p, "--headless", "--out", filepath.Join(dir, "ok.json"), "--memprofile", dir}, "--memprofile " + dir + ": is a directory"},             // the heap profile
 		{[]string{"find-limit", p, "--headless", "--out", readonly}, "--out " + readonly + ": is read-only"},                                             // a search
 		{[]string{"merge", "-o", dir, snap, snap}, "-o " + dir + ": is a directory"},                                                                     // merge -o
 		{[]string{"report", "--format", "csv", "-o", readonly, snap}, "-o " + readonly + ": is read-only"},                                               // report -o

@@ -92,6 +92,7 @@ type runFlags struct {
 	startAt    string
 	saveEvery  time.Duration
 	cpuProfile string
+	memProfile string
 	targets    string
 	metrics    string // --metrics-listen
 	watch      watchFlags
@@ -109,6 +110,7 @@ func newRunFlags(fs *flag.FlagSet) *runFlags {
 		url:       "target `URL`, replacing the profile's; or NAME=URL, 2 to 4 times, for targets side by side (--url geth=http://a:8545 --url reth=http://b:8545)",
 	})
 	fs.StringVar(&f.cpuProfile, "cpuprofile", "", "write a Go CPU profile of the run to this `file` (for `go tool pprof`)")
+	fs.StringVar(&f.memProfile, "memprofile", "", "write a Go heap profile taken as the run ends to this `file` (for `go tool pprof`)")
 	fs.StringVar(&f.targets, "targets", "", "send the targets of a `file` instead of a profile: vegeta's http or json format, or a JSON-RPC call per line (sent to --url); needs --rate and --duration, but --targets - (standard input, streamed until it ends) only --rate")
 	fs.StringVar(&f.rate, "rate", "", "one fixed `rate` (500/s, 240/m, a number per second) replacing the profile's stages")
 	cliflag.DurationVar(fs, &f.duration, "duration", 0, "run for this long: cuts or extends the profile's plan")

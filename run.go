@@ -1,14 +1,13 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime/pprof"
+	"runtime"
 	"strings"
 	"syscall"
 	"time"
@@ -16,7 +15,6 @@ import (
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/engine/thresholds"
-	"github.com/rpcstress/rpcstress/internal/outfile"
 	"github.com/rpcstress/rpcstress/internal/promexport"
 	"github.com/rpcstress/rpcstress/internal/safetext"
 	"github.com/rpcstress/rpcstress/profiles"
@@ -163,22 +161,21 @@ func (c *cli) execute(ctx context.Context, p *profiles.Profile, f *runFlags, met
 		return c.fail(exitRunFailed, err)
 	}
 
-	if f.cpuProfile != "" {
-		stop, err := startCPUProfile(f.cpuProfile)
-		if err != nil {
-			return c.fail(exitUsage, err)
-		}
-		defer func() {
-			if err := stop(ctx); err != nil {
-				fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(err.Error()))
-			}
-		}()
+	prof, err := startGoProfiles(f.cpuProfile, f.memProfile)
+	if err != nil {
+		return c.fail(exitUsage, err)
 	}
 	show := c.headless
 	if !f.headless && c.onTerminal() {
 		show = c.dashboard
 	}
 	snap, caught, err := show(ctx, runner, meta, p, out, f)
+	// The profiles end with the run, before the report: the heap profile sees what the run
+	// still holds (the runner and its snapshot are kept alive until it is written).
+	if perr := prof.stop(ctx); perr != nil {
+		fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Line(perr.Error()))
+	}
+	runtime.KeepAlive(runner)
 	thresholdsFailed := snap != nil && err == nil && thresholds.Failed(snap.Thresholds) > 0
 	if snap != nil {
 		if werr := report.WriteReport(c.stdout, snap, c.textWidth()); werr != nil {
@@ -319,25 +316,4 @@ func defaultSnapshotPath(name string, start time.Time) string {
 func (c *cli) fail(code int, err error) int {
 	fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Text(err.Error()))
 	return code
-}
-
-// startCPUProfile checks path and profiles the process until stop is called (--cpuprofile). The
-// profile is kept in memory (kilobytes) and written by stop with the snapshot's rules: a file
-// atomically, a device or a FIFO through, never over a file that should not be replaced.
-func startCPUProfile(path string) (stop func(context.Context) error, err error) {
-	t, err := outfile.Check(path)
-	if err != nil {
-		return nil, fmt.Errorf("--cpuprofile %s: %w", path, err)
-	}
-	var buf bytes.Buffer
-	if err := pprof.StartCPUProfile(&buf); err != nil {
-		return nil, fmt.Errorf("--cpuprofile: %w", err)
-	}
-	return func(ctx context.Context) error {
-		pprof.StopCPUProfile()
-		if err := t.Write(ctx, buf.Bytes()); err != nil {
-			return fmt.Errorf("--cpuprofile %s: %w", path, err)
-		}
-		return nil
-	}, nil
 }

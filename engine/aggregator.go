@@ -34,7 +34,8 @@ type Aggregator struct {
 	snapReq  chan snapshotReq
 	finished chan struct{}
 	latest   atomic.Pointer[Stats]
-	buildMu  sync.Mutex // one snapshot built at a time (see build)
+	buildMu  sync.Mutex   // one snapshot built at a time (see build)
+	enc      *histEncoder // encodes the histograms of every snapshot; shared by a run's targets
 
 	// Owned by the Run goroutine.
 	total     *spanAcc
@@ -88,6 +89,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		finish:    make(chan string, 1),
 		snapReq:   make(chan snapshotReq),
 		finished:  make(chan struct{}),
+		enc:       &histEncoder{},
 		total:     newSpanAcc(),
 		rows:      newRequestRows(cfg.Requests, cfg.Source != nil),
 		rpcMsg:    map[string]string{},
@@ -115,7 +117,7 @@ func (a *Aggregator) getBatch() *Batch {
 	case b := <-a.free:
 		return b
 	default:
-		return &Batch{Samples: make([]Sample, 0, batchSize)}
+		return &Batch{Samples: make([]Sample, 0, batchStart)}
 	}
 }
 

@@ -30,7 +30,6 @@ type hdrCounts interface {
 	RecordValue(v int64) error
 	ValueAtPercentilesSlice(percentiles []float64) []int64
 	TotalCount() int64
-	EncodeV2() ([]byte, error)
 	Reset()
 }
 
@@ -63,8 +62,14 @@ func (h *latencyHist) reset() {
 // TotalCount is the number of values recorded.
 func (h *latencyHist) TotalCount() int64 { return h.counts.TotalCount() }
 
-// encode is the histogram as a snapshot holds it (see encodeHist).
-func (h *latencyHist) encode() (string, error) { return encodeHist(h.counts) }
+// encode is the histogram as a snapshot holds it, written by e (see histEncoder). A histogram
+// not made yet (an outcome a stage never had: see spanAcc.byOutcome) is encoded empty.
+func (h *latencyHist) encode(e *histEncoder) (string, error) {
+	if h == nil {
+		return e.encodeEmpty(histGeometry{histLowest, histHighest, histSigFigs})
+	}
+	return e.encode(h.counts)
+}
 
 // percentiles derives the full percentile set of h.
 func (h *latencyHist) percentiles() Percentiles {
@@ -109,7 +114,7 @@ func percentilesWithMean(h hdrCounts, meanMs float64) Percentiles {
 }
 
 // rowLatencyOf is the short percentile set of one timeline second.
-func rowLatencyOf(h *hdr.Histogram) RowLatency {
+func rowLatencyOf(h hdrCounts) RowLatency {
 	if h.TotalCount() == 0 {
 		return RowLatency{}
 	}
@@ -123,13 +128,12 @@ func usToMs(us int64) float64 { return roundMs(float64(us) / 1000) }
 // roundMs keeps three decimals (1 µs): more digits would only be noise in the JSON.
 func roundMs(ms float64) float64 { return math.Round(ms*1000) / 1000 }
 
-// encodeHist is the HDR V2 compressed, base64 encoding used in snapshots.
+// encodeHist is the HDR V2 compressed, base64 encoding used in snapshots, for a histogram
+// encoded now and then (a merge's, a subscription's); the aggregator's, encoded at every save,
+// go through its own histEncoder.
 func encodeHist(h hdrCounts) (string, error) {
-	b, err := h.EncodeV2()
-	if err != nil {
-		return "", err
-	}
-	return string(b), nil
+	var e histEncoder
+	return e.encode(h)
 }
 
 // DecodeHistogram reads a histogram written into a snapshot (values in microseconds).

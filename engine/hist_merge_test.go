@@ -15,7 +15,7 @@ func recorded(t *testing.T, sigFigs int, ms ...float64) (string, Percentiles) {
 	for _, v := range ms {
 		h.record(int64(v * float64(time.Millisecond)))
 	}
-	enc, err := h.encode()
+	enc, err := h.encode(&histEncoder{})
 	if err != nil {
 		t.Fatal(err)
 	}

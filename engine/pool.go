@@ -12,6 +12,13 @@ import (
 // channel costs little per sample, small enough that one batch is a few KiB.
 const batchSize = 256
 
+// batchStart is the room a new batch has: a batch grows to what its worker sends between
+// flushes, up to batchSize, and keeps that room when reused. Most workers send far fewer than
+// batchSize in batchMaxAge (64 connections at 5,000/s: 4 each), and the batches in circulation
+// (each worker's, those queued while the aggregator is busy, the free ones) made with room for
+// batchSize held 5.7 MB of the heap's 11 MB in such a run of two targets.
+const batchStart = 16
+
 // batchMaxAge bounds how stale a worker's unsent samples may get while it stays busy, so the
 // live view never lags by more than this.
 const batchMaxAge = int64(50 * time.Millisecond)

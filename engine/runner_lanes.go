@@ -44,6 +44,7 @@ func (r *Runner) makeLanes() error {
 		l.jobs = r.sched.jobs // the first's; the others' are made below
 		l.agg = NewAggregator(l.cfg, l.counters, r.events, r.planState, r.start, r.opt.PublishEvery)
 		l.agg.lagIn = r.sched.lags.worst // one schedule: its lateness is every target's
+		l.agg.enc = r.lanes[0].agg.enc   // one encoder: the targets' snapshots are taken in turn
 		if l.name != "" {
 			l.agg.target = l.name
 			l.agg.latest.Store(l.agg.view(false)) // the view before the first publish, named too

@@ -127,11 +127,11 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 	set := func(pick func(*spanAcc) *latencyHist) (HistogramSet, error) {
 		var hs HistogramSet
 		var err error
-		if hs.Total, err = pick(a.total).encode(); err != nil {
+		if hs.Total, err = pick(a.total).encode(a.enc); err != nil {
 			return hs, fmt.Errorf("encoding the run's histogram: %w", err)
 		}
 		for i, acc := range a.stages {
-			e, err := pick(acc).encode()
+			e, err := pick(acc).encode(a.enc)
 			if err != nil {
 				return hs, fmt.Errorf("encoding stage %d's histogram: %w", i+1, err)
 			}
@@ -149,7 +149,7 @@ func (a *Aggregator) encodeHistograms(h *Histograms) error {
 	}
 	h.ByOutcome = map[string]HistogramSet{}
 	for o := Outcome(0); o < outcomeCount; o++ {
-		if a.total.byOutcome[o].TotalCount() == 0 {
+		if h := a.total.byOutcome[o]; h == nil || h.TotalCount() == 0 {
 			continue
 		}
 		if h.ByOutcome[o.String()], err = set(func(s *spanAcc) *latencyHist { return s.byOutcome[o] }); err != nil {
@@ -172,7 +172,7 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 			return empty, nil
 		}
 		var err error
-		empty, err = emptyRequestHist()
+		empty, err = newRequestAcc().latency.encode(a.enc)
 		return empty, err
 	}
 	for i, tot := range a.reqTotal {
@@ -182,13 +182,13 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 		name := a.rows.names[i]
 		var rh Histograms
 		var err error
-		if rh.Total, rh.Service.Total, err = tot.encodings(); err != nil {
+		if rh.Total, rh.Service.Total, err = tot.encodings(a.enc); err != nil {
 			return fmt.Errorf("encoding %s's histogram: %w", name, err)
 		}
 		for s := range a.stages {
 			var lat, svc string
 			if s < len(a.reqStages) && a.reqStages[s] != nil && a.reqStages[s][i] != nil {
-				lat, svc, err = a.reqStages[s][i].encodings()
+				lat, svc, err = a.reqStages[s][i].encodings(a.enc)
 			} else {
 				lat, err = emptyHist()
 				svc = lat
@@ -218,19 +218,16 @@ type requestEncoding struct {
 // with an answer, so an encoding is kept until the next one: a stage that has ended is encoded
 // once, not at every save (an encoding costs a quarter of a millisecond, mostly setting up its
 // compressor; a thousand requests over a few stages spent seconds at each save).
-func (acc *spanAcc) encodings() (lat, svc string, err error) {
+func (acc *spanAcc) encodings(e *histEncoder) (lat, svc string, err error) {
 	if e := acc.encoded; e != nil && e.completed == acc.completed {
 		return e.lat, e.svc, nil
 	}
-	if lat, err = acc.latency.encode(); err != nil {
+	if lat, err = acc.latency.encode(e); err != nil {
 		return "", "", err
 	}
-	if svc, err = acc.service.encode(); err != nil {
+	if svc, err = acc.service.encode(e); err != nil {
 		return "", "", err
 	}
 	acc.encoded = &requestEncoding{completed: acc.completed, lat: lat, svc: svc}
 	return lat, svc, nil
 }
-
-// emptyRequestHist is the encoding of a request histogram with nothing in it.
-func emptyRequestHist() (string, error) { return newRequestAcc().latency.encode() }

@@ -1,6 +1,6 @@
 // Package outfile is the one owner of every file rpcstress writes at a path the user names (or
 // that rpcstress names itself): run and find-limit snapshots, periodic and `s` saves, merge -o,
-// report -o and --cpuprofile. Its rules:
+// report -o, --cpuprofile and --memprofile. Its rules:
 //
 //   - A path is checked before any work (Check), so a bad --out fails before a request is sent,
 //     not after the run with its numbers lost; Write checks again, as the file may have changed.
