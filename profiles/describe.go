@@ -104,7 +104,7 @@ func writeRows(w io.Writer, rows [][2]string) {
 	}
 	keyWidth += 2
 	for _, r := range rows {
-		for i, l := range strings.Split(ansi.Wrap(r[1], describeWidth-keyWidth, ""), "\n") {
+		for i, l := range textfmt.WrapAt(r[1], describeWidth-keyWidth, "") {
 			key := r[0]
 			if i > 0 {
 				key = ""
@@ -157,7 +157,7 @@ func asksLines(info requestInfo, r engine.Request, costs bool) []string {
 	var out []string
 	if len(info.Expect) > 0 {
 		s := "expect " + safetext.Line(strings.Join(info.Expect, "; "))
-		out = append(out, strings.Split(ansi.Wrap(s, describeWidth-4, " "), "\n")...)
+		out = append(out, textfmt.WrapAt(s, describeWidth-4, " ")...)
 	}
 	if costs {
 		out = append(out, fmt.Sprintf("cost   %d units a send", r.Cost))
@@ -252,7 +252,7 @@ func requestLines(r engine.Request) []string {
 	if strings.TrimSpace(s) == "" {
 		return []string{"(no body)"}
 	}
-	lines := strings.Split(ansi.Wrap(s, width, ","), "\n")
+	lines := textfmt.WrapAt(s, width, ",")
 	if len(lines) > bodyLines || cut {
 		lines = lines[:min(len(lines), bodyLines-1)]
 		lines = append(lines, fmt.Sprintf("… (%d bytes in all)", len(r.Body)))

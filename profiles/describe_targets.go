@@ -4,10 +4,9 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/charmbracelet/x/ansi"
-
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/safetext"
+	"github.com/rpcstress/rpcstress/tui/textfmt"
 )
 
 // describeTargets are validate's rows for several targets: each target's name, URL (as
@@ -71,5 +70,5 @@ func ignoreLines(c *engine.Config, name string) []string {
 		return nil
 	}
 	s := "compare ignores " + safetext.Line(strings.Join(paths, ", "))
-	return strings.Split(ansi.Wrap(s, describeWidth-4, " ,"), "\n")
+	return textfmt.WrapAt(s, describeWidth-4, " ,")
 }

@@ -27,13 +27,18 @@ func Wrap(s string, width int) []string {
 }
 
 // WrapWords breaks s between words into lines of at most width terminal cells, splitting a
-// word only when it is wider than the width. It is ansi.Wrap without its overflow: a word that
-// ends in a hyphen at the edge ("(-", "--") stays on its line one cell past the width
-// (x/ansi v0.11.7: "abc (- def" at 5 gives "abc (-", 6 cells); the text is then wrapped a cell
+// word only when it is wider than the width: WrapAt with no breakpoints beyond spaces and hyphens.
+func WrapWords(s string, width int) []string { return WrapAt(s, width, "") }
+
+// WrapAt breaks s into lines of at most width terminal cells at spaces, hyphens and the
+// characters of breakpoints (", " to break a JSON body after its commas too), splitting a word
+// only when it is wider than the width. It is ansi.Wrap without its overflow: a word that ends
+// in a hyphen at the edge ("(-", "--") stays on its line one cell past the width (x/ansi
+// v0.11.7: "abc (- def" at 5 gives "abc (-", 6 cells); the text is then wrapped a cell
 // narrower, and only if that too overflows is it cut.
-func WrapWords(s string, width int) []string {
+func WrapAt(s string, width int, breakpoints string) []string {
 	for w := width; w >= max(width-1, 1); w-- {
-		if lines := strings.Split(ansi.Wrap(s, w, ""), "\n"); fitWidth(lines, width) {
+		if lines := strings.Split(ansi.Wrap(s, w, breakpoints), "\n"); fitWidth(lines, width) {
 			return lines
 		}
 	}

@@ -37,3 +37,27 @@ func TestWrapWords(t *testing.T) {
 		}
 	}
 }
+
+// TestWrapAt: extra breakpoints break where spaces would not, and a hyphen at the edge still
+// never passes the width.
+func TestWrapAt(t *testing.T) {
+	tests := []struct {
+		s, breakpoints string
+		width          int
+		want           []string
+	}{
+		// A JSON body breaks after its commas.
+		{`["abc","def"]`, ",", 8, []string{`["abc",`, `"def"]`}},
+		// ansi.Wrap left " [-] b " one cell over the width.
+		{" [-] b --c", ",", 6, []string{" [-]", "b --c"}},
+	}
+	for _, tt := range tests {
+		got := WrapAt(tt.s, tt.width, tt.breakpoints)
+		if !slices.Equal(got, tt.want) {
+			t.Errorf("WrapAt(%q, %d, %q) = %q, want %q", tt.s, tt.width, tt.breakpoints, got, tt.want)
+		}
+		if !fitWidth(got, tt.width) {
+			t.Errorf("WrapAt(%q, %d, %q) = %q: wider than the width", tt.s, tt.width, tt.breakpoints, got)
+		}
+	}
+}
