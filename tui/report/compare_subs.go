@@ -35,12 +35,13 @@ func writeCompareSubs(ew *textfmt.Writer, c *Comparison) {
 				}
 			}
 		}
-		t := compareTable(labels(c.Runs), subs, subMetrics, true)
-		if t.NaturalWidth("  ") > ew.Width() {
-			t = compareTable(labels(c.Runs), subs, subMetrics, false)
-		}
 		ew.Line("")
 		ew.List("", "  ", "Subscription "+ref.Name+"  ("+ref.Method+" "+ref.Params+")")
-		ew.Table(t, "  ")
+		for i, t := range fitCompareTables(labels(c.Runs), subs, subMetrics, ew.Width()) {
+			if i > 0 {
+				ew.Line("")
+			}
+			ew.Table(t, "  ")
+		}
 	}
 }

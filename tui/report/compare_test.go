@@ -3,13 +3,15 @@ package report
 import (
 	"bytes"
 	"errors"
-	"github.com/charmbracelet/x/exp/golden"
 	"io"
 	"math"
 	"slices"
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
@@ -321,5 +323,25 @@ func TestWriteCompareByTarget(t *testing.T) {
 	}
 	if err := WriteCompareTargets(&bytes.Buffer{}, CompareRun{Snapshot: fixture.Snapshot()}, 0); err == nil {
 		t.Error("one run of a single target has nothing to compare")
+	}
+}
+
+// TestCompareFourTargetsFits: a compare of four targets' runs (names as long as a name may be)
+// fits 80 columns: its tables split against A when one would not fit, and every target still
+// has its numbers.
+func TestCompareFourTargetsFits(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteCompareTargets(&b, CompareRun{File: "runs/four.json", Snapshot: fixture.RichTargetsSnapshot(4)}, 0); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line of %d cells: %q", w, l)
+		}
+	}
+	// One table of four made 91-cell lines: the totals are now two or more, each with its p50.
+	if n := strings.Count(out, "p50 ms"); n < 2 {
+		t.Errorf("the totals are in %d table(s), want them split:\n%s", n, out)
 	}
 }

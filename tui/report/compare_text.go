@@ -18,7 +18,7 @@ import (
 // rate), each number with its difference from the first run, absolute and in percent, marked
 // ▲/▼ for up/down and better/worse for what that means. Stages that have no partner are listed
 // at the end. Plain text in width cells (0: textfmt.DefaultWidth): two or three runs fit 80
-// columns (three without the absolute Δ), more make wider lines rather than cut ones.
+// columns in one table (three without the absolute Δ); more are shown against A in several.
 func WriteCompare(w io.Writer, runs []CompareRun, width int) error {
 	if len(runs) < 2 {
 		return errors.New("write compare: give at least two runs")
@@ -181,12 +181,13 @@ func writeCompareStage(ew *textfmt.Writer, c *Comparison, i int) {
 // cut numbers would say nothing.
 func writeCompareTable(ew *textfmt.Writer, lbl []string, sums []*engine.Summary, secs []float64) {
 	metrics := blockMetrics(durationsDiffer(secs), sums)
-	t := compareTable(lbl, sums, metrics, true)
-	if t.NaturalWidth("  ") > ew.Width() {
-		t = compareTable(lbl, sums, metrics, false)
-	}
-	for _, l := range t.Lines("  ", 0) { // as wide as it is: cut numbers would say nothing
-		ew.Line(l)
+	for i, t := range fitCompareTables(lbl, sums, metrics, ew.Width()) {
+		if i > 0 {
+			ew.Line("")
+		}
+		for _, l := range t.Lines("  ", 0) { // as wide as it is: cut numbers would say nothing
+			ew.Line(l)
+		}
 	}
 	if durationsDiffer(secs) {
 		var spans []string
@@ -198,6 +199,31 @@ func writeCompareTable(ew *textfmt.Writer, lbl []string, sums []*engine.Summary,
 		ew.Paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
 			"): answers compared as shares, not counts (dropped: of scheduled)")
 	}
+}
+
+// fitCompareTables lays out one block in width cells: with the absolute Δ when that fits, else
+// without it, else as several tables, each of run A and as many of the other runs as fit (four
+// targets in one table made 91-cell lines). Only a run alone beside A may still pass the width.
+func fitCompareTables[T any](lbl []string, sums []*T, metrics []metricOf[T], width int) []*textfmt.Table {
+	if t := compareTable(lbl, sums, metrics, true); t.NaturalWidth("  ") <= width {
+		return []*textfmt.Table{t}
+	}
+	var out []*textfmt.Table
+	for per := len(sums) - 1; per >= 1; per-- {
+		out = out[:0]
+		fits := true
+		for from := 1; from < len(sums); from += per {
+			to := min(from+per, len(sums))
+			t := compareTable(append([]string{lbl[0]}, lbl[from:to]...), append([]*T{sums[0]}, sums[from:to]...),
+				metrics, false)
+			fits = fits && t.NaturalWidth("  ") <= width
+			out = append(out, t)
+		}
+		if fits {
+			break
+		}
+	}
+	return out
 }
 
 // compareTable lays out one block, with or without the absolute Δ column: a row per metric,
