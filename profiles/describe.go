@@ -41,15 +41,19 @@ func (p *Profile) Describe(w io.Writer) {
 	if len(c.Targets) > 0 {
 		rows, perTarget = append(rows, describeTargets(c)...), " per target"
 	} else {
-		add("target", "%s %s", c.Method, safetext.Line(c.DisplayURL))
+		method := c.Method // what a WebSocket run sends is a frame, not an HTTP request
+		if c.UsesWebSocket() {
+			method = "WebSocket"
+		}
+		add("target", "%s %s", method, safetext.Line(c.DisplayURL))
 	}
 	if c.Mode == engine.ModeClosed {
 		add("mode", "closed: %d connections send back to back; stage rates are ignored, stages only bound time", c.Connections)
 	} else {
 		add("mode", "open: sends on the plan's schedule whatever the answers do, up to %d connections%s", c.Connections, perTarget)
 	}
-	if text, ok := describeHTTP(c); ok {
-		add("http", "%s", text)
+	if key, text, ok := describeHTTP(c); ok {
+		add(key, "%s", text)
 	}
 	add("timeout", "%s per request; bodies over %s count as too large", c.Timeout, byteSize(c.MaxBodyBytes))
 	if c.MaxRequests > 0 {

@@ -100,21 +100,23 @@ func httpName(cfg *engine.Config) string {
 	return ""
 }
 
-// describeHTTP is validate's row for HTTP/2 (none for HTTP/1.1): how it is spoken, and what
-// connections and streams make of the requests in flight.
-func describeHTTP(cfg *engine.Config) (string, bool) {
-	how := "HTTP/2 over TLS (ALPN \"h2\")"
+// describeHTTP is validate's row for HTTP/2 and WebSocket (none for HTTP/1.1): its key, how
+// the target is spoken to, and what connections and streams make of the requests in flight.
+func describeHTTP(cfg *engine.Config) (key, text string, ok bool) {
+	key, how, unit := "http", "HTTP/2 over TLS (ALPN \"h2\")", "stream"
 	switch {
+	case cfg.UsesWebSocket():
+		key, how, unit = "websocket", "JSON-RPC over WebSocket", "call"
 	case cfg.H2C:
 		how = "HTTP/2 in cleartext (h2c, prior knowledge)"
 	case !cfg.HTTP2:
-		return "", false
+		return "", "", false
 	}
-	streams := fmt.Sprintf("%d streams", max(cfg.Streams, 1))
+	streams := fmt.Sprintf("%d %ss", max(cfg.Streams, 1), unit)
 	if cfg.Streams <= 1 {
-		streams = "1 stream"
+		streams = "1 " + unit
 	}
-	return fmt.Sprintf("%s: %d connections × %s, up to %d requests in flight",
+	return key, fmt.Sprintf("%s: %d connections × %s, up to %d requests in flight",
 		how, cfg.Connections, streams, cfg.InFlight()), true
 }
 
