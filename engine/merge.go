@@ -106,7 +106,11 @@ func mergeHeader(snaps []*Snapshot, names []string) *Snapshot {
 		}
 		hosts = appendUnique(hosts, s.Host)
 		reasons = appendUnique(reasons, s.EndReason)
-		out.Merged = append(out.Merged, fmt.Sprintf("%s (host %s, shard %s, started %s)", names[i], s.Host, orDash(s.Shard), s.StartedAt.Format(time.RFC3339)))
+		if len(s.Merged) > 0 { // a merge of merges lists the runs themselves, so each stays found
+			out.Merged = append(out.Merged, s.Merged...)
+		} else {
+			out.Merged = append(out.Merged, fmt.Sprintf("%s (host %s, shard %s, started %s)", names[i], s.Host, orDash(s.Shard), s.StartedAt.Format(time.RFC3339)))
+		}
 		for k, v := range s.RPCMessages {
 			if _, ok := out.RPCMessages[k]; !ok {
 				out.RPCMessages[k] = v
@@ -148,19 +152,68 @@ func mergeStages(snaps []*Snapshot, hists *MergedHistograms) []StageStats {
 // on the same host as the same shard: the shards of one plan differ in host or shard (--shard,
 // a machine each), and one machine cannot start two runs at one instant. The identity is the
 // run's, not the file's content, so a periodic snapshot of a run (end_reason "running") and
-// its final one, or a copy edited since, are found to be the same run too.
+// its final one, or a copy edited since, are found to be the same run too; and so is a run
+// inside a merged snapshot given again beside it (see runsOf).
 func sameRunTwice(snaps []*Snapshot, names []string) error {
 	for i := range snaps {
 		for j := range i {
-			a, b := snaps[j], snaps[i]
-			if a.StartedAt.Equal(b.StartedAt) && a.Host == b.Host && a.Shard == b.Shard {
-				return fmt.Errorf("%s and %s are the same run (host %s, shard %s, started %s): merging it with itself "+
-					"would count its requests twice; give each machine's snapshot once (merge anyway with --force)",
-					names[j], names[i], orDash(a.Host), orDash(a.Shard), a.StartedAt.Format(time.RFC3339Nano))
+			for _, a := range runsOf(snaps[j]) {
+				for _, b := range runsOf(snaps[i]) {
+					if a.same(b) {
+						return fmt.Errorf("%s and %s hold the same run (host %s, shard %s, started %s): merging it with "+
+							"itself would count its requests twice; give each machine's snapshot once (merge anyway "+
+							"with --force)", names[j], names[i], orDash(a.host), orDash(a.shard), a.start.Format(time.RFC3339Nano))
+					}
+				}
 			}
 		}
 	}
 	return nil
+}
+
+// runID is what makes a run one: its host, shard and start; coarse when the start is known
+// only to the second (read back from a merged snapshot's list).
+type runID struct {
+	host, shard string
+	start       time.Time
+	coarse      bool
+}
+
+func (a runID) same(b runID) bool {
+	if a.host != b.host || a.shard != b.shard {
+		return false
+	}
+	if a.coarse || b.coarse {
+		return a.start.Truncate(time.Second).Equal(b.start.Truncate(time.Second))
+	}
+	return a.start.Equal(b.start)
+}
+
+// runsOf are the runs a snapshot holds: its own, or a merged snapshot's, read back from its
+// Merged entries ("NAME (host H, shard S, started T)", as Merge writes them). An entry that
+// does not read so is passed over: it cannot be matched, as before these were read.
+func runsOf(s *Snapshot) []runID {
+	if len(s.Merged) == 0 {
+		return []runID{{host: s.Host, shard: s.Shard, start: s.StartedAt}}
+	}
+	var out []runID
+	for _, e := range s.Merged {
+		i := strings.LastIndex(e, " (host ")
+		if i < 0 || !strings.HasSuffix(e, ")") {
+			continue
+		}
+		host, rest, ok1 := strings.Cut(e[i+len(" (host "):len(e)-1], ", shard ")
+		shard, started, ok2 := strings.Cut(rest, ", started ")
+		at, err := time.Parse(time.RFC3339, started)
+		if !ok1 || !ok2 || err != nil {
+			continue
+		}
+		if shard == "-" {
+			shard = ""
+		}
+		out = append(out, runID{host: host, shard: shard, start: at, coarse: true})
+	}
+	return out
 }
 
 // sameRun checks the snapshots ran one plan: same profile name, mode and stages.
