@@ -20,7 +20,7 @@ type sessionFlags struct {
 	out, refURL, data                 string
 	urls                              specList // --url, repeatable: URL, or NAME=URL for each target
 	connections, streams, fps         int
-	timeout                           time.Duration
+	timeout, sendTick                 time.Duration
 	// fs is the flag set they are declared in, which knows which flags the command line gave
 	// (see given).
 	fs *flag.FlagSet
@@ -45,6 +45,7 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.BoolVar(&f.h2c, "h2c", false, "speak HTTP/2 in cleartext with prior knowledge (an http URL), as the profile's h2c = true")
 	fs.IntVar(&f.streams, "streams", 0, "requests each HTTP/2 connection carries at once, `N` (default 1), as the profile's streams")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
+	cliflag.DurationVar(fs, &f.sendTick, "send-tick", 0, "the schedule's grain (default 1ms): the scheduler wakes this often and sends what is due; coarser costs less CPU and sends rate × tick at once, as the profile's send_tick")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
 	dataFlag(fs, &f.data)
 }
@@ -62,7 +63,7 @@ func (f *sessionFlags) given(name string) bool {
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 	o := profiles.Overrides{RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout,
-		HTTP2: f.http2, H2C: f.h2c, Streams: f.streams}
+		HTTP2: f.http2, H2C: f.h2c, Streams: f.streams, SendTick: f.sendTick}
 	url, targets, urlErr := profiles.URLFlags(f.urls)
 	switch {
 	case f.connections < 0 || f.given("connections") && f.connections == 0:
@@ -71,6 +72,8 @@ func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 		return o, fmt.Errorf("--streams %d: must be at least 1", f.streams)
 	case f.given("timeout") && profiles.CheckTimeout(f.timeout) != nil:
 		return o, fmt.Errorf("--timeout %s: %w", f.timeout, profiles.CheckTimeout(f.timeout))
+	case f.sendTick < 0 || f.given("send-tick") && f.sendTick == 0:
+		return o, fmt.Errorf("--send-tick %s is out of range: use %s to %s (default %s)", f.sendTick, engine.MinSendTick, engine.MaxSendTick, engine.DefaultSendTick)
 	case f.fps < 1 || f.fps > 60:
 		return o, fmt.Errorf("--fps %d: use 1 to 60", f.fps)
 	case urlErr != nil:

@@ -97,6 +97,10 @@ func TestRunFlagOverrides(t *testing.T) {
 		{[]string{"--h2c", "--streams", "8"}, profiles.Overrides{H2C: true, Streams: 8}, ""},
 		{[]string{"--http2"}, profiles.Overrides{HTTP2: true}, ""},
 		{[]string{"--timeout", "0s"}, profiles.Overrides{}, "--timeout 0s: must be more than 0: it bounds each request, e.g. 5s"},
+		// The send tick reaches the profile's overrides (the profile checks its range); an
+		// explicit 0 is refused here.
+		{[]string{"--send-tick", "10ms"}, profiles.Overrides{SendTick: 10 * time.Millisecond}, ""},
+		{[]string{"--send-tick", "0s"}, profiles.Overrides{}, "--send-tick 0s is out of range: use 100µs to 100ms (default 1ms)"},
 		// The live updates: 1 to 60 a second.
 		{[]string{"--fps", "0"}, profiles.Overrides{}, "--fps 0: use 1 to 60"},
 		{[]string{"--fps", "61"}, profiles.Overrides{}, "--fps 61: use 1 to 60"},

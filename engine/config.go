@@ -108,6 +108,11 @@ type Config struct {
 	// Streams is how many requests each HTTP/2 or WebSocket connection carries at once (0 is
 	// 1); ignored over HTTP/1.1, which carries one.
 	Streams int
+	// SendTick is the grain of the open-loop schedule: the scheduler wakes on whole ticks and
+	// sends everything due by then (0 is DefaultSendTick; see Scheduler). Intended times stay
+	// exact whatever it is; a coarser tick costs less CPU and sends up to a tick late, in
+	// bursts of rate × tick.
+	SendTick time.Duration
 	// Mode is open (rate-driven) or closed (back to back).
 	Mode Mode
 	// MaxRequests stops the run after this many requests were scheduled; 0 means no limit.

@@ -31,8 +31,12 @@ type fakeRun struct {
 	r    *schedRun
 	c    *Counters
 	jobs []job // the jobs taken out of the backlog, in order
-	now  int64 // the time of the last call: when over, when the schedule ended
-	over bool  // the schedule has ended
+	// wakes counts the timer's wakes; late is the most a job taken by the reader waited
+	// between its intended time and the call that handed it out.
+	wakes int
+	late  int64
+	now   int64 // the time of the last call: when over, when the schedule ended
+	over  bool  // the schedule has ended
 }
 
 // play walks the plan through acts, then ends the schedule with a stop at end unless it ended
@@ -81,10 +85,11 @@ func (f *fakeRun) stop(end time.Duration) {
 // tick wakes the walk whenever it asks to before until, if the timer runs.
 func (f *fakeRun) tick(until int64) {
 	for f.ticks && !f.over {
-		at := time.Duration(f.now) + sleepFor(f.r.nextWake(), f.now) // as Run sleeps
+		at := time.Duration(f.now) + sleepFor(f.r.nextWake(), f.now, f.r.s.tick) // as Run sleeps
 		if int64(at) >= until {
 			return
 		}
+		f.wakes++
 		f.call(act{at: at, kind: wake})
 	}
 }
@@ -101,6 +106,7 @@ func (f *fakeRun) call(a act) {
 		select {
 		case j := <-f.r.s.jobs:
 			f.jobs = append(f.jobs, j)
+			f.late = max(f.late, f.now-j.intended)
 		default:
 			return
 		}

@@ -21,17 +21,33 @@ type job struct {
 // is far behind (after a long stall of the process, say).
 const maxEmitPerPass = 4096
 
-// sendTick is the grain of the scheduler's wake-ups: it wakes on whole ticks since the start and
-// hands out everything due by then. Intended times stay exact (latency is still measured from
-// when each request should have gone), so this changes only when requests leave: up to one tick
-// late, half a tick on average, and the send lag in every snapshot shows it. It is a trade of
-// CPU against that lag, measured at 20k/s on one core of this 2-core VM with the timerfd waker
-// (CPU s per 1M requests, send lag p50/p99): a wake per request 44 s, 0.04/0.13 ms; 250 µs ticks
-// 28 s, 0.18/0.29 ms;
-// 500 µs 21–23 s, 0.33/0.55 ms; 1 ms 17–19 s, 0.62/1.04 ms, against 20–27 s and 0.04–0.37/1.15 ms
-// for Go's own timer woken per request. 1 ms also matches nginx's limit_req, which reads its
-// clock in whole milliseconds, so a limiter sees the same spacing either way.
-const sendTick = int64(time.Millisecond)
+// DefaultSendTick is the grain of the scheduler's wake-ups (Config.SendTick): it wakes on whole
+// ticks since the start and hands out everything due by then. Intended times stay exact
+// (latency is still measured from when each request should have gone), so the tick changes
+// only when requests leave: up to one tick late, half a tick on average, and the send lag in
+// every snapshot shows it. It is a trade of CPU against that lag, measured at 20k/s on one core
+// of this 2-core VM with the timerfd waker (CPU s per 1M requests, send lag p50/p99): a wake per
+// request 44 s, 0.04/0.13 ms; 250 µs ticks 28 s, 0.18/0.29 ms; 500 µs 21–23 s, 0.33/0.55 ms;
+// 1 ms 17–19 s, 0.62/1.04 ms, against 20–27 s and 0.04–0.37/1.15 ms for Go's own timer woken per
+// request. 1 ms also matches nginx's limit_req, which reads its clock in whole milliseconds, so
+// a limiter sees the same spacing either way. A wake costs far more than a send at low rates
+// (bench/README.md, "The cost of a wake-up"), which is why a user may choose a coarser one.
+const DefaultSendTick = time.Millisecond
+
+// MinSendTick and MaxSendTick bound Config.SendTick: finer than 100 µs the timer's own
+// precision is the grain; coarser than 100 ms a burst of rate × tick is no longer a rate.
+const (
+	MinSendTick = 100 * time.Microsecond
+	MaxSendTick = 100 * time.Millisecond
+)
+
+// sendTickOf is cfg's tick in ns: Config.SendTick, or DefaultSendTick when unset.
+func sendTickOf(cfg *Config) int64 {
+	if cfg.SendTick > 0 {
+		return int64(cfg.SendTick)
+	}
+	return int64(DefaultSendTick)
+}
 
 // segment is a stretch of constant rate: the plan's send number m of it is due at
 // start + m/rate. Absolute due times mean sleep jitter never accumulates (the vegeta pacer's
@@ -79,6 +95,7 @@ type Scheduler struct {
 	maxRequests int64        // this instance's share of Config.MaxRequests
 	stage       atomic.Int32 // current stage, read by closed-mode workers
 	stageEnd    atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
+	tick        int64        // the grain of the wake-ups, ns (Config.SendTick)
 }
 
 // NewScheduler prepares a scheduler; Run starts it.
@@ -93,6 +110,7 @@ func NewScheduler(cfg *Config, counters *Counters, events *EventLog, start time.
 	s.state.Store(&PlanState{State: StateRunning, StageCount: len(cfg.Plan.Stages)})
 	s.stageEnd.Store(noEnd)
 	s.maxRequests = cfg.MaxRequests
+	s.tick = sendTickOf(cfg)
 	if n := int64(cfg.ShardCount); n > 1 && cfg.MaxRequests > 0 {
 		// Shards split the count as evenly as whole requests allow; the first ones take the rest.
 		s.maxRequests = cfg.MaxRequests / n
@@ -287,7 +305,7 @@ func (s *Scheduler) Run(ctx context.Context) {
 	timer := newWaker()
 	defer timer.Stop()
 	for !r.step(s.now()) {
-		timer.Reset(sleepFor(r.nextWake(), s.now()))
+		timer.Reset(sleepFor(r.nextWake(), s.now(), s.tick))
 		select {
 		case <-ctx.Done():
 			s.stopReason.CompareAndSwap(nil, ptr("cancelled"))
@@ -311,17 +329,17 @@ const idleWake = time.Hour
 
 // sleepFor is how long Run sleeps at now until the walk's next wake (next, from nextWake): to
 // the whole tick it falls in, at once when that has passed.
-func sleepFor(next, now int64) time.Duration {
+func sleepFor(next, now, tick int64) time.Duration {
 	if next == noEnd {
 		return idleWake
 	}
-	return time.Duration(max(ceilTick(next)-now, 0))
+	return time.Duration(max(ceilTick(next, tick)-now, 0))
 }
 
-// ceilTick rounds a time since the start up to a whole sendTick.
-func ceilTick(ns int64) int64 {
+// ceilTick rounds a time since the start up to a whole tick.
+func ceilTick(ns, tick int64) int64 {
 	if ns <= 0 {
 		return 0
 	}
-	return (ns + sendTick - 1) / sendTick * sendTick
+	return (ns + tick - 1) / tick * tick
 }

@@ -92,7 +92,7 @@ func (r *schedRun) emit(now, limit int64) bool {
 		if due > limit {
 			return false
 		}
-		if k == 0 && now-due > sendTick {
+		if k == 0 && now-due > r.s.tick {
 			// Later than the tick grain: the scheduler woke late (a busy CPU, a pause of the
 			// process). Everything due since went out late, by up to this much.
 			r.s.lags.record(int(now/int64(time.Second)), time.Duration(now-due))

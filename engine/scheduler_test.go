@@ -91,11 +91,17 @@ func TestSchedulerRun(t *testing.T) {
 
 func TestCeilTick(t *testing.T) {
 	ms := int64(time.Millisecond)
-	for _, tt := range []struct{ in, want int64 }{
-		{-5, 0}, {0, 0}, {1, ms}, {ms - 1, ms}, {ms, ms}, {ms + 1, 2 * ms}, {90*ms + 50_000, 91 * ms},
+	for _, tt := range []struct{ in, tick, want int64 }{
+		// The default 1 ms grain: a time rounds up to the next whole millisecond.
+		{-5, ms, 0}, {0, ms, 0}, {1, ms, ms}, {ms - 1, ms, ms}, {ms, ms, ms}, {ms + 1, ms, 2 * ms},
+		{90*ms + 50_000, ms, 91 * ms},
+		// A 10 ms grain (send_tick = "10ms").
+		{1, 10 * ms, 10 * ms}, {10 * ms, 10 * ms, 10 * ms}, {10*ms + 1, 10 * ms, 20 * ms},
+		// The finest, 100 µs.
+		{150_000, 100_000, 200_000},
 	} {
-		if got := ceilTick(tt.in); got != tt.want {
-			t.Errorf("ceilTick(%d) = %d, want %d", tt.in, got, tt.want)
+		if got := ceilTick(tt.in, tt.tick); got != tt.want {
+			t.Errorf("ceilTick(%d, %d) = %d, want %d", tt.in, tt.tick, got, tt.want)
 		}
 	}
 }

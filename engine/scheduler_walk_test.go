@@ -163,7 +163,7 @@ func checkWalk(t *testing.T, name string, f *fakeRun, ref *refWalk, backlog int)
 		}
 	}
 	// The walk notices the end at the first tick after it, or at the stop that is the end.
-	if f.now < ref.end || f.now >= ref.end+sendTick {
+	if f.now < ref.end || f.now >= ref.end+f.r.s.tick {
 		t.Errorf("%sthe schedule ended at %s, want %s (to the tick after)", name, time.Duration(f.now), time.Duration(ref.end))
 	}
 }

@@ -55,6 +55,9 @@ func (p *Profile) Describe(w io.Writer) {
 	if key, text, ok := describeHTTP(c); ok {
 		add(key, "%s", text)
 	}
+	if c.SendTick != 0 {
+		add("send tick", "%s", sendTickText(c))
+	}
 	add("timeout", "%s per request; bodies over %s count as too large", c.Timeout, byteSize(c.MaxBodyBytes))
 	if c.MaxRequests > 0 {
 		add("limit", "stops after %d requests", c.MaxRequests)
@@ -304,4 +307,18 @@ func joinInts(s []int) string {
 		parts[i] = strconv.Itoa(n)
 	}
 	return strings.Join(parts, ", ")
+}
+
+// sendTickText is validate's row for a send_tick: how late a send may leave, and how many go at
+// once at the plan's highest rate (a limiter whose burst is smaller refuses the rest).
+func sendTickText(c *engine.Config) string {
+	top := engine.Rate(0)
+	for _, st := range c.Plan.Stages {
+		top = max(top, st.Rate)
+	}
+	s := fmt.Sprintf("the scheduler wakes every %s: a send leaves up to %s after its intended time", c.SendTick, c.SendTick)
+	if n := math.Ceil(float64(top) * c.SendTick.Seconds()); n > 1 {
+		s += fmt.Sprintf(", up to %.0f at once at %s", n, top)
+	}
+	return s
 }

@@ -20,7 +20,8 @@ import (
 //     request-count limit.
 //   - --url NAME=URL (Targets) makes the run's targets side by side, --equality compares
 //     their answers; --connections is then every target's (see applySideBySide).
-//   - --http2, --h2c and --streams replace the profile's http2, h2c and streams.
+//   - --http2, --h2c and --streams replace the profile's http2, h2c and streams, --send-tick
+//     its send_tick.
 func (p *Profile) Apply(o Overrides) error {
 	cfg := cloneConfig(p.base)
 	var (
@@ -51,6 +52,13 @@ func (p *Profile) Apply(o Overrides) error {
 		}
 		cfg.Timeout = o.Timeout
 		done = append(done, "--timeout "+o.Timeout.String())
+	}
+	if o.SendTick != 0 {
+		if err := CheckSendTick(o.SendTick, cfg.Mode); err != nil {
+			errs = append(errs, fmt.Errorf("--send-tick %w", err))
+		}
+		cfg.SendTick = o.SendTick
+		done = append(done, "--send-tick "+o.SendTick.String())
 	}
 	if o.RefURL != "" {
 		if err := checkURL(o.RefURL); err != nil {

@@ -80,6 +80,8 @@ type Overrides struct {
 	// HTTP2 and H2C are --http2 and --h2c, Streams --streams (see engine.Config).
 	HTTP2, H2C bool
 	Streams    int
+	// SendTick is --send-tick: the schedule's grain (see engine.Config).
+	SendTick time.Duration
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies

@@ -23,8 +23,10 @@ type Resolved struct {
 	Connections int         `json:"connections"`
 	// HTTP is "h2" (http2 = true) or "h2c", absent otherwise; Streams is there for HTTP/2 and
 	// WebSocket, which carry several requests on a connection.
-	HTTP         string            `json:"http,omitempty"`
-	Streams      int               `json:"streams,omitempty"`
+	HTTP    string `json:"http,omitempty"`
+	Streams int    `json:"streams,omitempty"`
+	// SendTick is the schedule's grain when the profile or --send-tick set one.
+	SendTick     string            `json:"send_tick,omitempty"`
 	MaxRequests  int64             `json:"max_requests,omitempty"`
 	MaxBodyBytes int               `json:"max_body_bytes"`
 	Backlog      int               `json:"backlog,omitempty"`
@@ -115,6 +117,9 @@ func (p *Profile) Redacted() any {
 	}
 	if c.UsesHTTP2() || c.UsesWebSocket() {
 		r.HTTP, r.Streams = httpName(c), max(c.Streams, 1)
+	}
+	if c.SendTick != 0 {
+		r.SendTick = c.SendTick.String()
 	}
 	if c.TLS != (engine.TLSConfig{}) {
 		r.TLS = &ResolvedTLS{Insecure: c.TLS.Insecure, CAFile: c.TLS.CAFile}

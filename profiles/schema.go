@@ -30,7 +30,7 @@ func topKeys() []string {
 		"targets", "targets_format", "insecure", "ca_file", "search", "thresholds",
 		"chain", "head_every", "ref_url", "expect", "watch", "node_metrics", "data_dir", "subscribe",
 		"target", "compare_answers", "compare_numbers", "compare_keep", "compare_ignore",
-		"http2", "h2c", "streams"}
+		"http2", "h2c", "streams", "send_tick"}
 }
 
 func requestKeys() []string {

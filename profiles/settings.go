@@ -88,7 +88,27 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, urlOption
 	if n, ok := c.integer(doc, "", "backlog", 0, maxBacklog, "backlog = 10000"); ok {
 		cfg.Backlog = int(n)
 	}
+	if d, ok := c.duration(doc, "", "send_tick", `send_tick = "1ms"`); ok {
+		if err := CheckSendTick(d, cfg.Mode); err != nil {
+			c.addErr("send_tick", err, "%v", err)
+		}
+		cfg.SendTick = d
+	}
 	return urlVars
+}
+
+// CheckSendTick is the one rule for the schedule's grain, the profile's send_tick and the
+// --send-tick flag alike: from engine.MinSendTick to engine.MaxSendTick, and only where there is
+// a schedule (a closed loop sends back to back).
+func CheckSendTick(d time.Duration, mode engine.Mode) error {
+	switch {
+	case mode == engine.ModeClosed:
+		return fmt.Errorf("%s: a closed loop has no schedule to send on (its connections send back to back): drop it, or use mode = \"open\"", d)
+	case d < engine.MinSendTick || d > engine.MaxSendTick:
+		return fmt.Errorf("%s is out of range: use %s to %s (default %s); a coarser tick costs less CPU and sends up to rate × tick at once",
+			d, engine.MinSendTick, engine.MaxSendTick, engine.DefaultSendTick)
+	}
+	return nil
 }
 
 // maxBody reads max_body: a byte count or a size such as "4MiB".
