@@ -245,7 +245,7 @@ func (h *http2Transport) dial(ctx context.Context, _, _ string) (net.Conn, error
 	if s == nil {
 		s = new(h2slot) // not dialed by conn (cannot happen): counted nowhere
 	}
-	return &countedConn{Conn: conn, s: s}, nil
+	return &countedConn{Conn: conn, in: &s.in, out: &s.out}, nil
 }
 
 // claim takes the bytes the slot's connections carried since the last claim: every frame,
@@ -258,21 +258,22 @@ func (s *h2slot) claim() (in, out uint32) {
 	return clampU32(int(s.in.Swap(0))), clampU32(int(s.out.Swap(0)))
 }
 
-// countedConn counts what a connection reads and writes into its slot.
+// countedConn counts what a connection reads into in and writes into out: a slot's
+// connection its bytes, and a test's server the bytes it saw, alike.
 type countedConn struct {
 	net.Conn
-	s *h2slot
+	in, out *atomic.Int64
 }
 
 func (c *countedConn) Read(p []byte) (int, error) {
 	n, err := c.Conn.Read(p)
-	c.s.in.Add(int64(n))
+	c.in.Add(int64(n))
 	return n, err
 }
 
 func (c *countedConn) Write(p []byte) (int, error) {
 	n, err := c.Conn.Write(p)
-	c.s.out.Add(int64(n))
+	c.out.Add(int64(n))
 	return n, err
 }
 

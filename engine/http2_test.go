@@ -323,25 +323,15 @@ func (l *countingListener) Accept() (net.Conn, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &countingServerConn{Conn: c, l: l}, nil
+	return &countingServerConn{countedConn: countedConn{Conn: c, in: l.read, out: l.written}, l: l}, nil
 }
 
+// countingServerConn counts as the client's connections do (countedConn), and says when it
+// closed.
 type countingServerConn struct {
-	net.Conn
+	countedConn
 	l    *countingListener
 	once atomic.Bool
-}
-
-func (c *countingServerConn) Read(p []byte) (int, error) {
-	n, err := c.Conn.Read(p)
-	c.l.read.Add(int64(n))
-	return n, err
-}
-
-func (c *countingServerConn) Write(p []byte) (int, error) {
-	n, err := c.Conn.Write(p)
-	c.l.written.Add(int64(n))
-	return n, err
 }
 
 func (c *countingServerConn) Close() error {

@@ -94,7 +94,7 @@ func mergeHeader(snaps []*Snapshot, names []string) *Snapshot {
 	out := &Snapshot{
 		Schema: SnapshotSchema, Tool: first.Tool, Profile: first.Profile, Target: first.Target,
 		Mode: first.Mode, StartedAt: first.StartedAt, EndedAt: first.EndedAt,
-		RPCMessages: map[string]string{}, RateLimitHeaders: map[string]string{},
+		RunNotes: RunNotes{RPCMessages: map[string]string{}, RateLimitHeaders: map[string]string{}},
 	}
 	var hosts, reasons []string
 	for i, s := range snaps {

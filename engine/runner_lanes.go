@@ -184,27 +184,10 @@ func (r *Runner) joinSnapshots(take func(*Aggregator) (*Snapshot, error)) (*Snap
 				return nil, l.wrap(err)
 			}
 		}
-		top.Targets[i] = targetRun(l.name, s)
+		top.Targets[i] = TargetRunOf(l.name, s)
 	}
 	if r.cmp != nil {
 		top.Answers = r.cmp.Result()
 	}
 	return top, nil
-}
-
-// targetRun is the share of target name in a run, from the snapshot of its lane.
-func targetRun(name string, s *Snapshot) TargetRun {
-	return TargetRun{
-		Name:             name,
-		Target:           s.Target,
-		Totals:           s.Totals,
-		Stages:           s.Stages,
-		Timeline:         s.Timeline,
-		RPCMessages:      s.RPCMessages,
-		RateLimitHeaders: s.RateLimitHeaders,
-		SaturatedSeconds: s.SaturatedSeconds,
-		Histograms:       s.Histograms,
-		Chain:            s.Chain,
-		Subscriptions:    s.Subscriptions,
-	}
 }

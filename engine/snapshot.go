@@ -38,6 +38,20 @@ type HistogramSet struct {
 	Stages []string `json:"stages"`
 }
 
+// RunNotes is what a run notes beside its counts: the JSON-RPC error messages and rate-limit
+// headers its target sent, and the seconds the generator fell behind. A snapshot holds it for
+// its (first) target, a TargetRun for each target of several and the JSON summary copies it:
+// one type embedded in each (encoding/json writes its fields in its place, as before), so a
+// note added here reaches them all and a copy is one assignment.
+type RunNotes struct {
+	// RPCMessages maps a JSON-RPC error code to a message the target sent with it.
+	RPCMessages map[string]string `json:"rpc_messages,omitempty"`
+	// RateLimitHeaders are Retry-After and X-RateLimit-* as last seen.
+	RateLimitHeaders map[string]string `json:"rate_limit_headers,omitempty"`
+	// SaturatedSeconds counts timeline seconds in which the generator fell behind its schedule.
+	SaturatedSeconds int `json:"saturated_seconds"`
+}
+
 // Snapshot is a saved run: everything a report, compare or merge needs. See DESIGN.md for the
 // field contract; fields are added freely, never renamed.
 type Snapshot struct {
@@ -54,12 +68,7 @@ type Snapshot struct {
 	Stages    []StageStats    `json:"stages"`
 	Timeline  []Row           `json:"timeline"`
 	Events    []Event         `json:"events"`
-	// RPCMessages maps a JSON-RPC error code to a message the target sent with it.
-	RPCMessages map[string]string `json:"rpc_messages,omitempty"`
-	// RateLimitHeaders are Retry-After and X-RateLimit-* as last seen.
-	RateLimitHeaders map[string]string `json:"rate_limit_headers,omitempty"`
-	// SaturatedSeconds counts timeline seconds in which the generator fell behind its schedule.
-	SaturatedSeconds int `json:"saturated_seconds"`
+	RunNotes
 	// Shard is "I/N" when this run sent 1/N of the planned rate as shard I of a multi-machine run.
 	Shard string `json:"shard,omitempty"`
 	// Merged lists the snapshots this one was merged from (host and start), if any.

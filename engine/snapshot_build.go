@@ -67,21 +67,20 @@ func (a *Aggregator) build(meta SnapshotMeta, st *Stats, ended time.Duration, re
 	defer a.buildMu.Unlock()
 	n := len(a.timeline)
 	snap := &Snapshot{
-		Schema:           SnapshotSchema,
-		Tool:             meta.Tool,
-		Host:             meta.Host,
-		Profile:          meta.Profile,
-		Target:           a.cfg.DisplayURL,
-		Mode:             a.cfg.Mode,
-		StartedAt:        a.start.UTC(),
-		EndedAt:          a.start.Add(ended).UTC(),
-		EndReason:        reason,
-		Totals:           st.Total,
-		Stages:           a.stageView,
-		Timeline:         a.timeline[:n:n],
-		Events:           st.Events,
-		RPCMessages:      st.RPCMessage,
-		RateLimitHeaders: st.Headers,
+		Schema:    SnapshotSchema,
+		Tool:      meta.Tool,
+		Host:      meta.Host,
+		Profile:   meta.Profile,
+		Target:    a.cfg.DisplayURL,
+		Mode:      a.cfg.Mode,
+		StartedAt: a.start.UTC(),
+		EndedAt:   a.start.Add(ended).UTC(),
+		EndReason: reason,
+		Totals:    st.Total,
+		Stages:    a.stageView,
+		Timeline:  a.timeline[:n:n],
+		Events:    st.Events,
+		RunNotes:  RunNotes{RPCMessages: st.RPCMessage, RateLimitHeaders: st.Headers},
 	}
 	if snap.Profile == nil {
 		snap.Profile = []byte("{}")

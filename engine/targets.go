@@ -30,16 +30,14 @@ type Target struct {
 // TargetRun is one target's share of a run with several: everything a single-target run
 // has that depends on the target.
 type TargetRun struct {
-	Name             string            `json:"name"`
-	Target           string            `json:"target"` // display URL
-	Totals           Summary           `json:"totals"`
-	Stages           []StageStats      `json:"stages"`
-	Timeline         []Row             `json:"timeline"`
-	RPCMessages      map[string]string `json:"rpc_messages,omitempty"`
-	RateLimitHeaders map[string]string `json:"rate_limit_headers,omitempty"`
-	SaturatedSeconds int               `json:"saturated_seconds"`
-	Histograms       Histograms        `json:"histograms"`
-	Chain            *ChainStats       `json:"chain,omitempty"`
+	Name     string       `json:"name"`
+	Target   string       `json:"target"` // display URL
+	Totals   Summary      `json:"totals"`
+	Stages   []StageStats `json:"stages"`
+	Timeline []Row        `json:"timeline"`
+	RunNotes
+	Histograms Histograms  `json:"histograms"`
+	Chain      *ChainStats `json:"chain,omitempty"`
 	// Subscriptions are the run's subscriptions as held on this target (Config.Subscriptions
 	// subscribe on every target, at its WebSocket endpoint); absent when the run held none.
 	Subscriptions []SubStats `json:"subscriptions,omitempty"`

@@ -30,8 +30,7 @@ func (s *Snapshot) TargetNames() []string {
 func (s *Snapshot) TargetView(i int) *Snapshot {
 	t := &s.Targets[i]
 	v := *s
-	v.Target, v.Totals, v.Stages, v.Timeline = t.Target, t.Totals, t.Stages, t.Timeline
-	v.RPCMessages, v.RateLimitHeaders, v.SaturatedSeconds = t.RPCMessages, t.RateLimitHeaders, t.SaturatedSeconds
+	v.Target, v.Totals, v.Stages, v.Timeline, v.RunNotes = t.Target, t.Totals, t.Stages, t.Timeline, t.RunNotes
 	v.Histograms, v.Chain, v.Subscriptions = t.Histograms, t.Chain, t.Subscriptions
 	v.Targets, v.Answers, v.Thresholds = nil, nil, nil
 	return &v
@@ -40,8 +39,7 @@ func (s *Snapshot) TargetView(i int) *Snapshot {
 // TargetRunOf is the inverse of TargetView: a single-target run's sections as target name.
 func TargetRunOf(name string, s *Snapshot) TargetRun {
 	return TargetRun{Name: name, Target: s.Target, Totals: s.Totals, Stages: s.Stages, Timeline: s.Timeline,
-		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders, SaturatedSeconds: s.SaturatedSeconds,
-		Histograms: s.Histograms, Chain: s.Chain, Subscriptions: s.Subscriptions}
+		RunNotes: s.RunNotes, Histograms: s.Histograms, Chain: s.Chain, Subscriptions: s.Subscriptions}
 }
 
 // sameTargets checks that the snapshots all ran the same targets, by name in order: a merge

@@ -1,7 +1,6 @@
 package profiles
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -9,6 +8,8 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/rpcstress/rpcstress/harvest"
 )
 
 // Option changes how a profile loads, beyond its file and the environment.
@@ -92,17 +93,14 @@ func (c *checker) reportAbsent(d *dataFolder) {
 }
 
 // heldChain is the chain the folder's harvest manifest says its files are of ("" when it has
-// none, or one that does not say). The name is harvest.ManifestName's; profiles does not
-// import harvest for one word.
+// none, or one that cannot be read: the lines files' absence is said all the same).
 func (d *dataFolder) heldChain() string {
-	b, err := d.read("manifest.json")
+	b, err := d.read(harvest.ManifestName)
 	if err != nil {
 		return ""
 	}
-	var m struct {
-		Chain string `json:"chain"`
-	}
-	if json.Unmarshal(b, &m) != nil {
+	m, err := harvest.DecodeManifest(b)
+	if err != nil {
 		return ""
 	}
 	return m.Chain

@@ -45,6 +45,14 @@ func TestCheckType(t *testing.T) {
 		T    float64 `json:"t"`
 		Kind string  `json:"kind"`
 	}
+	type kindDetail struct {
+		Kind   string `json:"kind"`
+		Detail string `json:"detail"`
+	}
+	type embedded struct {
+		T float64 `json:"t"`
+		kindDetail
+	}
 	type wrongKind struct {
 		T      int    `json:"t"`
 		Kind   string `json:"kind"`
@@ -60,6 +68,7 @@ func TestCheckType(t *testing.T) {
 		{"omitempty but required", optionalField{}, "required"},       // may be absent, schema says always
 		{"a property with no field", missingField{}, "detail"},        // the schema has more
 		{"a count where a number is written", wrongKind{}, "integer"}, // kinds differ
+		{"an embedded struct's fields", embedded{}, ""},               // written in its place, as encoding/json does
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -174,18 +174,25 @@ type jsonField struct {
 	typ      reflect.Type
 }
 
+// jsonFields are t's fields in the order encoding/json writes them. An embedded struct without
+// a JSON name is written as its fields in its place (engine.RunNotes in Snapshot, TargetRun and
+// the summary), so its fields are the outer struct's.
 func jsonFields(t reflect.Type) []jsonField {
 	var out []jsonField
 	for i := range t.NumField() {
 		f := t.Field(i)
-		if !f.IsExported() {
-			continue
-		}
 		tag := f.Tag.Get("json")
 		if tag == "-" {
 			continue
 		}
 		name, opts, _ := strings.Cut(tag, ",")
+		if f.Anonymous && name == "" && f.Type.Kind() == reflect.Struct {
+			out = append(out, jsonFields(f.Type)...)
+			continue
+		}
+		if !f.IsExported() {
+			continue
+		}
 		if name == "" {
 			name = f.Name
 		}

@@ -19,7 +19,7 @@ func (o *Outcome) Snapshot(meta engine.SnapshotMeta, target string, endReason st
 	snap := &engine.Snapshot{
 		Schema: engine.SnapshotSchema, Tool: meta.Tool, Host: meta.Host, Profile: meta.Profile,
 		Target: target, Mode: engine.ModeOpen, StartedAt: o.Started.UTC(), EndedAt: o.Ended.UTC(),
-		EndReason: endReason, RPCMessages: map[string]string{}, RateLimitHeaders: map[string]string{},
+		EndReason: endReason, RunNotes: engine.RunNotes{RPCMessages: map[string]string{}, RateLimitHeaders: map[string]string{}},
 		Search: &res,
 	}
 	if snap.Profile == nil {

@@ -13,40 +13,19 @@ const (
 	msgBeyondHead    = "request beyond head block"
 )
 
-// evmResult answers the EVM methods (see result).
-func (n *Node) evmResult(dst []byte, m method, r *req) ([]byte, int, errCode, string) {
-	switch m {
-	case mEthChainID:
-		return appendHexQuantity(dst, ethChainID), 1, errNone, ""
-	case mEthBlockNumber:
-		return appendHexQuantity(dst, n.ethBlock(r.now)), 1, errNone, ""
-	case mEthGetBlockByNumber:
-		return n.ethGetBlockByNumber(dst, r)
-	case mEthGetBlockByHash:
-		return n.ethGetBlockByHash(dst, r)
-	case mEthGetTransactionByHash, mEthGetTransactionReceipt:
-		return n.ethGetTransaction(dst, r, m == mEthGetTransactionReceipt)
-	case mEthGetLogs:
-		return n.ethGetLogs(dst, r)
-	case mEthGetBalance, mEthGetTransactionCount, mEthGetCode:
-		return n.ethAccountState(dst, m, r)
-	case mEthCall:
-		return n.ethCall(dst, r)
-	case mEthGasPrice:
-		head := n.ethBlock(r.now)
-		return appendHexQuantity(dst, ethBaseFee(head)+gwei), 1, errNone, ""
-	case mEthFeeHistory:
-		return n.ethFeeHistory(dst, r)
-	case mEthGetBlockReceipts:
-		return n.ethGetBlockReceipts(dst, r)
-	case mDebugTraceTransaction:
-		return n.debugTraceTransaction(dst, r)
-	case mDebugTraceBlockByNumber:
-		return n.debugTraceBlockByNumber(dst, r)
-	case mDebugStorageRangeAt:
-		return n.debugStorageRangeAt(dst, r)
-	}
-	return dst, 1, errMethodNotFound, msgMethodNotFound
+// ethChainIDResult: the chain's id, whatever the params.
+func (n *Node) ethChainIDResult(dst []byte, _ *req) ([]byte, int, errCode, string) {
+	return appendHexQuantity(dst, ethChainID), 1, errNone, ""
+}
+
+// ethBlockNumberResult: the head's number.
+func (n *Node) ethBlockNumberResult(dst []byte, r *req) ([]byte, int, errCode, string) {
+	return appendHexQuantity(dst, n.ethBlock(r.now)), 1, errNone, ""
+}
+
+// ethGasPriceResult: the head's base fee and a tip of one gwei.
+func (n *Node) ethGasPriceResult(dst []byte, r *req) ([]byte, int, errCode, string) {
+	return appendHexQuantity(dst, ethBaseFee(n.ethBlock(r.now))+gwei), 1, errNone, ""
 }
 
 // ethGetBlockByNumber: params [number or tag, fullTransactions?]; null beyond the head, as

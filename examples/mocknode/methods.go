@@ -23,10 +23,69 @@ const (
 // which case whatever was appended is discarded by the caller and the message is msg followed
 // by r.detail. items is the per-item cost of the call for the latency model.
 func (n *Node) result(dst []byte, m method, r *req) (_ []byte, items int, code errCode, msg string) {
-	if m < mEthChainID { // the list of methods has Solana's first
-		return n.solanaResult(dst, m, r)
+	if m < 0 || m >= numMethods || n.answers[m] == nil {
+		return dst, 1, errMethodNotFound, msgMethodNotFound // the subscriptions': WebSocket only
 	}
-	return n.evmResult(dst, m, r)
+	return n.answers[m](n, dst, r)
+}
+
+// answer appends a method's result to dst, or reports an error (see result).
+type answer func(n *Node, dst []byte, r *req) (_ []byte, items int, code errCode, msg string)
+
+// answerTable maps each method the node answers over request/response to its answer, keyed by
+// method as methodName's names are; the subscriptions' methods are answered on their
+// WebSocket (ws_subscribe.go) and have none.
+func answerTable() [numMethods]answer {
+	return [numMethods]answer{
+		mGetBalance:              (*Node).getBalance,
+		mGetSlot:                 (*Node).getSlot,
+		mGetBlocks:               (*Node).getBlocks,
+		mGetGenesisHash:          (*Node).getGenesisHash,
+		mGetFirstAvailableBlock:  (*Node).getFirstAvailableBlock,
+		mGetBlock:                (*Node).getBlock,
+		mGetTransaction:          (*Node).getTransaction,
+		mGetSignaturesForAddress: (*Node).getSignaturesForAddress,
+		mGetAccountInfo:          (*Node).getAccountInfo,
+		mGetLatestBlockhash:      (*Node).getLatestBlockhash,
+		mGetProgramAccounts:      (*Node).getProgramAccounts,
+		mGetSignatureStatuses:    (*Node).getSignatureStatuses,
+		mGetBlockHeight:          (*Node).getBlockHeight,
+		mGetBlockTime:            (*Node).getBlockTime,
+		mGetEpochInfo:            (*Node).getEpochInfo,
+		mGetBlocksWithLimit:      (*Node).getBlocksWithLimit,
+		mGetMultipleAccounts:     (*Node).getMultipleAccounts,
+		mGetTokenAccountsByOwner: (*Node).getTokenAccountsByOwner,
+
+		mEthChainID:               (*Node).ethChainIDResult,
+		mEthBlockNumber:           (*Node).ethBlockNumberResult,
+		mEthGetBalance:            accountState(mEthGetBalance),
+		mEthGetBlockByNumber:      (*Node).ethGetBlockByNumber,
+		mEthGetBlockByHash:        (*Node).ethGetBlockByHash,
+		mEthGetTransactionByHash:  transaction(false),
+		mEthGetTransactionReceipt: transaction(true),
+		mEthGetLogs:               (*Node).ethGetLogs,
+		mEthCall:                  (*Node).ethCall,
+		mEthGetCode:               accountState(mEthGetCode),
+		mEthGetTransactionCount:   accountState(mEthGetTransactionCount),
+		mEthGasPrice:              (*Node).ethGasPriceResult,
+		mEthFeeHistory:            (*Node).ethFeeHistory,
+		mEthGetBlockReceipts:      (*Node).ethGetBlockReceipts,
+		mDebugTraceTransaction:    (*Node).debugTraceTransaction,
+		mDebugTraceBlockByNumber:  (*Node).debugTraceBlockByNumber,
+		mDebugStorageRangeAt:      (*Node).debugStorageRangeAt,
+	}
+}
+
+// accountState answers m, one of the three methods of an account's state (ethAccountState).
+func accountState(m method) answer {
+	return func(n *Node, dst []byte, r *req) ([]byte, int, errCode, string) { return n.ethAccountState(dst, m, r) }
+}
+
+// transaction answers a transaction by hash, or its receipt (ethGetTransaction).
+func transaction(receipt bool) answer {
+	return func(n *Node, dst []byte, r *req) ([]byte, int, errCode, string) {
+		return n.ethGetTransaction(dst, r, receipt)
+	}
 }
 
 // slot is the Solana slot at now.

@@ -30,11 +30,12 @@ type Node struct {
 	limiter  *Limiter         // nil when Config.Rate is 0
 	latency  *latencyModel
 	counters counters
-	scratch  sync.Pool         // *scratch
-	timers   sync.Pool         // *time.Timer
-	methods  map[string]method // every known method by name
-	subSeq   atomic.Uint64     // the last subscription id given out (ws_subscribe.go)
-	liveSubs atomic.Int64      // subscriptions live or being answered, for Config.SubLimit
+	scratch  sync.Pool          // *scratch
+	timers   sync.Pool          // *time.Timer
+	methods  map[string]method  // every known method by name
+	answers  [numMethods]answer // how each is answered (answerTable)
+	subSeq   atomic.Uint64      // the last subscription id given out (ws_subscribe.go)
+	liveSubs atomic.Int64       // subscriptions live or being answered, for Config.SubLimit
 	// maxAnswer is maxAnswerBytes; a field so tests can reach it without building 64 MB.
 	maxAnswer int
 	// maxLogs is maxLogResults; a field so tests can reach it with a few blocks.
@@ -66,6 +67,7 @@ func New(cfg Config) (*Node, error) {
 		now:       time.Now,
 		latency:   newLatencyModel(cfg, epoch),
 		methods:   methodTable(),
+		answers:   answerTable(),
 		maxAnswer: maxAnswerBytes,
 		maxLogs:   maxLogResults,
 		closing:   make(chan struct{}),

@@ -25,48 +25,20 @@ const (
 	blockCleanedUpTail = " cleaned up, does not exist on node. First available block: "
 )
 
-// solanaResult answers the Solana methods (see result).
-func (n *Node) solanaResult(dst []byte, m method, r *req) ([]byte, int, errCode, string) {
-	switch m {
-	case mGetBalance:
-		return n.getBalance(dst, r)
-	case mGetSlot:
-		return strconv.AppendUint(dst, n.slot(r.now), 10), 1, errNone, ""
-	case mGetBlocks:
-		return n.getBlocks(dst, r)
-	case mGetGenesisHash:
-		dst = append(dst, '"')
-		return append(appendBase58ID(dst, dSolBlockhash.key(genesisPayload), keyDigits), '"'), 1, errNone, ""
-	case mGetFirstAvailableBlock:
-		return strconv.AppendUint(dst, n.firstSlot(n.slot(r.now)), 10), 1, errNone, ""
-	case mGetLatestBlockhash:
-		return n.getLatestBlockhash(dst, r)
-	case mGetBlock:
-		return n.getBlock(dst, r)
-	case mGetTransaction:
-		return n.getTransaction(dst, r)
-	case mGetSignaturesForAddress:
-		return n.getSignaturesForAddress(dst, r)
-	case mGetAccountInfo:
-		return n.getAccountInfo(dst, r)
-	case mGetProgramAccounts:
-		return n.getProgramAccounts(dst, r)
-	case mGetSignatureStatuses:
-		return n.getSignatureStatuses(dst, r)
-	case mGetBlockHeight:
-		return n.getBlockHeight(dst, r)
-	case mGetBlockTime:
-		return n.getBlockTime(dst, r)
-	case mGetEpochInfo:
-		return n.getEpochInfo(dst, r)
-	case mGetBlocksWithLimit:
-		return n.getBlocksWithLimit(dst, r)
-	case mGetMultipleAccounts:
-		return n.getMultipleAccounts(dst, r)
-	case mGetTokenAccountsByOwner:
-		return n.getTokenAccountsByOwner(dst, r)
-	}
-	return dst, 1, errMethodNotFound, msgMethodNotFound
+// getSlot: the slot now.
+func (n *Node) getSlot(dst []byte, r *req) ([]byte, int, errCode, string) {
+	return strconv.AppendUint(dst, n.slot(r.now), 10), 1, errNone, ""
+}
+
+// getGenesisHash: the ledger's genesis hash, the same on every node.
+func (n *Node) getGenesisHash(dst []byte, _ *req) ([]byte, int, errCode, string) {
+	dst = append(dst, '"')
+	return append(appendBase58ID(dst, dSolBlockhash.key(genesisPayload), keyDigits), '"'), 1, errNone, ""
+}
+
+// getFirstAvailableBlock: the oldest slot with a block the node keeps (firstSlot).
+func (n *Node) getFirstAvailableBlock(dst []byte, r *req) ([]byte, int, errCode, string) {
+	return strconv.AppendUint(dst, n.firstSlot(n.slot(r.now)), 10), 1, errNone, ""
 }
 
 // firstSlot is the oldest slot with a block the node keeps: the ledger's first, or with

@@ -21,24 +21,22 @@ const SummarySchema = "rpcstress.summary/v1"
 // jsonSummary is a snapshot without its bulk (the per-second timeline and the HDR histograms):
 // what a script or a dashboard wants from a finished run. The field names are the snapshot's.
 type jsonSummary struct {
-	Schema           string              `json:"schema"`
-	Snapshot         string              `json:"snapshot_schema"`
-	Tool             engine.ToolInfo     `json:"tool"`
-	Host             string              `json:"host"`
-	Profile          json.RawMessage     `json:"profile,omitempty"` // as saved: secrets redacted
-	Target           string              `json:"target"`
-	Mode             engine.Mode         `json:"mode"`
-	StartedAt        time.Time           `json:"started_at"`
-	EndedAt          time.Time           `json:"ended_at"`
-	EndReason        string              `json:"end_reason"`
-	Totals           engine.Summary      `json:"totals"`
-	Stages           []engine.StageStats `json:"stages"`
-	Events           []engine.Event      `json:"events"`
-	RPCMessages      map[string]string   `json:"rpc_messages,omitempty"`
-	RateLimitHeaders map[string]string   `json:"rate_limit_headers,omitempty"`
-	SaturatedSeconds int                 `json:"saturated_seconds"`
-	Shard            string              `json:"shard,omitempty"`
-	Merged           []string            `json:"merged,omitempty"`
+	Schema    string              `json:"schema"`
+	Snapshot  string              `json:"snapshot_schema"`
+	Tool      engine.ToolInfo     `json:"tool"`
+	Host      string              `json:"host"`
+	Profile   json.RawMessage     `json:"profile,omitempty"` // as saved: secrets redacted
+	Target    string              `json:"target"`
+	Mode      engine.Mode         `json:"mode"`
+	StartedAt time.Time           `json:"started_at"`
+	EndedAt   time.Time           `json:"ended_at"`
+	EndReason string              `json:"end_reason"`
+	Totals    engine.Summary      `json:"totals"`
+	Stages    []engine.StageStats `json:"stages"`
+	Events    []engine.Event      `json:"events"`
+	engine.RunNotes
+	Shard  string   `json:"shard,omitempty"`
+	Merged []string `json:"merged,omitempty"`
 	// Thresholds are the run's [thresholds] verdict; Search a find-limit run's answer,
 	// limiter estimate, settings and probes: what a script asks of a run first.
 	Thresholds []engine.ThresholdResult `json:"thresholds,omitempty"`
@@ -55,13 +53,11 @@ type jsonSummary struct {
 // targetSummary is one target of a run with several, as the summary has a run: without its
 // timeline and histograms.
 type targetSummary struct {
-	Name             string              `json:"name"`
-	Target           string              `json:"target"`
-	Totals           engine.Summary      `json:"totals"`
-	Stages           []engine.StageStats `json:"stages"`
-	RPCMessages      map[string]string   `json:"rpc_messages,omitempty"`
-	RateLimitHeaders map[string]string   `json:"rate_limit_headers,omitempty"`
-	SaturatedSeconds int                 `json:"saturated_seconds"`
+	Name   string              `json:"name"`
+	Target string              `json:"target"`
+	Totals engine.Summary      `json:"totals"`
+	Stages []engine.StageStats `json:"stages"`
+	engine.RunNotes
 }
 
 // WriteJSON writes the run's summary as indented JSON: totals, stages with their specs and
@@ -80,14 +76,12 @@ func WriteJSON(w io.Writer, s *engine.Snapshot) error {
 		Schema: SummarySchema, Snapshot: s.Schema, Tool: s.Tool, Host: s.Host, Profile: s.Profile,
 		Target: s.Target, Mode: s.Mode, StartedAt: s.StartedAt, EndedAt: s.EndedAt,
 		EndReason: s.EndReason, Totals: s.Totals, Stages: stages, Events: events,
-		RPCMessages: s.RPCMessages, RateLimitHeaders: s.RateLimitHeaders,
-		SaturatedSeconds: s.SaturatedSeconds, Shard: s.Shard, Merged: s.Merged,
+		RunNotes: s.RunNotes, Shard: s.Shard, Merged: s.Merged,
 		Thresholds: s.Thresholds, Search: s.Search, Watch: s.Watch, Answers: s.Answers,
 	}
 	for _, t := range s.Targets {
 		sum.Targets = append(sum.Targets, targetSummary{Name: t.Name, Target: t.Target, Totals: t.Totals,
-			Stages: orEmpty(t.Stages), RPCMessages: t.RPCMessages, RateLimitHeaders: t.RateLimitHeaders,
-			SaturatedSeconds: t.SaturatedSeconds})
+			Stages: orEmpty(t.Stages), RunNotes: t.RunNotes})
 	}
 	var b bytes.Buffer
 	enc := json.NewEncoder(&b)
