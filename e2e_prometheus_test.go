@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -25,7 +24,7 @@ import (
 func TestE2EPrometheus(t *testing.T) {
 	promtest.Require(t)
 	_, url := startNode(t, mocknode.Config{})
-	listen := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
+	listen := freeLoopbackAddr(t)
 	prom := promtest.Start(t, listen)
 	const rate, seconds = 400, 14
 	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \""+strconv.Itoa(rate)+"/s\"\nduration = \""+strconv.Itoa(seconds)+"s\"\n")
@@ -94,12 +93,7 @@ func checkDashboard(ctx context.Context, t *testing.T, prom *promtest.Server, at
 	if n < 10 {
 		t.Errorf("the dashboard has only %d queries", n)
 	}
-	if promtool, err := exec.LookPath("promtool"); err == nil {
-		out, err := exec.CommandContext(ctx, promtool, "check", "config", filepath.Join("examples", "grafana", "prometheus.yml")).CombinedOutput()
-		if err != nil {
-			t.Errorf("examples/grafana/prometheus.yml: %v\n%s", err, out)
-		}
-	}
+	promtest.CheckConfig(ctx, t, filepath.Join("examples", "grafana", "prometheus.yml"))
 }
 
 // query runs an instant query that must give one series.

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // helperEnv makes the test binary a helper process instead of running the tests: "burn"
@@ -89,17 +91,15 @@ func startNamed(t *testing.T, name string, args ...string) *exec.Cmd {
 	return startCmd(t, exec.Command(bin, args...))
 }
 
-// startCmd starts cmd and kills it (by its own pid) when the test ends.
+// startCmd starts cmd (killed when the test ends, reaped as soon as it exits, so its pid is
+// gone then) and waits until it goes by its own name.
 func startCmd(t *testing.T, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
-	if err := cmd.Start(); err != nil {
+	p, err := proctest.Start(t, cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_, _ = cmd.Process.Wait()
-	})
-	waitComm(t, cmd.Process.Pid, filepath.Base(cmd.Path))
+	waitComm(t, p.Cmd.Process.Pid, filepath.Base(cmd.Path))
 	return cmd
 }
 

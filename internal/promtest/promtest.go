@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rpcstress/rpcstress/internal/syncbuf"
 	"net"
 	"net/http"
 	"net/url"
@@ -16,8 +15,12 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
+	"github.com/rpcstress/rpcstress/internal/syncbuf"
 )
 
 // Server is a running Prometheus.
@@ -39,6 +42,20 @@ func Require(t testing.TB) string {
 	}
 	t.Skip("prometheus not found: install it (Debian: apt-get install -y prometheus) to run the Prometheus tests; CI always runs them")
 	return ""
+}
+
+// CheckConfig checks a Prometheus config file with promtool where it is installed (Debian's
+// prometheus package brings it); without promtool the check is passed over, not the test.
+func CheckConfig(ctx context.Context, t testing.TB, path string) {
+	t.Helper()
+	promtool, err := exec.LookPath("promtool")
+	if err != nil {
+		t.Logf("no promtool: %s is not checked", path)
+		return
+	}
+	if out, err := exec.CommandContext(ctx, promtool, "check", "config", path).CombinedOutput(); err != nil {
+		t.Errorf("%s: %v\n%s", path, err, out)
+	}
 }
 
 // FreePort is a loopback port free a moment ago (the kernel's choice: port 0).
@@ -69,45 +86,25 @@ func Start(t testing.TB, targets ...string) *Server {
 		t.Fatal(err)
 	}
 	addr := "127.0.0.1:" + strconv.Itoa(FreePort(t))
-	s := &Server{URL: "http://" + addr, log: &syncbuf.Buffer{}}
-	cmd := exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
-	cmd.Stdout, cmd.Stderr = s.log, s.log
-	if err := cmd.Start(); err != nil {
+	p, err := proctest.Start(t, exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--log.level=warn"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	t.Cleanup(func() { p.Stop(syscall.SIGINT, 10*time.Second) }) // its own way down first
+	s := &Server{URL: "http://" + addr, log: p.Out}
+	ready := func() bool {
 		resp, err := http.Get(s.URL + "/-/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && s.scraping(len(targets)) {
-				return s
-			}
+		if err != nil {
+			return false
 		}
-		select {
-		case <-exited:
-			t.Fatalf("prometheus exited:\n%s", s.log)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready after 30 s:\n%s", s.log)
-		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK && s.scraping(len(targets))
 	}
+	if err := p.Await(30*time.Second, "readiness", ready); err != nil {
+		t.Fatalf("prometheus: %v", err)
+	}
+	return s
 }
 
 // scraping reports whether Prometheus scrapes its n targets already (up or not). Prometheus
