@@ -49,7 +49,7 @@ func checkComplete(t *testing.T, s *engine.Snapshot) {
 // the run ends normally with a complete snapshot.
 func TestFaultTargetDownAtStart(t *testing.T) {
 	t.Parallel()
-	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"500ms\"\n")
+	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+stage("200/s", "500ms"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	checkComplete(t, r.snap)
@@ -75,7 +75,7 @@ func TestFaultTargetRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = first.Close() })
-	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"4s\"\n")
+	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+stage("100/s", "4s"))
 	var (
 		mu     sync.Mutex
 		second *mocknode.Node
@@ -171,7 +171,7 @@ func TestFaultTargetKilled(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"4s\"\n")
+	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+stage("100/s", "4s"))
 	var second *proctest.Proc
 	restarted := make(chan error, 1)
 	go func() {
@@ -274,7 +274,7 @@ func raceEnabled() bool {
 func TestFaultSlowTarget(t *testing.T) {
 	const conns, backlog = 256, 2000
 	_, url := startNode(t, mocknode.Config{Latency: 3 * time.Second})
-	p := writeProfile(t, url, conns, fmt.Sprintf("backlog = %d\n", backlog)+getBalance+"[[stage]]\nrate = \"2000/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, conns, fmt.Sprintf("backlog = %d\n", backlog)+getBalance+stage("2000/s", "3s"))
 
 	runtime.GC()
 	before := readMem()
@@ -476,7 +476,7 @@ func TestFaultRudeTargets(t *testing.T) {
 			runtime.GC()
 			base := runtime.NumGoroutine()
 			srv := startRude(t, tt.serve)
-			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"500ms\"\n")
+			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+stage("100/s", "500ms"))
 			r := runCLI(t, nil, p, "--timeout", tt.timeout)
 			srv.close()
 			mustRun(t, r, exitOK)
@@ -588,7 +588,7 @@ func TestBinarySignals(t *testing.T) {
 func TestBinaryTooFewFiles(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	p := writeProfile(t, "http://"+closedPort(t)+"/", 1000, getBalance+"[[stage]]\nrate = \"10/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, "http://"+closedPort(t)+"/", 1000, getBalance+stage("10/s", "1s"))
 	out := filepath.Join(t.TempDir(), "run.json")
 	// ulimit -n sets the soft and the hard limit, so rpcstress cannot raise it back.
 	cmd := exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" "$@"`, bin, p, "--headless", "--out", out)

@@ -349,11 +349,11 @@ duration = "2s"
 // allows them. The 200s of a stage above the limit wait about burst / rate (60 / 100/s = 600 ms),
 // far above the same rate through nginx without limit_req; the counts are as with nodelay.
 func TestNginxLimitReqDelay(t *testing.T) {
-	base := runThroughNginx(t, nginxLimit{}, 128, "[[stage]]\nrate = \"250/s\"\nduration = \"2s\"\n")
+	base := runThroughNginx(t, nginxLimit{}, 128, stage("250/s", "2s"))
 	baseOK := base.r.snap.Totals.LatencyByOutcome["ok"]
 
 	l := nginxLimit{RatePerMin: 6000, Burst: 60}
-	run := runThroughNginx(t, l, 128, "[[stage]]\nrate = \"250/s\"\nduration = \"3s\"\n")
+	run := runThroughNginx(t, l, 128, stage("250/s", "3s"))
 	st := run.r.snap.Stages[0]
 	checkAllowed(t, run, 0, l.perSecond()*3+float64(l.Burst)+1) // +1: this stage makes the bucket
 	if run.limitReq["DELAYED"] < int64(l.perSecond()*3) {

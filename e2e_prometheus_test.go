@@ -27,7 +27,7 @@ func TestE2EPrometheus(t *testing.T) {
 	listen := freeLoopbackAddr(t)
 	prom := promtest.Start(t, listen)
 	const rate, seconds = 400, 14
-	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \""+strconv.Itoa(rate)+"/s\"\nduration = \""+strconv.Itoa(seconds)+"s\"\n")
+	p := writeProfile(t, url, 32, getBalance+stage(strconv.Itoa(rate)+"/s", strconv.Itoa(seconds)+"s"))
 	// It watches a process too (its own: the mock node runs in it), for the dashboard's node CPU.
 	r := runCLI(t, nil, p, "--metrics-listen", listen, "--shard", "1/1", "--watch-pid", strconv.Itoa(os.Getpid()))
 	mustRun(t, r, exitOK)
@@ -119,7 +119,7 @@ func TestE2EMetricsListenBadAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	p := writeProfile(t, url, 4, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, url, 4, getBalance+stage("100/s", "1s"))
 	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
 	rows := []struct {
 		args []string
