@@ -36,6 +36,9 @@ type cliSetup struct {
 	stdin io.Reader
 	env   map[string]string
 	sig   chan os.Signal
+	// asIs: the arguments exactly as given, no --headless or --out added (a verb, a usage
+	// error, a run that names its own output).
+	asIs bool
 }
 
 // newCLI is rpcstress in process as set up, writing into the returned buffers.
@@ -49,13 +52,14 @@ func (s cliSetup) newCLI() (c *cli, stdout, stderr *syncBuffer) {
 	return &cli{stdin: s.stdin, stdout: stdout, stderr: stderr, getenv: getenv, signals: sig}, stdout, stderr
 }
 
-// start runs rpcstress with args in the background; a run (anything but validate) also gets
-// --headless and --out, a file in a temporary folder of the test's.
+// start runs rpcstress with args in the background; a run (anything but validate), unless
+// asIs, also gets --headless and --out, a file in a temporary folder of the test's.
 func (s cliSetup) start(t *testing.T, args ...string) *asyncRun {
 	t.Helper()
 	c, stdout, stderr := s.newCLI()
-	r := &asyncRun{code: make(chan int, 1), out: filepath.Join(t.TempDir(), "run.json"), stdout: stdout, stderr: stderr}
-	if len(args) == 0 || args[0] != "validate" {
+	r := &asyncRun{code: make(chan int, 1), stdout: stdout, stderr: stderr}
+	if !s.asIs && (len(args) == 0 || args[0] != "validate") {
+		r.out = filepath.Join(t.TempDir(), "run.json")
 		args = append(args, "--headless", "--out", r.out)
 	}
 	go func() { r.code <- c.main(context.Background(), args) }()
@@ -86,9 +90,7 @@ func startCLI(t *testing.T, sig chan os.Signal, args ...string) *asyncRun {
 // verbs, usage errors, and runs that name their own output.
 func runVerb(t *testing.T, args ...string) cliRun {
 	t.Helper()
-	c, stdout, stderr := cliSetup{}.newCLI()
-	code := c.main(t.Context(), args)
-	return cliRun{code: code, stdout: stdout.String(), stderr: stderr.String()}
+	return cliSetup{asIs: true}.run(t, args...)
 }
 
 // asyncRun is rpcstress running in the background (see cliSetup.start).
@@ -121,6 +123,18 @@ func (a *asyncRun) wait(t *testing.T, limit time.Duration) cliRun {
 		r.snap = s
 	}
 	return r
+}
+
+// awaitStderr waits up to within until rpcstress's standard error, so far, satisfies ready
+// (a word it says once under way), and fails the test, with what it said, if it never does:
+// a sign to wait for, not a fixed wait, which a busy machine outlasts.
+func (a *asyncRun) awaitStderr(t *testing.T, within time.Duration, what string, ready func(stderr string) bool) {
+	t.Helper()
+	for deadline := time.Now().Add(within); !ready(a.stderr.String()); time.Sleep(20 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatalf("no %s after %s: stderr %q", what, within, a.stderr.String())
+		}
+	}
 }
 
 // signalAfter is a signal channel for cliSetup that gets sig once at each offset from now, as
