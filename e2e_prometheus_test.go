@@ -131,10 +131,7 @@ func TestE2EMetricsListenBadAddress(t *testing.T) {
 	}
 	for _, r := range rows {
 		// Should the address be checked after the wait, a signal ends it: a failure, not a hang.
-		sig := make(chan os.Signal, 1)
-		interrupt := time.AfterFunc(3*time.Second, func() { sig <- syscall.SIGINT })
-		run := runCLI(t, sig, append([]string{p}, r.args...)...)
-		interrupt.Stop()
+		run := runCLI(t, signalAfter(syscall.SIGINT, 3*time.Second), append([]string{p}, r.args...)...)
 		if run.code != exitUsage || !strings.Contains(run.stderr, r.want) || run.snap != nil {
 			t.Errorf("%v: exit %d, snapshot %v, stderr %q; want exit 2 saying %q and no snapshot", r.args, run.code, run.snap != nil, run.stderr, r.want)
 		}

@@ -6,6 +6,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/errtest"
 )
 
 // start starts sh -c script for the test.
@@ -116,11 +118,8 @@ func TestAwait(t *testing.T) {
 			if took := time.Since(began); took > 10*time.Second {
 				t.Errorf("Await took %s", took)
 			}
-			switch {
-			case tt.err == "" && err != nil:
-				t.Errorf("Await: %v", err)
-			case tt.err != "" && (err == nil || !strings.Contains(err.Error(), tt.err)):
-				t.Errorf("Await: %v, want %q", err, tt.err)
+			if miss := errtest.Mismatch(err, tt.err); miss != "" {
+				t.Errorf("Await: %s", miss)
 			}
 		})
 	}
