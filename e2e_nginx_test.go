@@ -127,7 +127,7 @@ func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
 	bin := requireNginx(t)
 	upstream := strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/")
 	prefix := t.TempDir()
-	addr := freeLoopbackAddr(t)
+	addr := proctest.FreeAddr(t)
 	return launchNginx(t, bin, prefix, addr, nginxConfig(t, addr, upstream, l))
 }
 

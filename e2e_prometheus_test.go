@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 	"github.com/rpcstress/rpcstress/internal/promtest"
 )
 
@@ -24,7 +25,7 @@ import (
 func TestE2EPrometheus(t *testing.T) {
 	promtest.Require(t)
 	_, url := startNode(t, mocknode.Config{})
-	listen := freeLoopbackAddr(t)
+	listen := proctest.FreeAddr(t)
 	prom := promtest.Start(t, listen)
 	const rate, seconds = 400, 14
 	p := writeProfile(t, url, 32, getBalance+stage(strconv.Itoa(rate)+"/s", strconv.Itoa(seconds)+"s"))

@@ -23,6 +23,7 @@ import (
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/nodetest"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // Issue 19: everything but the wire works unchanged on each transport. These tests run the
@@ -113,7 +114,7 @@ func compareRow(block, name string) []string {
 func transportRun(t *testing.T, tr nodetest.Transport) string {
 	node, url := startNode(t, tr.Node(mocknode.Config{Rate: 100, Burst: 10, NoDelay: true}))
 	p := writeProfile(t, tr.URL(url), 8, tr.Profile()+transportMix+stage("300/s", "2s")+transportThresholds)
-	addr := freeLoopbackAddr(t)
+	addr := proctest.FreeAddr(t)
 	scraped := scrapeWhile(t, "http://"+addr+"/metrics")
 	r := runCLI(t, nil, p, "--metrics-listen", addr)
 	final := scraped()

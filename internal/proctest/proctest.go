@@ -8,6 +8,7 @@ package proctest
 import (
 	"errors"
 	"fmt"
+	"net"
 	"os"
 	"os/exec"
 	"syscall"
@@ -120,4 +121,17 @@ func (p *Proc) Await(within time.Duration, what string, ready func() bool) error
 		}
 	}
 	return nil
+}
+
+// FreeAddr is an address on 127.0.0.1 free a moment ago (the kernel's pick for port 0), to tell
+// a process to listen on, or to find nothing listening. Another program may take it before it
+// is bound again; the process then fails with its own "address already in use".
+func FreeAddr(tb testing.TB) string {
+	tb.Helper()
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer ln.Close()
+	return ln.Addr().String()
 }

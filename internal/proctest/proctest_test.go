@@ -1,6 +1,7 @@
 package proctest
 
 import (
+	"net"
 	"os/exec"
 	"strings"
 	"syscall"
@@ -131,4 +132,22 @@ func TestStartFails(t *testing.T) {
 	if err == nil || !strings.Contains(err.Error(), "starting /nonexistent/rpcstress-proctest") {
 		t.Errorf("Start: %v", err)
 	}
+}
+
+// TestFreeAddr: the address is on 127.0.0.1, nothing answers there, and a process may listen
+// on it.
+func TestFreeAddr(t *testing.T) {
+	addr := FreeAddr(t)
+	if host, port, err := net.SplitHostPort(addr); err != nil || host != "127.0.0.1" || port == "0" {
+		t.Fatalf("FreeAddr = %q (%v): want 127.0.0.1 and a port of its own", addr, err)
+	}
+	if c, err := net.DialTimeout("tcp", addr, time.Second); err == nil {
+		c.Close()
+		t.Fatalf("something answers on %s", addr)
+	}
+	ln, err := net.Listen("tcp", addr)
+	if err != nil {
+		t.Fatalf("listening on %s: %v", addr, err)
+	}
+	ln.Close()
 }

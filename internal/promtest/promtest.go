@@ -7,7 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -58,17 +57,6 @@ func CheckConfig(ctx context.Context, t testing.TB, path string) {
 	}
 }
 
-// FreePort is a loopback port free a moment ago (the kernel's choice: port 0).
-func FreePort(t testing.TB) int {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
-}
-
 // Start starts Prometheus scraping targets (host:port) every second for the rest of the test
 // and returns once it is ready.
 func Start(t testing.TB, targets ...string) *Server {
@@ -85,7 +73,7 @@ func Start(t testing.TB, targets ...string) *Server {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(FreePort(t))
+	addr := proctest.FreeAddr(t)
 	p, err := proctest.Start(t, exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
 		"--web.listen-address="+addr, "--log.level=warn"))
 	if err != nil {
