@@ -137,10 +137,7 @@ func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
 func launchNginx(t *testing.T, bin, prefix, addr, conf string) *nginxProc {
 	t.Helper()
 	n := &nginxProc{addr: addr, prefix: prefix}
-	confPath := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	confPath := writeFile(t, prefix, "nginx.conf", conf)
 	// -e: the startup error log, before the config is read (the packaged default is stderr).
 	p, err := proctest.Start(t, exec.Command(bin, "-p", prefix+"/", "-c", confPath, "-e", filepath.Join(prefix, "error.log")))
 	if err != nil {
