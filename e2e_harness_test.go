@@ -1,15 +1,22 @@
 package main
 
 import (
+	"bytes"
 	"context"
-	"github.com/rpcstress/rpcstress/internal/syncbuf"
+	"errors"
 	"io"
+	"net/http"
 	"os"
 	"path/filepath"
 	"testing"
 	"time"
 
+	dto "github.com/prometheus/client_model/go"
+	"github.com/prometheus/common/expfmt"
+	"github.com/prometheus/common/model"
+
 	"github.com/rpcstress/rpcstress/engine"
+	"github.com/rpcstress/rpcstress/internal/syncbuf"
 )
 
 // The harness of the end-to-end tests (the e2e_*_test.go files): they run the real CLI code
@@ -149,4 +156,42 @@ func signalAfter(sig os.Signal, after ...time.Duration) chan os.Signal {
 		}
 	}()
 	return ch
+}
+
+// scrape reads one Prometheus exposition of url (rpcstress's --metrics-listen, a node's
+// metrics) into its series, each named with its labels but for run, shard and target:
+// `rpcstress_requests_total{outcome="ok"}`, `rpc_requests{}`.
+func scrape(url string) (map[string]float64, error) {
+	resp, err := http.Get(url)
+	if err != nil {
+		return nil, err
+	}
+	defer resp.Body.Close()
+	body, err := io.ReadAll(resp.Body)
+	if err != nil {
+		return nil, err
+	}
+	dec := expfmt.NewDecoder(bytes.NewReader(body), expfmt.ResponseFormat(resp.Header))
+	out := map[string]float64{}
+	for {
+		var mf dto.MetricFamily
+		if err := dec.Decode(&mf); errors.Is(err, io.EOF) {
+			return out, nil
+		} else if err != nil {
+			return nil, err
+		}
+		vec, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, &mf)
+		if err != nil {
+			return nil, err
+		}
+		for _, s := range vec {
+			m := s.Metric.Clone()
+			for _, l := range []model.LabelName{"run", "shard", "target"} {
+				delete(m, l)
+			}
+			name := m[model.MetricNameLabel]
+			delete(m, model.MetricNameLabel)
+			out[string(name)+m.String()] = float64(s.Value)
+		}
+	}
 }
