@@ -68,7 +68,7 @@ func (p *Proc) Exited() <-chan struct{} { return p.exited }
 
 // Signal sends sig to the process by its PID (not to its group: how its helpers end is the
 // program's business); to one that has exited, nothing.
-func (p *Proc) Signal(sig syscall.Signal) error {
+func (p *Proc) Signal(sig os.Signal) error {
 	if err := p.Cmd.Process.Signal(sig); err != nil && !errors.Is(err, os.ErrProcessDone) {
 		return fmt.Errorf("signal %v to pid %d: %w", sig, p.Cmd.Process.Pid, err)
 	}
@@ -77,7 +77,7 @@ func (p *Proc) Signal(sig syscall.Signal) error {
 
 // Stop sends sig and waits up to grace for the process to exit; one still running then is
 // killed. It reports whether sig alone ended it in time (true for one that had ended before).
-func (p *Proc) Stop(sig syscall.Signal, grace time.Duration) bool {
+func (p *Proc) Stop(sig os.Signal, grace time.Duration) bool {
 	_ = p.Signal(sig)
 	select {
 	case <-p.exited:

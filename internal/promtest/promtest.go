@@ -14,7 +14,6 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -79,7 +78,7 @@ func Start(t testing.TB, targets ...string) *Server {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { p.Stop(syscall.SIGINT, 10*time.Second) }) // its own way down first
+	t.Cleanup(func() { p.Stop(os.Interrupt, 10*time.Second) }) // its own way down first
 	s := &Server{URL: "http://" + addr, log: p.Out}
 	ready := func() bool {
 		resp, err := http.Get(s.URL + "/-/ready")
