@@ -63,8 +63,11 @@ func (s cliSetup) newCLI() (c *cli, stdout, stderr *syncBuffer) {
 // asIs, also gets --headless and --out, a file in a temporary folder of the test's.
 func (s cliSetup) start(t *testing.T, args ...string) *asyncRun {
 	t.Helper()
+	if s.sig == nil {
+		s.sig = make(chan os.Signal, 1) // for interrupt
+	}
 	c, stdout, stderr := s.newCLI()
-	r := &asyncRun{code: make(chan int, 1), stdout: stdout, stderr: stderr}
+	r := &asyncRun{code: make(chan int, 1), sig: s.sig, stdout: stdout, stderr: stderr}
 	if !s.asIs && (len(args) == 0 || args[0] != "validate") {
 		r.out = filepath.Join(t.TempDir(), "run.json")
 		args = append(args, "--headless", "--out", r.out)
@@ -103,9 +106,13 @@ func runVerb(t *testing.T, args ...string) cliRun {
 // asyncRun is rpcstress running in the background (see cliSetup.start).
 type asyncRun struct {
 	code           chan int
+	sig            chan os.Signal // what it reads its signals from
 	out            string
 	stdout, stderr *syncBuffer
 }
+
+// interrupt is Ctrl-C: SIGINT to the run.
+func (a *asyncRun) interrupt() { a.sig <- os.Interrupt }
 
 // wait waits up to limit (0: however long it takes) for the run to exit and reads its
 // snapshot, if any.

@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -92,12 +91,11 @@ func TestHarvestInterrupted(t *testing.T) {
 	t.Parallel()
 	url := slowEVM(t, 50*time.Millisecond)
 	dir := filepath.Join(t.TempDir(), "data")
-	sig := make(chan os.Signal, 1)
-	run := cliSetup{sig: sig, asIs: true}.start(t, "harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir)
+	run := cliSetup{asIs: true}.start(t, "harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir)
 	// Ctrl-C once some blocks are read (progress past 0/5000), not after a fixed wait: on a busy
 	// machine the first batches can take longer than any wait chosen here.
 	run.awaitStderr(t, 10*time.Second, "progress past 0/5000", regexp.MustCompile(`harvest: blocks [1-9][0-9]*/5000`).MatchString)
-	sig <- syscall.SIGINT
+	run.interrupt()
 	r := run.wait(t, 10*time.Second)
 	if r.code != 130 {
 		t.Fatalf("exit %d, want 130\n%s", r.code, r.stderr)
