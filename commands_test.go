@@ -105,11 +105,7 @@ func completionScript(t *testing.T, shell string) string {
 	if r.code != exitOK {
 		t.Fatalf("completion %s: exit %d: %s", shell, r.code, r.stderr)
 	}
-	p := filepath.Join(t.TempDir(), "rpcstress."+shell)
-	if err := os.WriteFile(p, []byte(r.stdout), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return p
+	return writeFile(t, t.TempDir(), "rpcstress."+shell, r.stdout)
 }
 
 // shell finds a shell, skipping the test where it is absent (unless in CI).
@@ -132,9 +128,7 @@ func TestCompletionBash(t *testing.T) {
 	script := completionScript(t, "bash")
 	dir := t.TempDir()
 	for _, f := range []string{"p.toml", "run.json"} {
-		if err := os.WriteFile(filepath.Join(dir, f), nil, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, f, "")
 	}
 	probe := `source "$1"; complete -p rpcstress
 t() { COMP_WORDS=("$@"); COMP_CWORD=$(( ${#COMP_WORDS[@]} - 1 )); _rpcstress; echo "$*: ${COMPREPLY[*]}"; }

@@ -23,6 +23,7 @@ import (
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/hostile"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // Faults: targets that are down, go away, are slow or are rude, signals, and a process that may
@@ -48,7 +49,7 @@ func checkComplete(t *testing.T, s *engine.Snapshot) {
 // the run ends normally with a complete snapshot.
 func TestFaultTargetDownAtStart(t *testing.T) {
 	t.Parallel()
-	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+"[[stage]]\nrate = \"200/s\"\nduration = \"500ms\"\n")
+	p := writeProfile(t, "http://"+closedPort(t)+"/", 16, getBalance+stage("200/s", "500ms"))
 	r := runCLI(t, nil, p)
 	mustRun(t, r, exitOK)
 	checkComplete(t, r.snap)
@@ -74,7 +75,7 @@ func TestFaultTargetRestarted(t *testing.T) {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = first.Close() })
-	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"4s\"\n")
+	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+stage("100/s", "4s"))
 	var (
 		mu     sync.Mutex
 		second *mocknode.Node
@@ -143,47 +144,20 @@ func TestFaultTargetRestarted(t *testing.T) {
 	}
 }
 
-// mockProcess is `rpcstress mocknode` run as a process of its own, so it can be killed for real.
-type mockProcess struct {
-	cmd    *exec.Cmd
-	out    *syncBuffer
-	exited chan struct{}
-}
-
-// startMockProcess starts the built binary's mock node on addr and waits until it listens. It
-// may run on any goroutine, so it reports failure rather than stopping the test; the caller
-// stops the process (m.signal) when done with it.
-func startMockProcess(bin, addr string, args ...string) (*mockProcess, error) {
-	m := &mockProcess{out: &syncBuffer{}, exited: make(chan struct{})}
-	m.cmd = exec.Command(bin, append([]string{"mocknode", "--listen", addr}, args...)...)
-	m.cmd.Stdout, m.cmd.Stderr = m.out, m.out
-	if err := m.cmd.Start(); err != nil {
+// startMockProcess starts the built binary's mock node on addr, a process of its own so it can
+// be killed for real, and waits until it listens. It may run on any goroutine, so it reports
+// failure rather than stopping the test; the process ends with the test at the latest.
+func startMockProcess(tb testing.TB, bin, addr string, args ...string) (*proctest.Proc, error) {
+	m, err := proctest.Start(tb, exec.Command(bin, append([]string{"mocknode", "--listen", addr}, args...)...))
+	if err != nil {
 		return nil, err
 	}
-	go func() { _ = m.cmd.Wait(); close(m.exited) }()
-	for deadline := time.Now().Add(10 * time.Second); !strings.Contains(m.out.String(), "mocknode listening"); time.Sleep(10 * time.Millisecond) {
-		select {
-		case <-m.exited:
-			return nil, fmt.Errorf("mocknode exited: %s", m.out)
-		default:
-		}
-		if time.Now().After(deadline) {
-			m.signal(syscall.SIGKILL)
-			return nil, fmt.Errorf("mocknode not listening after 10 s: %s", m.out)
-		}
+	listening := func() bool { return strings.Contains(m.Out.String(), "mocknode listening") }
+	if err := m.Await(10*time.Second, "mocknode listening", listening); err != nil {
+		m.Kill()
+		return nil, err
 	}
 	return m, nil
-}
-
-// signal sends s to the process by its PID and waits for it to exit.
-func (m *mockProcess) signal(s syscall.Signal) {
-	select {
-	case <-m.exited:
-		return
-	default:
-	}
-	_ = syscall.Kill(m.cmd.Process.Pid, s)
-	<-m.exited
 }
 
 // TestFaultTargetKilled: the node is a process of its own, SIGKILLed a second into the run (the
@@ -193,32 +167,31 @@ func (m *mockProcess) signal(s syscall.Signal) {
 func TestFaultTargetKilled(t *testing.T) {
 	bin := buildBinary(t)
 	addr := closedPort(t)
-	first, err := startMockProcess(bin, addr, "--latency", "20ms")
+	first, err := startMockProcess(t, bin, addr, "--latency", "20ms")
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { first.signal(syscall.SIGKILL) })
-	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"4s\"\n")
-	var second *mockProcess
+	p := writeProfile(t, "http://"+addr+"/", 16, getBalance+stage("100/s", "4s"))
+	var second *proctest.Proc
 	restarted := make(chan error, 1)
 	go func() {
 		time.Sleep(time.Second)
-		first.signal(syscall.SIGKILL)
+		first.Kill()
 		time.Sleep(1200 * time.Millisecond) // past t=2s, so the timeline's seconds 2+ are the new node's
 		var err error
-		second, err = startMockProcess(bin, addr, "--latency", "20ms")
+		second, err = startMockProcess(t, bin, addr, "--latency", "20ms")
 		restarted <- err
 	}()
 	r := runCLI(t, nil, p)
 	if err := <-restarted; err != nil {
 		t.Fatalf("restarting the node on %s: %v", addr, err)
 	}
-	second.signal(syscall.SIGTERM) // it prints its final counts
+	second.Stop(syscall.SIGTERM, 10*time.Second) // it prints its final counts
 	mustRun(t, r, exitOK)
 	checkComplete(t, r.snap)
-	m := regexp.MustCompile(`mocknode stopped: \{"status":\{"200":(\d+)`).FindStringSubmatch(second.out.String())
+	m := regexp.MustCompile(`mocknode stopped: \{"status":\{"200":(\d+)`).FindStringSubmatch(second.Out.String())
 	if m == nil {
-		t.Fatalf("no final counts from the restarted node: %s", second.out)
+		t.Fatalf("no final counts from the restarted node: %s", second.Out)
 	}
 	after, _ := strconv.ParseInt(m[1], 10, 64)
 	tot := r.snap.Totals
@@ -301,7 +274,7 @@ func raceEnabled() bool {
 func TestFaultSlowTarget(t *testing.T) {
 	const conns, backlog = 256, 2000
 	_, url := startNode(t, mocknode.Config{Latency: 3 * time.Second})
-	p := writeProfile(t, url, conns, fmt.Sprintf("backlog = %d\n", backlog)+getBalance+"[[stage]]\nrate = \"2000/s\"\nduration = \"3s\"\n")
+	p := writeProfile(t, url, conns, fmt.Sprintf("backlog = %d\n", backlog)+getBalance+stage("2000/s", "3s"))
 
 	runtime.GC()
 	before := readMem()
@@ -503,7 +476,7 @@ func TestFaultRudeTargets(t *testing.T) {
 			runtime.GC()
 			base := runtime.NumGoroutine()
 			srv := startRude(t, tt.serve)
-			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"500ms\"\n")
+			p := writeProfile(t, srv.url(), 16, "max_body = \"1KiB\"\n"+getBalance+stage("100/s", "500ms"))
 			r := runCLI(t, nil, p, "--timeout", tt.timeout)
 			srv.close()
 			mustRun(t, r, exitOK)
@@ -533,11 +506,10 @@ func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
 	out := filepath.Join(t.TempDir(), "run.json")
-	cmd := exec.Command(bin, "--demo", "--headless", "--rate", "200/s", "--duration", "60s", "--save-every", "500ms", "--out", out)
-	if err := cmd.Start(); err != nil {
+	p, err := proctest.Start(t, exec.Command(bin, "--demo", "--headless", "--rate", "200/s", "--duration", "60s", "--save-every", "500ms", "--out", out))
+	if err != nil {
 		t.Fatal(err)
 	}
-	defer cmd.Process.Kill() //nolint:errcheck // already dead in the normal case
 	deadline := time.Now().Add(20 * time.Second)
 	var snap *engine.Snapshot
 	for time.Now().Before(deadline) {
@@ -550,10 +522,7 @@ func TestE2EKill9LeavesPartialSnapshot(t *testing.T) {
 	if snap == nil {
 		t.Fatal("no periodic snapshot with 300 answers within 20 s")
 	}
-	if err := cmd.Process.Signal(syscall.SIGKILL); err != nil {
-		t.Fatal(err)
-	}
-	_ = cmd.Wait()
+	p.Kill()
 	s := loadRun(t, out) // it loads after kill -9
 	if s.EndReason != engine.EndRunning || s.Totals.Completed < 300 {
 		t.Errorf("end reason %q, completed %d", s.EndReason, s.Totals.Completed)
@@ -572,32 +541,22 @@ func TestBinarySignals(t *testing.T) {
 			t.Parallel()
 			out := filepath.Join(t.TempDir(), "run.json")
 			cmd := exec.Command(bin, "--demo", "--headless", "--out", out)
-			var stdout, stderr syncBuffer
-			cmd.Stdout, cmd.Stderr = &stdout, &stderr
-			if err := cmd.Start(); err != nil {
+			var stdout syncBuffer
+			cmd.Stdout = &stdout
+			p, err := proctest.Start(t, cmd)
+			if err != nil {
 				t.Fatal(err)
 			}
-			exited := make(chan struct{})
-			go func() { _ = cmd.Wait(); close(exited) }()
-			t.Cleanup(func() {
-				select {
-				case <-exited:
-				default:
-					_ = cmd.Process.Kill()
-					<-exited
-				}
-			})
-			for deadline := time.Now().Add(10 * time.Second); !firstRow.MatchString(stdout.String()); time.Sleep(20 * time.Millisecond) {
-				if time.Now().After(deadline) {
-					t.Fatalf("no second timeline row after 10 s\nstdout: %s\nstderr: %s", stdout.String(), stderr.String())
-				}
+			stderr := p.Out
+			if err := p.Await(10*time.Second, "second timeline row", func() bool { return firstRow.MatchString(stdout.String()) }); err != nil {
+				t.Fatalf("%v\nstdout: %s", err, stdout.String())
 			}
 			sent := time.Now()
-			if err := syscall.Kill(cmd.Process.Pid, s); err != nil {
+			if err := p.Signal(s); err != nil {
 				t.Fatal(err)
 			}
 			select {
-			case <-exited:
+			case <-p.Exited():
 			case <-time.After(20 * time.Second):
 				t.Fatalf("still running 20 s after %s", signalName(s))
 			}
@@ -629,7 +588,7 @@ func TestBinarySignals(t *testing.T) {
 func TestBinaryTooFewFiles(t *testing.T) {
 	t.Parallel()
 	bin := buildBinary(t)
-	p := writeProfile(t, "http://"+closedPort(t)+"/", 1000, getBalance+"[[stage]]\nrate = \"10/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, "http://"+closedPort(t)+"/", 1000, getBalance+stage("10/s", "1s"))
 	out := filepath.Join(t.TempDir(), "run.json")
 	// ulimit -n sets the soft and the hard limit, so rpcstress cannot raise it back.
 	cmd := exec.Command("sh", "-c", `ulimit -n 64 && exec "$0" "$@"`, bin, p, "--headless", "--out", out)

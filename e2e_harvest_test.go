@@ -11,7 +11,6 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 )
@@ -92,27 +91,14 @@ func TestHarvestInterrupted(t *testing.T) {
 	t.Parallel()
 	url := slowEVM(t, 50*time.Millisecond)
 	dir := filepath.Join(t.TempDir(), "data")
-	sig := make(chan os.Signal, 1)
-	c, _, errOut := cliSetup{sig: sig}.newCLI()
-	code := make(chan int, 1)
-	go func() {
-		code <- c.main(t.Context(), []string{"harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir})
-	}()
+	run := cliSetup{asIs: true}.start(t, "harvest", url, "--chain", "evm", "--blocks", "5000", "--batch", "10", "--rate", "1000", "--out", dir)
 	// Ctrl-C once some blocks are read (progress past 0/5000), not after a fixed wait: on a busy
 	// machine the first batches can take longer than any wait chosen here.
-	deadline := time.Now().Add(10 * time.Second)
-	readSome := regexp.MustCompile(`harvest: blocks [1-9][0-9]*/5000`)
-	for !readSome.MatchString(errOut.String()) && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	sig <- syscall.SIGINT
-	select {
-	case got := <-code:
-		if got != 130 {
-			t.Fatalf("exit %d, want 130\n%s", got, errOut.String())
-		}
-	case <-time.After(10 * time.Second):
-		t.Fatalf("harvest did not stop within 10 s of SIGINT\n%s", errOut.String())
+	run.awaitStderr(t, 10*time.Second, "progress past 0/5000", regexp.MustCompile(`harvest: blocks [1-9][0-9]*/5000`).MatchString)
+	run.interrupt()
+	r := run.wait(t, 10*time.Second)
+	if r.code != 130 {
+		t.Fatalf("exit %d, want 130\n%s", r.code, r.stderr)
 	}
 	var m struct {
 		Complete bool   `json:"complete"`
@@ -121,7 +107,7 @@ func TestHarvestInterrupted(t *testing.T) {
 	}
 	b, err := os.ReadFile(filepath.Join(dir, "manifest.json"))
 	if err != nil {
-		t.Fatalf("no manifest after Ctrl-C: %v\n%s", err, errOut.String())
+		t.Fatalf("no manifest after Ctrl-C: %v\n%s", err, r.stderr)
 	}
 	if err := json.Unmarshal(b, &m); err != nil || m.Complete || m.Read == 0 || m.Read >= 5000 {
 		t.Fatalf("manifest %s", b)
@@ -130,10 +116,10 @@ func TestHarvestInterrupted(t *testing.T) {
 	if n := strings.Count(string(blocks), "\n"); n != m.Read {
 		t.Errorf("blocks.txt has %d lines, the manifest says %d read", n, m.Read)
 	}
-	if !strings.Contains(errOut.String(), "stopped by SIGINT; what was read is kept") {
-		t.Errorf("stderr does not say what happened:\n%s", errOut.String())
+	if !strings.Contains(r.stderr, "stopped by SIGINT; what was read is kept") {
+		t.Errorf("stderr does not say what happened:\n%s", r.stderr)
 	}
-	for _, l := range strings.Split(errOut.String(), "\n") {
+	for _, l := range strings.Split(r.stderr, "\n") {
 		if len([]rune(l)) > 80 {
 			t.Errorf("a line over 80 columns: %q", l)
 		}

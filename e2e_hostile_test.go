@@ -70,7 +70,7 @@ func TestHostileCallFaults(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			t.Parallel()
 			srv := hostile.Start(t, hostile.Config{Mode: tt.mode})
-			p := writeProfile(t, srv.URL, 4, tt.request+"[[stage]]\nrate = \"20/s\"\nduration = \"1s\"\n")
+			p := writeProfile(t, srv.URL, 4, tt.request+stage("20/s", "1s"))
 			r := runCLI(t, nil, p)
 			mustRun(t, r, exitOK)
 			tot := r.snap.Totals

@@ -3,13 +3,14 @@ package main
 import (
 	"flag"
 	"fmt"
-	"net"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strconv"
 	"sync"
 	"testing"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // Which run in parallel. A test that asserts only counts, errors and output calls t.Parallel:
@@ -156,19 +157,5 @@ func longScenario(t *testing.T, about string) {
 // closedPort is an address on 127.0.0.1 where nothing listens (a port just freed).
 func closedPort(t testing.TB) string {
 	t.Helper()
-	return freeLoopbackAddr(t)
-}
-
-// freeLoopbackAddr finds a free port on 127.0.0.1 (for nginx, or a node started on a known
-// address). Another process may take it before it is bound again; startNginx then fails with
-// nginx's own "Address already in use".
-func freeLoopbackAddr(t testing.TB) string {
-	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
-	if err != nil {
-		t.Fatal(err)
-	}
-	addr := ln.Addr().String()
-	_ = ln.Close()
-	return addr
+	return proctest.FreeAddr(t)
 }

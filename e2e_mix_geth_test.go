@@ -19,17 +19,12 @@ import (
 func userFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	if err := os.Mkdir(filepath.Join(dir, "profiles"), 0o755); err != nil {
-		t.Fatal(err)
-	}
 	for _, name := range []string{"evm-mix.toml", "evm-heavy.toml", "solana-mix.toml", "solana-heavy.toml"} {
 		b, err := os.ReadFile(filepath.Join("profiles", name))
 		if err != nil {
 			t.Fatal(err)
 		}
-		if err := os.WriteFile(filepath.Join(dir, "profiles", name), b, 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, filepath.Join("profiles", name), string(b))
 	}
 	return dir
 }
@@ -126,9 +121,7 @@ method = "eth_getBlockByNumber"
 params = ["{{hex randInt 1000000 2000000}}", false]
 weight = 20
 `
-		if err := os.WriteFile(filepath.Join(dir, "profiles", "beyond.toml"), []byte(beyond), 0o644); err != nil {
-			t.Fatal(err)
-		}
+		writeFile(t, dir, "profiles/beyond.toml", beyond)
 		snap := runIn(t, bin, dir, "profiles/beyond.toml", "--url", node.URL, "--rate", "100/s", "--duration", "3s")
 		b, ok := snap.Totals.ByRequest["beyond the head"]
 		if !ok || b.Completed == 0 {

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // TestNginxHTTP2: a real nginx (Debian's, built with http_v2) terminates TLS in front of the
@@ -38,7 +39,7 @@ func TestNginxHTTP2(t *testing.T) {
 			_, nodeURL := startNode(t, mocknode.Config{})
 			prefix := t.TempDir()
 			cert := writeSelfSigned(t, prefix)
-			addr := freeLoopbackAddr(t)
+			addr := proctest.FreeAddr(t)
 			conf := fmt.Sprintf(`daemon off;
 worker_processes 1;
 pid %[1]s/nginx.pid;

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // These tests put a real nginx with limit_req (Debian's package) between rpcstress and the mock
@@ -61,9 +62,7 @@ func (l nginxLimit) perSecond() float64 { return float64(l.RatePerMin) / 60 }
 type nginxProc struct {
 	addr   string // 127.0.0.1:port
 	prefix string
-	cmd    *exec.Cmd
-	exited chan struct{}
-	output *syncBuffer
+	*proctest.Proc
 }
 
 // requireNginx finds nginx (on PATH, or where packages put it), or skips the test when it is
@@ -128,7 +127,7 @@ func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
 	bin := requireNginx(t)
 	upstream := strings.TrimSuffix(strings.TrimPrefix(nodeURL, "http://"), "/")
 	prefix := t.TempDir()
-	addr := freeLoopbackAddr(t)
+	addr := proctest.FreeAddr(t)
 	return launchNginx(t, bin, prefix, addr, nginxConfig(t, addr, upstream, l))
 }
 
@@ -137,36 +136,26 @@ func startNginxBefore(t *testing.T, l nginxLimit, nodeURL string) *nginxProc {
 // not stopped it already.
 func launchNginx(t *testing.T, bin, prefix, addr, conf string) *nginxProc {
 	t.Helper()
-	n := &nginxProc{addr: addr, prefix: prefix, exited: make(chan struct{}), output: &syncBuffer{}}
-	confPath := filepath.Join(prefix, "nginx.conf")
-	if err := os.WriteFile(confPath, []byte(conf), 0o644); err != nil {
+	n := &nginxProc{addr: addr, prefix: prefix}
+	confPath := writeFile(t, prefix, "nginx.conf", conf)
+	// -e: the startup error log, before the config is read (the packaged default is stderr).
+	p, err := proctest.Start(t, exec.Command(bin, "-p", prefix+"/", "-c", confPath, "-e", filepath.Join(prefix, "error.log")))
+	if err != nil {
 		t.Fatal(err)
 	}
-	// -e: the startup error log, before the config is read (the packaged default is stderr).
-	n.cmd = exec.Command(bin, "-p", prefix+"/", "-c", confPath, "-e", filepath.Join(prefix, "error.log"))
-	n.cmd.Stdout, n.cmd.Stderr = n.output, n.output
-	if err := n.cmd.Start(); err != nil {
-		t.Fatalf("starting nginx: %v", err)
-	}
-	go func() { _ = n.cmd.Wait(); close(n.exited) }()
-	t.Cleanup(func() { n.stop(t) })
-	deadline := time.Now().Add(10 * time.Second)
-	for {
-		select {
-		case <-n.exited:
-			t.Fatalf("nginx exited at start: %s\nerror.log: %s", n.output, n.readFile("error.log"))
-		default:
-		}
+	n.Proc = p
+	t.Cleanup(func() { n.stop(t) }) // gracefully, before proctest's kill
+	accepts := func() bool {
 		c, err := net.DialTimeout("tcp", n.addr, 200*time.Millisecond)
 		if err == nil {
 			_ = c.Close()
-			return n
 		}
-		if time.Now().After(deadline) {
-			t.Fatalf("nginx does not listen on %s after 10 s: %v\nerror.log: %s", n.addr, err, n.readFile("error.log"))
-		}
-		time.Sleep(20 * time.Millisecond)
+		return err == nil
 	}
+	if err := n.Await(10*time.Second, "connection accepted on "+n.addr, accepts); err != nil {
+		t.Fatalf("nginx: %v\nerror.log: %s", err, n.readFile("error.log"))
+	}
+	return n
 }
 
 func (n *nginxProc) readFile(name string) string {
@@ -177,18 +166,8 @@ func (n *nginxProc) readFile(name string) string {
 // stop ends nginx by its PID: SIGQUIT (graceful: requests in progress finish and are logged),
 // SIGKILL if it takes more than 10 s. Stopping twice is fine.
 func (n *nginxProc) stop(t *testing.T) {
-	select {
-	case <-n.exited:
-		return
-	default:
-	}
-	_ = syscall.Kill(n.cmd.Process.Pid, syscall.SIGQUIT)
-	select {
-	case <-n.exited:
-	case <-time.After(10 * time.Second):
-		t.Errorf("nginx (pid %d) ignored SIGQUIT for 10 s; killing it", n.cmd.Process.Pid)
-		_ = syscall.Kill(n.cmd.Process.Pid, syscall.SIGKILL)
-		<-n.exited
+	if !n.Stop(syscall.SIGQUIT, 10*time.Second) {
+		t.Errorf("nginx (pid %d) ignored SIGQUIT for 10 s; it was killed", n.Cmd.Process.Pid)
 	}
 }
 
@@ -367,11 +346,11 @@ duration = "2s"
 // allows them. The 200s of a stage above the limit wait about burst / rate (60 / 100/s = 600 ms),
 // far above the same rate through nginx without limit_req; the counts are as with nodelay.
 func TestNginxLimitReqDelay(t *testing.T) {
-	base := runThroughNginx(t, nginxLimit{}, 128, "[[stage]]\nrate = \"250/s\"\nduration = \"2s\"\n")
+	base := runThroughNginx(t, nginxLimit{}, 128, stage("250/s", "2s"))
 	baseOK := base.r.snap.Totals.LatencyByOutcome["ok"]
 
 	l := nginxLimit{RatePerMin: 6000, Burst: 60}
-	run := runThroughNginx(t, l, 128, "[[stage]]\nrate = \"250/s\"\nduration = \"3s\"\n")
+	run := runThroughNginx(t, l, 128, stage("250/s", "3s"))
 	st := run.r.snap.Stages[0]
 	checkAllowed(t, run, 0, l.perSecond()*3+float64(l.Burst)+1) // +1: this stage makes the bucket
 	if run.limitReq["DELAYED"] < int64(l.perSecond()*3) {

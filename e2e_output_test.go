@@ -63,7 +63,7 @@ func TestE2EOutDeviceSurvives(t *testing.T) {
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
 	dev := filepath.Join(t.TempDir(), "mynull")
 	outfiletest.Mknod(t, dev, unix.S_IFCHR, 1, 3)
-	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n")
+	p := writeProfile(t, srv.URL, 4, getBalance+stage("20/s", "500ms"))
 	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", dev)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)
@@ -90,7 +90,7 @@ func TestE2EBadOutFailsBeforeRun(t *testing.T) {
 		t.Fatal(err)
 	}
 	missing := filepath.Join(dir, "no", "such", "x.json")
-	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"50/s\"\nduration = \"1s\"\n[search]\nprobe = \"1s\"\nsettle = \"0s\"\n")
+	p := writeProfile(t, srv.URL, 4, getBalance+stage("50/s", "1s")+"[search]\nprobe = \"1s\"\nsettle = \"0s\"\n")
 	snap := filepath.Join(dir, "good.json")
 	if err := engine.WriteSnapshot(snap, snapAt(time.Second, "completed")); err != nil {
 		t.Fatal(err)
@@ -133,7 +133,7 @@ func TestE2EDiskFullKeepsPeriodic(t *testing.T) {
 	dir := outfiletest.Tmpfs(t, "1m")
 	out := filepath.Join(dir, "run.json")
 	srv := hostile.Start(t, hostile.Config{Mode: hostile.Echo})
-	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"50/s\"\nduration = \"2s\"\n")
+	p := writeProfile(t, srv.URL, 4, getBalance+stage("50/s", "2s"))
 	filled := make(chan struct{})
 	go func() {
 		defer close(filled)
@@ -197,7 +197,7 @@ func TestE2EFIFOGetsOneSnapshot(t *testing.T) {
 		b, _ := os.ReadFile(fifo) // until the writer closes: one writer, one snapshot
 		got <- b
 	}()
-	p := writeProfile(t, srv.URL, 4, getBalance+"[[stage]]\nrate = \"20/s\"\nduration = \"500ms\"\n[thresholds]\nfailed = \"== 0\"\n")
+	p := writeProfile(t, srv.URL, 4, getBalance+stage("20/s", "500ms")+"[thresholds]\nfailed = \"== 0\"\n")
 	r := runVerb(t, p, "--headless", "--save-every", "100ms", "--out", fifo)
 	if r.code != exitOK {
 		t.Fatalf("exit %d\n%s", r.code, r.stderr)

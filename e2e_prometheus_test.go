@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"net"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -14,6 +13,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 	"github.com/rpcstress/rpcstress/internal/promtest"
 )
 
@@ -25,10 +25,10 @@ import (
 func TestE2EPrometheus(t *testing.T) {
 	promtest.Require(t)
 	_, url := startNode(t, mocknode.Config{})
-	listen := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
+	listen := proctest.FreeAddr(t)
 	prom := promtest.Start(t, listen)
 	const rate, seconds = 400, 14
-	p := writeProfile(t, url, 32, getBalance+"[[stage]]\nrate = \""+strconv.Itoa(rate)+"/s\"\nduration = \""+strconv.Itoa(seconds)+"s\"\n")
+	p := writeProfile(t, url, 32, getBalance+stage(strconv.Itoa(rate)+"/s", strconv.Itoa(seconds)+"s"))
 	// It watches a process too (its own: the mock node runs in it), for the dashboard's node CPU.
 	r := runCLI(t, nil, p, "--metrics-listen", listen, "--shard", "1/1", "--watch-pid", strconv.Itoa(os.Getpid()))
 	mustRun(t, r, exitOK)
@@ -94,12 +94,7 @@ func checkDashboard(ctx context.Context, t *testing.T, prom *promtest.Server, at
 	if n < 10 {
 		t.Errorf("the dashboard has only %d queries", n)
 	}
-	if promtool, err := exec.LookPath("promtool"); err == nil {
-		out, err := exec.CommandContext(ctx, promtool, "check", "config", filepath.Join("examples", "grafana", "prometheus.yml")).CombinedOutput()
-		if err != nil {
-			t.Errorf("examples/grafana/prometheus.yml: %v\n%s", err, out)
-		}
-	}
+	promtest.CheckConfig(ctx, t, filepath.Join("examples", "grafana", "prometheus.yml"))
 }
 
 // query runs an instant query that must give one series.
@@ -125,7 +120,7 @@ func TestE2EMetricsListenBadAddress(t *testing.T) {
 		t.Fatal(err)
 	}
 	defer taken.Close()
-	p := writeProfile(t, url, 4, getBalance+"[[stage]]\nrate = \"100/s\"\nduration = \"1s\"\n")
+	p := writeProfile(t, url, 4, getBalance+stage("100/s", "1s"))
 	later := time.Now().Add(time.Hour).UTC().Format(time.RFC3339)
 	rows := []struct {
 		args []string
@@ -137,10 +132,7 @@ func TestE2EMetricsListenBadAddress(t *testing.T) {
 	}
 	for _, r := range rows {
 		// Should the address be checked after the wait, a signal ends it: a failure, not a hang.
-		sig := make(chan os.Signal, 1)
-		interrupt := time.AfterFunc(3*time.Second, func() { sig <- syscall.SIGINT })
-		run := runCLI(t, sig, append([]string{p}, r.args...)...)
-		interrupt.Stop()
+		run := runCLI(t, signalAfter(syscall.SIGINT, 3*time.Second), append([]string{p}, r.args...)...)
 		if run.code != exitUsage || !strings.Contains(run.stderr, r.want) || run.snap != nil {
 			t.Errorf("%v: exit %d, snapshot %v, stderr %q; want exit 2 saying %q and no snapshot", r.args, run.code, run.snap != nil, run.stderr, r.want)
 		}

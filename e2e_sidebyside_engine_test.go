@@ -75,11 +75,9 @@ func BenchmarkSideBySideCPU(b *testing.B) {
 	var urls []string
 	for range 2 {
 		addr := closedPort(b)
-		m, err := startMockProcess(bin, addr)
-		if err != nil {
+		if _, err := startMockProcess(b, bin, addr); err != nil {
 			b.Fatal(err)
 		}
-		b.Cleanup(func() { m.signal(syscall.SIGKILL) })
 		urls = append(urls, "http://"+addr+"/")
 	}
 	body := []byte(`{"jsonrpc":"2.0","id":1,"method":"getBalance","params":["4EVAJ81v9fLjz2wp44SZmxgTbvYB8dBRZ6s1SAqP99eZ"]}`)

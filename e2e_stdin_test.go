@@ -3,9 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 	"strings"
-	"syscall"
 	"testing"
 	"time"
 
@@ -172,16 +170,12 @@ func TestE2ETargetsStdinWaits(t *testing.T) {
 	t.Parallel()
 	pr, _ := io.Pipe() // nothing is ever written
 	t.Cleanup(func() { pr.Close() })
-	sig := make(chan os.Signal, 1)
-	run := cliSetup{stdin: pr, sig: sig}.start(t, "--targets", "-", "--rate", "10/s")
-	deadline := time.Now().Add(5 * time.Second)
-	for !strings.Contains(run.stderr.String(), "waiting for the first target on standard input") {
-		if time.Now().After(deadline) {
-			t.Fatalf("no word of waiting after 5 s: %q", run.stderr.String())
-		}
-		time.Sleep(20 * time.Millisecond)
+	run := cliSetup{stdin: pr}.start(t, "--targets", "-", "--rate", "10/s")
+	waiting := func(stderr string) bool {
+		return strings.Contains(stderr, "waiting for the first target on standard input")
 	}
-	sig <- syscall.SIGINT
+	run.awaitStderr(t, 5*time.Second, "word of waiting", waiting)
+	run.interrupt()
 	r := run.wait(t, 5*time.Second) // or the signal did not end the wait
 	if want := "SIGINT while waiting for the first target on standard input: nothing was sent"; r.code != 130 || !strings.Contains(r.stderr, want) {
 		t.Errorf("exit %d, stderr %q; want 130 and %q", r.code, r.stderr, want)

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/rpcstress/rpcstress/internal/hostile"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // tmuxSession drives the real binary in a real terminal: a tmux pane of a given size on a
@@ -373,21 +374,20 @@ func TestTmuxServerNeverOutlives(t *testing.T) {
 		t.Errorf("socket file %s left behind after its test", path)
 	}
 
-	owner := exec.Command("sleep", "60") // the test binary's stand-in
-	if err := owner.Start(); err != nil {
+	owner, err := proctest.Start(t, exec.Command("sleep", "60")) // the test binary's stand-in
+	if err != nil {
 		t.Fatal(err)
 	}
 	orphan := fmt.Sprintf("rpcstress-%d-%s-orphan", os.Getpid(), t.Name())
 	t.Cleanup(func() { killTmuxServer(orphan) })
-	if err := startTmuxServer(orphan, owner.Process.Pid, 80, 24); err != nil {
+	if err := startTmuxServer(orphan, owner.Cmd.Process.Pid, 80, 24); err != nil {
 		t.Fatal(err)
 	}
 	if !alive(orphan) {
 		t.Fatalf("tmux server %s did not start", orphan)
 	}
 	path, _ = exec.Command("tmux", "-L", orphan, "display-message", "-p", "#{socket_path}").Output()
-	_ = owner.Process.Kill()
-	_ = owner.Wait()
+	owner.Kill()
 	// The watchdog looks every 0.5 s; 30 s is a wide bound for a machine busy with the other
 	// parallel tests (10 s was missed once under a load test beside the suite).
 	deadline := time.Now().Add(30 * time.Second)

@@ -1,11 +1,7 @@
 package main
 
 import (
-	"bytes"
-	"errors"
 	"fmt"
-	"io"
-	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -16,14 +12,9 @@ import (
 	"testing"
 	"time"
 
-	"github.com/prometheus/common/expfmt"
-	"github.com/prometheus/common/model"
-
-	dto "github.com/prometheus/client_model/go"
-
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/nodetest"
-	"github.com/rpcstress/rpcstress/internal/promtest"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // Issue 19: everything but the wire works unchanged on each transport. These tests run the
@@ -114,7 +105,7 @@ func compareRow(block, name string) []string {
 func transportRun(t *testing.T, tr nodetest.Transport) string {
 	node, url := startNode(t, tr.Node(mocknode.Config{Rate: 100, Burst: 10, NoDelay: true}))
 	p := writeProfile(t, tr.URL(url), 8, tr.Profile()+transportMix+stage("300/s", "2s")+transportThresholds)
-	addr := "127.0.0.1:" + strconv.Itoa(promtest.FreePort(t))
+	addr := proctest.FreeAddr(t)
 	scraped := scrapeWhile(t, "http://"+addr+"/metrics")
 	r := runCLI(t, nil, p, "--metrics-listen", addr)
 	final := scraped()
@@ -242,42 +233,6 @@ func scrapeWhile(t *testing.T, url string) func() map[string]float64 {
 	return func() map[string]float64 {
 		close(stop)
 		return <-done
-	}
-}
-
-// scrape reads one exposition of url.
-func scrape(url string) (map[string]float64, error) {
-	resp, err := http.Get(url)
-	if err != nil {
-		return nil, err
-	}
-	defer resp.Body.Close()
-	body, err := io.ReadAll(resp.Body)
-	if err != nil {
-		return nil, err
-	}
-	dec := expfmt.NewDecoder(bytes.NewReader(body), expfmt.ResponseFormat(resp.Header))
-	out := map[string]float64{}
-	for {
-		var mf dto.MetricFamily
-		if err := dec.Decode(&mf); errors.Is(err, io.EOF) {
-			return out, nil
-		} else if err != nil {
-			return nil, err
-		}
-		vec, err := expfmt.ExtractSamples(&expfmt.DecodeOptions{Timestamp: model.Now()}, &mf)
-		if err != nil {
-			return nil, err
-		}
-		for _, s := range vec {
-			m := s.Metric.Clone()
-			for _, l := range []model.LabelName{"run", "shard", "target"} {
-				delete(m, l)
-			}
-			name := m[model.MetricNameLabel]
-			delete(m, model.MetricNameLabel)
-			out[string(name)+m.String()] = float64(s.Value)
-		}
 	}
 }
 

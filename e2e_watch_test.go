@@ -17,21 +17,18 @@ import (
 
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/gethtest"
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
-// startSleeper starts `sleep secs` for the test (killed at its end) and returns its pid.
+// startSleeper starts `sleep secs` for the test (killed at its end) and returns its pid; it is
+// reaped when it exits, so its pid is gone then.
 func startSleeper(t *testing.T, secs string) int {
 	t.Helper()
-	cmd := exec.Command("sleep", secs)
-	if err := cmd.Start(); err != nil {
+	p, err := proctest.Start(t, exec.Command("sleep", secs))
+	if err != nil {
 		t.Skip("no sleep:", err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_ = cmd.Wait()
-	})
-	go func() { _, _ = cmd.Process.Wait() }() // reaped when it exits, so its pid is gone
-	return cmd.Process.Pid
+	return p.Cmd.Process.Pid
 }
 
 // metricsEndpoint serves a node's metrics: a head that climbs by one a scrape and a running

@@ -1,10 +1,7 @@
 package main
 
 import (
-	"bufio"
 	"fmt"
-	"net/http"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -61,26 +58,19 @@ method = "eth_blockNumber"
 	}
 }
 
-// gethCounter reads one counter of geth's Prometheus metrics.
+// gethCounter reads one counter (a series without labels) of geth's Prometheus metrics, with
+// the tests' one reader of an exposition (scrape).
 func gethCounter(t *testing.T, url, name string) int64 {
 	t.Helper()
-	resp, err := http.Get(url)
+	s, err := scrape(url)
 	if err != nil {
-		t.Fatal(err)
+		t.Fatalf("geth's metrics: %v", err)
 	}
-	defer resp.Body.Close()
-	sc := bufio.NewScanner(resp.Body)
-	for sc.Scan() {
-		if v, ok := strings.CutPrefix(sc.Text(), name+" "); ok {
-			n, err := strconv.ParseFloat(v, 64)
-			if err != nil {
-				t.Fatalf("%s: %v", name, err)
-			}
-			return int64(n)
-		}
+	v, ok := s[name+"{}"]
+	if !ok {
+		t.Fatalf("geth's metrics have no %s", name)
 	}
-	t.Fatalf("geth's metrics have no %s", name)
-	return 0
+	return int64(v)
 }
 
 // gethStepped: a stepped run over WebSocket to geth, 100/s then 300/s, with 8 calls in flight

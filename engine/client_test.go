@@ -7,7 +7,6 @@ import (
 	"crypto/x509"
 	"encoding/pem"
 	"io"
-	"log"
 	"math/rand/v2"
 	"net"
 	"net/http"
@@ -517,7 +516,7 @@ func TestSendTLSVerification(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		io.WriteString(w, `{"jsonrpc":"2.0","id":1,"result":1}`)
 	}))
-	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the refused handshakes are the point
+	srv.Config.ErrorLog = quietLog() // the refused handshakes are the point
 	srv.StartTLS()
 	defer srv.Close()
 	caFile := filepath.Join(t.TempDir(), "ca.pem")

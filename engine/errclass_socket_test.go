@@ -5,7 +5,6 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"io"
-	"log"
 	"net"
 	"net/http"
 	"net/http/httptest"
@@ -99,7 +98,7 @@ func TestClassifyErrorRefused(t *testing.T) {
 // TestClassifyErrorTLS: certificate and protocol failures are tls, not eof or other.
 func TestClassifyErrorTLS(t *testing.T) {
 	srv := httptest.NewUnstartedServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {}))
-	srv.Config.ErrorLog = log.New(io.Discard, "", 0) // the handshake failures are the point
+	srv.Config.ErrorLog = quietLog() // the handshake failures are the point
 	srv.StartTLS()
 	t.Cleanup(srv.Close)
 	pool := x509.NewCertPool()

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // helperEnv makes the test binary a helper process instead of running the tests: "burn"
@@ -74,32 +76,36 @@ func startNamed(t *testing.T, name string, args ...string) *exec.Cmd {
 	if err != nil {
 		t.Skip("no sleep binary")
 	}
-	dir := t.TempDir()
-	bin := filepath.Join(dir, name)
+	if len(args) == 0 {
+		args = []string{"60"}
+	}
+	return startCmd(t, exec.Command(copyProgram(t, src, t.TempDir(), name), args...))
+}
+
+// copyProgram copies the program src to dir/name, executable by anyone, and returns its path:
+// a program under a name of its own, or where another user may run it.
+func copyProgram(t *testing.T, src, dir, name string) string {
+	t.Helper()
 	data, err := os.ReadFile(src)
 	if err != nil {
 		t.Fatal(err)
 	}
+	bin := filepath.Join(dir, name)
 	if err := os.WriteFile(bin, data, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if len(args) == 0 {
-		args = []string{"60"}
-	}
-	return startCmd(t, exec.Command(bin, args...))
+	return bin
 }
 
-// startCmd starts cmd and kills it (by its own pid) when the test ends.
+// startCmd starts cmd (killed when the test ends, reaped as soon as it exits, so its pid is
+// gone then) and waits until it goes by its own name.
 func startCmd(t *testing.T, cmd *exec.Cmd) *exec.Cmd {
 	t.Helper()
-	if err := cmd.Start(); err != nil {
+	p, err := proctest.Start(t, cmd)
+	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() {
-		_ = cmd.Process.Kill()
-		_, _ = cmd.Process.Wait()
-	})
-	waitComm(t, cmd.Process.Pid, filepath.Base(cmd.Path))
+	waitComm(t, p.Cmd.Process.Pid, filepath.Base(cmd.Path))
 	return cmd
 }
 

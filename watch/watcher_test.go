@@ -47,7 +47,6 @@ func TestWatcherRun(t *testing.T) {
 	if err != nil || len(warnings) > 0 {
 		t.Fatalf("New: %v, %q", err, warnings)
 	}
-	go func() { _ = quitter.Wait() }() // reap it, so its pid is gone when it exits
 	var ev events
 	start := time.Now()
 	done := make(chan struct{})

@@ -16,6 +16,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
 )
 
 // Node is a running geth --dev.
@@ -80,30 +82,22 @@ func StartWith(tb testing.TB, opts Options) *Node {
 		if opts.DevPeriod > 0 {
 			args = append(args, "--dev.period", strconv.Itoa(opts.DevPeriod))
 		}
-		cmd := exec.Command(bin, args...)
-		var log bytes.Buffer
-		cmd.Stdout, cmd.Stderr = &log, &log
-		if err := cmd.Start(); err != nil {
+		p, err := proctest.Start(tb, exec.Command(bin, args...))
+		if err != nil {
 			tb.Fatal(err)
 		}
-		tb.Cleanup(func() {
-			_ = cmd.Process.Kill()
-			_ = cmd.Wait()
-		})
-		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), PID: cmd.Process.Pid, MetricsURL: metricsURL, WSURL: wsURL}
-		deadline := time.Now().Add(30 * time.Second)
-		for time.Now().Before(deadline) {
+		n := &Node{URL: fmt.Sprintf("http://127.0.0.1:%d", port), PID: p.Cmd.Process.Pid, MetricsURL: metricsURL, WSURL: wsURL}
+		answers := func() bool {
 			var accts []string
 			if n.call(&accts, "eth_accounts") == nil && len(accts) > 0 {
 				n.Dev = accts[0]
-				return n
 			}
-			if cmd.ProcessState != nil {
-				break
-			}
-			time.Sleep(100 * time.Millisecond)
+			return n.Dev != ""
 		}
-		tb.Fatalf("geth --dev did not answer on %s within 30 s:\n%s", n.URL, log.String())
+		if err := p.Await(30*time.Second, "answer to eth_accounts on "+n.URL, answers); err != nil {
+			tb.Fatalf("geth --dev: %v", err)
+		}
+		return n
 	}
 	tb.Fatal("no free port for geth in 20000-29999")
 	return nil

@@ -7,8 +7,6 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
-	"github.com/rpcstress/rpcstress/internal/syncbuf"
-	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -18,6 +16,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/rpcstress/rpcstress/internal/proctest"
+	"github.com/rpcstress/rpcstress/internal/syncbuf"
 )
 
 // Server is a running Prometheus.
@@ -41,15 +42,18 @@ func Require(t testing.TB) string {
 	return ""
 }
 
-// FreePort is a loopback port free a moment ago (the kernel's choice: port 0).
-func FreePort(t testing.TB) int {
+// CheckConfig checks a Prometheus config file with promtool where it is installed (Debian's
+// prometheus package brings it); without promtool the check is passed over, not the test.
+func CheckConfig(ctx context.Context, t testing.TB, path string) {
 	t.Helper()
-	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	promtool, err := exec.LookPath("promtool")
 	if err != nil {
-		t.Fatal(err)
+		t.Logf("no promtool: %s is not checked", path)
+		return
 	}
-	defer ln.Close()
-	return ln.Addr().(*net.TCPAddr).Port
+	if out, err := exec.CommandContext(ctx, promtool, "check", "config", path).CombinedOutput(); err != nil {
+		t.Errorf("%s: %v\n%s", path, err, out)
+	}
 }
 
 // Start starts Prometheus scraping targets (host:port) every second for the rest of the test
@@ -68,46 +72,26 @@ func Start(t testing.TB, targets ...string) *Server {
 	if err := os.WriteFile(cfgPath, []byte(cfg), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	addr := "127.0.0.1:" + strconv.Itoa(FreePort(t))
-	s := &Server{URL: "http://" + addr, log: &syncbuf.Buffer{}}
-	cmd := exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
-		"--web.listen-address="+addr, "--log.level=warn")
-	cmd.Stdout, cmd.Stderr = s.log, s.log
-	if err := cmd.Start(); err != nil {
+	addr := proctest.FreeAddr(t)
+	p, err := proctest.Start(t, exec.Command(bin, "--config.file="+cfgPath, "--storage.tsdb.path="+filepath.Join(dir, "data"),
+		"--web.listen-address="+addr, "--log.level=warn"))
+	if err != nil {
 		t.Fatal(err)
 	}
-	exited := make(chan struct{})
-	go func() {
-		_ = cmd.Wait()
-		close(exited)
-	}()
-	t.Cleanup(func() {
-		_ = cmd.Process.Signal(os.Interrupt)
-		select {
-		case <-exited:
-		case <-time.After(10 * time.Second):
-			_ = cmd.Process.Kill()
-			<-exited
-		}
-	})
-	deadline := time.Now().Add(30 * time.Second)
-	for {
+	t.Cleanup(func() { p.Stop(os.Interrupt, 10*time.Second) }) // its own way down first
+	s := &Server{URL: "http://" + addr, log: p.Out}
+	ready := func() bool {
 		resp, err := http.Get(s.URL + "/-/ready")
-		if err == nil {
-			resp.Body.Close()
-			if resp.StatusCode == http.StatusOK && s.scraping(len(targets)) {
-				return s
-			}
+		if err != nil {
+			return false
 		}
-		select {
-		case <-exited:
-			t.Fatalf("prometheus exited:\n%s", s.log)
-		case <-time.After(100 * time.Millisecond):
-		}
-		if time.Now().After(deadline) {
-			t.Fatalf("prometheus not ready after 30 s:\n%s", s.log)
-		}
+		resp.Body.Close()
+		return resp.StatusCode == http.StatusOK && s.scraping(len(targets))
 	}
+	if err := p.Await(30*time.Second, "readiness", ready); err != nil {
+		t.Fatalf("prometheus: %v", err)
+	}
+	return s
 }
 
 // scraping reports whether Prometheus scrapes its n targets already (up or not). Prometheus
