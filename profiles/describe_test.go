@@ -36,8 +36,13 @@ duration = "30s"
 }
 
 // TestDescribeAsks: validate shows under each request the rules its answers must pass and
-// what a send costs, within 80 columns; a profile without costs says nothing about cost.
+// what a send costs, within 80 columns; a profile without costs says nothing about cost. And
+// it names the transport: a ws:// target is WebSocket, not POST, with what connections and
+// streams make of the calls in flight, as for HTTP/2.
 func TestDescribeAsks(t *testing.T) {
+	ws := func(url, extra string) string {
+		return "url = \"" + url + "\"\nconnections = 4\n" + extra + "\n[[request]]\nmethod = \"m\"\n[[stage]]\nrate = 1\n"
+	}
 	tests := []struct {
 		src  string
 		want []string
@@ -48,6 +53,14 @@ func TestDescribeAsks(t *testing.T) {
 			"    cost   150 units a send", `    expect result equals "0x0"`}, nil},
 		// Neither.
 		{"url = \"http://h\"\n[[request]]\nmethod = \"a\"\n[[stage]]\nrate = 1\n", nil, []string{"expect", "cost"}},
+		// WebSocket: streams multiply the calls in flight on each connection …
+		{ws("ws://127.0.0.1:8546", "streams = 8"), []string{"target        WebSocket ws://127.0.0.1:8546",
+			"websocket     JSON-RPC over WebSocket: 4 connections × 8 calls, up to 32"}, []string{"POST"}},
+		// … one call a connection without them.
+		{ws("wss://node.example/ws", ""), []string{"target        WebSocket wss://node.example/ws",
+			"websocket     JSON-RPC over WebSocket: 4 connections × 1 call, up to 4 requests"}, []string{"POST"}},
+		// HTTP/1.1 keeps its method and has no such row.
+		{ws("http://127.0.0.1:8545", ""), []string{"target        POST http://127.0.0.1:8545"}, []string{"websocket"}},
 	}
 	for _, tt := range tests {
 		out := described(mustLoad(t, tt.src))
