@@ -84,8 +84,17 @@ func TestHTTP2Faults(t *testing.T) {
 			snap := runH2(t, cfg, 200)
 			tot := snap.Totals
 			faults, got := tt.h.Faults(), tot.Errors[tt.class]
-			if tt.class == "" && len(tot.Errors) > 0 {
-				t.Errorf("errors %v after %d graceful GOAWAYs: none was needed", tot.Errors, faults)
+			// A graceful GOAWAY names the faulted request as the last the server processes; a
+			// request the client sent on the connection's other stream before the GOAWAY reached
+			// it is above that and was not processed: it fails as eof, honestly (net/http does
+			// not resend it). So at most Streams-1 eofs per GOAWAY, and nothing else.
+			if orphans := tot.Errors["eof"]; tt.class == "" && (len(tot.Errors) > 1 || orphans > faults*int64(cfg.Streams-1) ||
+				len(tot.Errors) == 1 && orphans == 0) {
+				t.Errorf("errors %v after %d graceful GOAWAYs: at most %d requests sent before one arrived may fail, as eof",
+					tot.Errors, faults, faults*int64(cfg.Streams-1))
+			}
+			if tt.class == "" {
+				got = tot.Errors["eof"]
 			}
 			if tt.class != "" && (faults == 0 || got < faults || (tt.exact && got != faults)) {
 				t.Errorf("%s %d, the server faulted %d requests (errors %v)", tt.class, got, faults, tot.Errors)
