@@ -6,7 +6,8 @@ import (
 )
 
 // A second is flagged "tester behind" (Row.Saturated) when, during it, the scheduler handed out
-// sends later than their intended time by more than both of these:
+// sends later than the tick they were due at (the grain's own wait, up to a send_tick, is the
+// user's choice and shows as send lag, not here) by more than both of these:
 //
 //   - saturationLag: 10 ms is 1 % of a second, so the sends delayed (those due while the
 //     scheduler was late) are enough to reach that second's p99. Below it the tester's delay

@@ -92,10 +92,12 @@ func (r *schedRun) emit(now, limit int64) bool {
 		if due > limit {
 			return false
 		}
-		if k == 0 && now-due > r.s.tick {
-			// Later than the tick grain: the scheduler woke late (a busy CPU, a pause of the
-			// process). Everything due since went out late, by up to this much.
-			r.s.lags.record(int(now/int64(time.Second)), time.Duration(now-due))
+		if late := now - ceilTick(due, r.s.tick); k == 0 && late > int64(DefaultSendTick) {
+			// Later than the tick this send was due at: the scheduler woke late (a busy CPU, a
+			// pause of the process), and everything due since went out late by up to this much
+			// more than the grain. The grain's own wait (up to a tick, the user's send_tick) is
+			// not the tester falling behind: the send lag shows it, this book does not.
+			r.s.lags.record(int(now/int64(time.Second)), time.Duration(late))
 		}
 		r.scheduled++
 		if f := r.s.fan; f != nil {
