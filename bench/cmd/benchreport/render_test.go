@@ -64,6 +64,16 @@ func suite() *Data {
 				r.Served429, r.Served = 20000-r.Served200, 20000
 			})
 		}
+		// rpcstress --send-tick 10ms at the fixed rates: cheaper than the default; and against
+		// the token bucket, its bursts refused more.
+		for _, rate := range []float64{5000, 20000, 50000} {
+			add("2", fmt.Sprint(rate), "rpcstress-tick10", rep, rate, 50, 10, func(r *Run) { r.CPU = rate / 1e4 * 0.95 })
+		}
+		add("6", "bucket", "rpcstress-tick10", rep, 2000, 50, 10, func(r *Run) {
+			r.TargetFlags = "--rate 1000 --burst 10"
+			r.Served200 = 9200 - float64(rep)
+			r.Served429, r.Served = 20000-r.Served200, 20000
+		})
 		for _, mode := range []string{"rpcstress-headless", "rpcstress-dashboard"} {
 			add("7", "dashboard", mode, rep, 20000, 50, 10, func(r *Run) { r.CPU = 3 + 0.1*float64(len(mode)-18) + 0.05*float64(rep) })
 		}

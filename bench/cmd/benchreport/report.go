@@ -8,7 +8,7 @@ import (
 )
 
 // toolOrder is the order tools appear in every table: ours first, then the peers.
-var toolOrder = []string{"rpcstress", "rpcstress-headless", "rpcstress-dashboard", "wrk", "bombardier", "oha", "oha-corrected", "vegeta", "hey"}
+var toolOrder = []string{"rpcstress", "rpcstress-tick10", "rpcstress-headless", "rpcstress-dashboard", "wrk", "bombardier", "oha", "oha-corrected", "vegeta", "hey"}
 
 func toolRank(t string) int {
 	for i, o := range toolOrder {
