@@ -46,20 +46,7 @@ func (p *Profile) Apply(o Overrides) error {
 	sideDone, sideErrs := p.applySideBySide(cfg, o)
 	done, errs = append(done, sideDone...), append(errs, sideErrs...)
 	errs, done = applyHTTP2(cfg, o, errs, done)
-	if o.Timeout != 0 {
-		if err := CheckTimeout(o.Timeout); err != nil {
-			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))
-		}
-		cfg.Timeout = o.Timeout
-		done = append(done, "--timeout "+o.Timeout.String())
-	}
-	if o.SendTick != 0 {
-		if err := CheckSendTick(o.SendTick, cfg.Mode); err != nil {
-			errs = append(errs, fmt.Errorf("--send-tick %w", err))
-		}
-		cfg.SendTick = o.SendTick
-		done = append(done, "--send-tick "+o.SendTick.String())
-	}
+	errs, done = applyTimes(cfg, o, errs, done)
 	if o.RefURL != "" {
 		if err := checkURL(o.RefURL); err != nil {
 			errs = append(errs, fmt.Errorf("--ref-url: %w", err))
@@ -128,4 +115,23 @@ func cutPlan(plan engine.Plan, d time.Duration) engine.Plan {
 	}
 	out[len(out)-1].Duration += d - at
 	return engine.Plan{Stages: out}
+}
+
+// applyTimes applies --timeout and --send-tick to cfg, adding to errs and done.
+func applyTimes(cfg *engine.Config, o Overrides, errs []error, done []string) ([]error, []string) {
+	if o.Timeout != 0 {
+		if err := CheckTimeout(o.Timeout); err != nil {
+			errs = append(errs, fmt.Errorf("--timeout %s: %w", o.Timeout, err))
+		}
+		cfg.Timeout = o.Timeout
+		done = append(done, "--timeout "+o.Timeout.String())
+	}
+	if o.SendTick != 0 {
+		if err := CheckSendTick(o.SendTick, cfg.Mode); err != nil {
+			errs = append(errs, fmt.Errorf("--send-tick %w", err))
+		}
+		cfg.SendTick = o.SendTick
+		done = append(done, "--send-tick "+o.SendTick.String())
+	}
+	return errs, done
 }

@@ -85,6 +85,13 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, urlOption
 	cfg.MaxBodyBytes = defaultMaxBody
 	c.maxBody(doc, cfg)
 
+	c.sending(doc, cfg)
+	return urlVars
+}
+
+// sending reads how the schedule hands out its sends: backlog and send_tick (after mode, which
+// send_tick depends on).
+func (c *checker) sending(doc table, cfg *engine.Config) {
 	if n, ok := c.integer(doc, "", "backlog", 0, maxBacklog, "backlog = 10000"); ok {
 		cfg.Backlog = int(n)
 	}
@@ -94,7 +101,6 @@ func (c *checker) settings(doc table, cfg *engine.Config, src *source, urlOption
 		}
 		cfg.SendTick = d
 	}
-	return urlVars
 }
 
 // CheckSendTick is the one rule for the schedule's grain, the profile's send_tick and the
