@@ -44,8 +44,10 @@ func TestRunnerFollowsHead(t *testing.T) {
 	if c == nil || c.Name != engine.ChainEVM || c.HeadStart != 20_000_000 || c.Ref == nil || c.Ref.URL != ref.URL {
 		t.Fatalf("chain %+v", c)
 	}
-	if reads := target.HeadReads() - primeReads; c.Target.Reads != reads || reads < 10 || c.Target.Failures != 0 {
-		t.Errorf("target reads %d failures %d, the node saw %d", c.Target.Reads, c.Target.Failures, reads)
+	// The node may have seen one read more: the one the run's end cut off, which the tracker
+	// does not count (it neither answered nor failed: the run left; see follow).
+	if reads := target.HeadReads() - primeReads; reads-c.Target.Reads > 1 || reads < c.Target.Reads || reads < 10 || c.Target.Failures != 0 {
+		t.Errorf("target reads %d failures %d, the node saw %d (the same, or one more cut off by the end)", c.Target.Reads, c.Target.Failures, reads)
 	}
 	if len(snap.Timeline) < 2 {
 		t.Fatalf("%d rows", len(snap.Timeline))
