@@ -204,7 +204,7 @@ tool_cmd() {
     fi
     CMD+=(--out "$dir/snapshot.json")
     if [ "$tool" = rpcstress-dashboard ]; then CMD+=(--exit-on-end); else CMD+=(--headless); fi
-    [ "$tool" = rpcstress-tick10 ] && CMD+=(--send-tick 10ms) # the coarser grain (README: The send tick)
+    if [ "$tool" = rpcstress-tick10 ]; then CMD+=(--send-tick 10ms); fi # the coarser grain (README: The send tick)
     ;;
   wrk) CMD=(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$BENCH/wrk-post.lua" "$URL") ;;
   hey)
