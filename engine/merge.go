@@ -109,7 +109,7 @@ func mergeHeader(snaps []*Snapshot, names []string) *Snapshot {
 		if len(s.Merged) > 0 { // a merge of merges lists the runs themselves, so each stays found
 			out.Merged = append(out.Merged, s.Merged...)
 		} else {
-			out.Merged = append(out.Merged, fmt.Sprintf("%s (host %s, shard %s, started %s)", names[i], s.Host, orDash(s.Shard), s.StartedAt.Format(time.RFC3339)))
+			out.Merged = append(out.Merged, mergedEntry(names[i], s))
 		}
 		for k, v := range s.RPCMessages {
 			if _, ok := out.RPCMessages[k]; !ok {
@@ -155,10 +155,14 @@ func mergeStages(snaps []*Snapshot, hists *MergedHistograms) []StageStats {
 // its final one, or a copy edited since, are found to be the same run too; and so is a run
 // inside a merged snapshot given again beside it (see runsOf).
 func sameRunTwice(snaps []*Snapshot, names []string) error {
+	runs := make([][]runID, len(snaps)) // each snapshot's read once, not once per pair
+	for i, s := range snaps {
+		runs[i] = runsOf(s)
+	}
 	for i := range snaps {
 		for j := range i {
-			for _, a := range runsOf(snaps[j]) {
-				for _, b := range runsOf(snaps[i]) {
+			for _, a := range runs[j] {
+				for _, b := range runs[i] {
 					if a.same(b) {
 						return fmt.Errorf("%s and %s hold the same run (host %s, shard %s, started %s): merging it with "+
 							"itself would count its requests twice; give each machine's snapshot once (merge anyway "+
@@ -189,9 +193,15 @@ func (a runID) same(b runID) bool {
 	return a.start.Equal(b.start)
 }
 
+// mergedEntry is a merged snapshot's entry for the run s, read from file name:
+// "NAME (host H, shard S, started T)", T to the second. runsOf reads it back.
+func mergedEntry(name string, s *Snapshot) string {
+	return fmt.Sprintf("%s (host %s, shard %s, started %s)", name, s.Host, orDash(s.Shard), s.StartedAt.Format(time.RFC3339))
+}
+
 // runsOf are the runs a snapshot holds: its own, or a merged snapshot's, read back from its
-// Merged entries ("NAME (host H, shard S, started T)", as Merge writes them). An entry that
-// does not read so is passed over: it cannot be matched, as before these were read.
+// Merged entries (mergedEntry's form). An entry that does not read so is passed over: it
+// cannot be matched, as before these were read.
 func runsOf(s *Snapshot) []runID {
 	if len(s.Merged) == 0 {
 		return []runID{{host: s.Host, shard: s.Shard, start: s.StartedAt}}

@@ -1,7 +1,6 @@
 package engine
 
 import (
-	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -15,7 +14,7 @@ func FuzzRunsOf(f *testing.F) {
 	f.Add("a (host b, shard c, started d).json", "", "", int64(0), ")")
 	f.Fuzz(func(t *testing.T, name, host, shard string, unix int64, junk string) {
 		at := time.Unix(unix%(1<<33), 0).UTC()
-		entry := fmt.Sprintf("%s (host %s, shard %s, started %s)", name, host, orDash(shard), at.Format(time.RFC3339))
+		entry := mergedEntry(name, &Snapshot{Host: host, Shard: shard, StartedAt: at})
 		runs := runsOf(&Snapshot{Merged: []string{junk, entry}})
 		if len(runs) == 0 {
 			t.Fatalf("%q read back as no run", entry)
