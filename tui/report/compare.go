@@ -178,6 +178,17 @@ func formatCount(v float64) string { return textfmt.Int(int64(math.Round(v))) }
 func formatSharePct(v float64) string { return textfmt.Percent(v) }
 func formatPoints(v float64) string   { return textfmt.TrimZeros(textfmt.Sig(v, 3, 2)) + " pt" }
 
+// rpcErrorShare is the JSON-RPC errors' share of the calls answered: they are counted per call,
+// and a batch of three limited over WebSocket has three, so a share of the requests went past
+// 100 %. A run that counted no calls (no JSON-RPC bodies) has its requests as the calls.
+func rpcErrorShare(s *engine.Summary) float64 {
+	calls := s.Calls.OK + s.Calls.Limited + s.Calls.Failed
+	if s.Calls.Sent == 0 {
+		calls = s.Completed
+	}
+	return shareOf(textfmt.SumCounts(s.RPCErrors), calls)
+}
+
 // shareOf is n as a percentage of total; 0 of nothing is 0.
 func shareOf(n, total int64) float64 {
 	if total <= 0 {
@@ -211,7 +222,7 @@ var shareMetrics = []compareMetric{
 	{"ok %", HigherIsBetter, func(s *engine.Summary) float64 { return shareOf(s.OK, s.Completed) }, formatSharePct, formatPoints, nil},
 	{"limited %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Limited, s.Completed) }, formatSharePct, formatPoints, nil},
 	{"failed %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Failed, s.Completed) }, formatSharePct, formatPoints, nil},
-	{"rpc errors %", NotJudged, func(s *engine.Summary) float64 { return shareOf(textfmt.SumCounts(s.RPCErrors), s.Completed) }, formatSharePct, formatPoints, nil},
+	{"rpc errors %", NotJudged, rpcErrorShare, formatSharePct, formatPoints, nil},
 	{"dropped %", LowerIsBetter, func(s *engine.Summary) float64 { return shareOf(s.Dropped, s.Scheduled) }, formatSharePct, formatPoints, nil},
 }
 

@@ -197,7 +197,7 @@ func writeCompareTable(ew *textfmt.Writer, lbl []string, sums []*engine.Summary,
 			}
 		}
 		ew.Paragraph("  ", "  ", "the runs lasted differently ("+strings.Join(spans, ", ")+
-			"): answers compared as shares, not counts (dropped: of scheduled)")
+			"): answers compared as shares, not counts (of the answers; dropped: of scheduled; rpc errors: of the calls)")
 	}
 }
 

@@ -35,3 +35,34 @@ func TestCompareAcrossTransports(t *testing.T) {
 	}
 	checkContains(t, "compare", out, "ok            211    211     =", "rpc errors      0    389  +389\n")
 }
+
+// TestCompareRPCErrorShareOfCalls: when runs lasted differently, the JSON-RPC errors' share is
+// of the calls answered, as they are counted. A WebSocket run of 300 calls and 300 batches of
+// three, limited two times in three, has 786 errors among 1200 calls: 65.5 %, where a share of
+// its 600 requests said 131 %.
+func TestCompareRPCErrorShareOfCalls(t *testing.T) {
+	http, ws := fixture.Snapshot(), fixture.Snapshot()
+	for _, s := range []*engine.Snapshot{http, ws} {
+		s.Stages = s.Stages[:1]
+		s.Totals.Completed, s.Totals.OK, s.Totals.Limited, s.Totals.Failed, s.Totals.Errors = 600, 208, 392, 0, nil
+		s.Totals.Calls = engine.CallStats{Sent: 1200, OK: 414, Limited: 786}
+		s.Stages[0].Summary = s.Totals
+	}
+	http.Totals.DurationS, ws.Totals.DurationS = 2.1, 2
+	http.Totals.RPCErrors, ws.Totals.RPCErrors = nil, map[string]int64{"-32005": 786}
+	out := compareText(t, http, ws)
+	checkContains(t, "compare", out, "the runs lasted differently")
+	if f := strings.Fields(rowOf(out, "rpc errors %")); len(f) < 5 || f[3] != "0%" || f[4] != "65.5%" {
+		t.Errorf("rpc errors %% row %q; want B 65.5%% (786 of 1200 calls)\n%s", f, out)
+	}
+}
+
+// rowOf is the first line of out that starts (after its indent) with name.
+func rowOf(out, name string) string {
+	for l := range strings.Lines(out) {
+		if strings.HasPrefix(strings.TrimSpace(l), name+" ") {
+			return l
+		}
+	}
+	return ""
+}
