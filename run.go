@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"strings"
 	"syscall"
 	"time"
@@ -262,6 +263,13 @@ func (c *cli) saveEvery(ctx context.Context, r *engine.Runner, meta engine.Snaps
 			err = out.periodic(ctx, snap) // "periodic snapshot PATH: …"
 		}
 		note(err)
+		// A save is most of what a run allocates once it goes (its histograms exported, its
+		// JSON): garbage that the next collection finds, after the heap has grown by it and
+		// the pages it took stay with the process. Collecting now and handing them back keeps
+		// a long run's resident set flat (bench/README, "Memory of a long run": at 20,000/s
+		// it rose 34.8 → 37.5 MB over 240 s without this, 31.1 → 31.6 with it), for one
+		// collection every save that costs a few milliseconds of a 5 MB heap.
+		debug.FreeOSMemory()
 	})
 }
 
