@@ -45,7 +45,9 @@ func (d *dialer) dialContext(ctx context.Context, addr string, timeout time.Dura
 		conn, err = d.dial(addr, timeout)
 	} else {
 		nd := net.Dialer{Timeout: timeout}
-		conn, err = nd.DialContext(ctx, "tcp", addr)
+		if conn, err = nd.DialContext(ctx, "tcp", addr); err == nil {
+			conn = rawTCP(conn) // reads and writes that leave the runtime's monitor asleep
+		}
 	}
 	if err != nil {
 		return nil, err

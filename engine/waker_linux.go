@@ -5,7 +5,9 @@ package engine
 import (
 	"errors"
 	"os"
+	"syscall"
 	"time"
+	"unsafe"
 
 	"golang.org/x/sys/unix"
 )
@@ -33,10 +35,48 @@ func newWaker() waker {
 	return t
 }
 
-// loop turns expirations into channel sends until the fd is closed.
+// loop turns expirations into channel sends until the fd is closed. The timerfd is read with
+// a raw system call (rawconn_linux.go says why: the runtime's monitor sleeps on), waiting on
+// the netpoller until it fires.
 func (t *fdTimer) loop() {
 	defer close(t.done)
+	rc, err := t.f.SyscallConn()
+	if err != nil {
+		t.loopFile() // cannot happen for an *os.File from NewFile; stay correct if it does
+		return
+	}
 	var buf [8]byte // the number of expirations, which we do not need
+	var failed syscall.Errno
+	read := func(fd uintptr) bool {
+		for {
+			_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
+			switch e {
+			case syscall.EINTR:
+				continue
+			case syscall.EAGAIN:
+				return false // not yet fired: wait on the netpoller
+			}
+			failed = e
+			return true
+		}
+	}
+	for {
+		if err := rc.Read(read); err != nil {
+			return // closed: Stop
+		}
+		if failed != 0 {
+			// Cannot happen for a timerfd we own; do not spin on it either way.
+			failed = 0
+			time.Sleep(time.Millisecond)
+			continue
+		}
+		t.fire()
+	}
+}
+
+// loopFile is loop through os.File's reads.
+func (t *fdTimer) loopFile() {
+	var buf [8]byte
 	for {
 		if _, err := t.f.Read(buf[:]); err != nil {
 			if errors.Is(err, os.ErrClosed) {
@@ -46,26 +86,31 @@ func (t *fdTimer) loop() {
 			time.Sleep(time.Millisecond)
 			continue
 		}
-		select {
-		case t.ch <- struct{}{}:
-		default:
-		}
+		t.fire()
+	}
+}
+
+// fire wakes the scheduler, unless a wake-up is already waiting for it.
+func (t *fdTimer) fire() {
+	select {
+	case t.ch <- struct{}{}:
+	default:
 	}
 }
 
 func (t *fdTimer) C() <-chan struct{} { return t.ch }
 
+// Reset arms the timer to fire once in d. timerfd_settime is a raw system call too: it never
+// blocks.
 func (t *fdTimer) Reset(d time.Duration) {
 	if d <= 0 {
 		d = 1 // a zero it_value would disarm the timer instead of firing it
 	}
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(int64(d))}
-	if err := unix.TimerfdSettime(t.fd, 0, &spec, nil); err != nil {
+	_, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(t.fd), 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0)
+	if e != 0 {
 		// Only on a closed or invalid fd: fire now so the scheduler never sleeps forever.
-		select {
-		case t.ch <- struct{}{}:
-		default:
-		}
+		t.fire()
 	}
 }
 
