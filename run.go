@@ -58,6 +58,7 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
 	}
+	c.announce(nodes)
 	if len(p.Config.Plan.Stages) == 0 && p.HasSearch {
 		return c.fail(exitUsage, fmt.Errorf("%s has a [search] but no [[stage]] or [ramp]: run `rpcstress find-limit %s`, or give a plan (--rate R --duration D)", p.Path, p.Path))
 	}
@@ -321,7 +322,12 @@ func defaultSnapshotPath(name string, start time.Time) string {
 
 // fail prints err for a person and returns code. Errors quote paths and file contents, so the
 // text is made safe to show (safetext); its line breaks stay (a profile's list of problems).
+// On a terminal each line is wrapped to its width (see errorLines); elsewhere it stays one line.
 func (c *cli) fail(code int, err error) int {
-	fmt.Fprintf(c.stderr, "rpcstress: %s\n", safetext.Text(err.Error()))
+	text := "rpcstress: " + safetext.Text(err.Error())
+	if w, ok := c.stderrWidth(); ok {
+		text = strings.Join(errorLines(text, w), "\n")
+	}
+	fmt.Fprintln(c.stderr, text)
 	return code
 }

@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"strings"
 
 	"github.com/charmbracelet/x/term"
 
@@ -22,4 +23,38 @@ func (c *cli) textWidth() int {
 		return textfmt.DefaultWidth
 	}
 	return w
+}
+
+// stderrWidth is the width of the terminal standard error writes to; false when it is no
+// terminal (a pipe, a log file, a test), where an error stays one line for grep and scripts.
+func (c *cli) stderrWidth() (int, bool) {
+	f, ok := c.stderr.(*os.File)
+	if !ok || !term.IsTerminal(f.Fd()) {
+		return 0, false
+	}
+	w, _, err := term.GetSize(f.Fd())
+	if err != nil || w <= 0 {
+		return textfmt.DefaultWidth, true
+	}
+	return w, true
+}
+
+// errorLines wraps each line of an error message to width cells, its continuation lines
+// indented two cells so a reader sees where the next line of the message starts: the
+// terminal's own wrap would cut words and paths mid-way. A path or URL wider than the line is
+// broken at its slashes.
+func errorLines(text string, width int) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\n")
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		for i, l := range textfmt.WrapAt(strings.TrimLeft(line, " "), max(width-indent-2, 20), "/") {
+			pad := indent
+			if i > 0 {
+				pad += 2
+			}
+			out = append(out, strings.Repeat(" ", pad)+l)
+		}
+	}
+	return out
 }
