@@ -12,9 +12,11 @@ import (
 )
 
 // startDemo starts the embedded mock node of --demo on 127.0.0.1, set up by the profile's
-// [demo] table, aims o at it unless --url named a target, and says where it listens. A
-// profile of targets side by side gets a node per target (each its own, all set up alike),
-// unless --url names the targets. The caller closes the nodes.
+// [demo] table and aims o at it unless --url named a target. A profile of targets side by
+// side gets a node per target (each its own, all set up alike), unless --url names the
+// targets. The caller checks the overrides, then says where the nodes listen (announce): a
+// bad flag is then the only thing printed, not a node that never served. The caller closes
+// the nodes.
 func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Overrides) (demoNodes, error) {
 	names := []string{""}
 	if len(p.Config.Targets) > 0 && len(o.Targets) == 0 && o.URL == "" {
@@ -30,7 +32,7 @@ func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Ov
 			nodes.Close()
 			return nil, fmt.Errorf("starting the demo node: %w", err)
 		}
-		nodes = append(nodes, demoNode{name: name, node: n})
+		nodes = append(nodes, demoNode{name: name, node: n, addr: addr})
 		url := "http://" + addr + "/"
 		switch {
 		case name != "":
@@ -38,15 +40,22 @@ func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Ov
 		case o.URL == "" && len(o.Targets) == 0:
 			o.URL = url
 		}
-		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node %son http://%s (%s)", nameWord(name), addr, n.Config()), c.textWidth())
 	}
 	return nodes, nil
+}
+
+// announce says where each node listens and how it is set up.
+func (c *cli) announce(nodes demoNodes) {
+	for _, n := range nodes {
+		_ = textfmt.WriteParagraph(c.stdout, "", "  ", fmt.Sprintf("demo: mock node %son http://%s (%s)", nameWord(n.name), n.addr, n.node.Config()), c.textWidth())
+	}
 }
 
 // demoNode is a mock node of --demo, and the target it stands for ("" for the one target).
 type demoNode struct {
 	name string
 	node *mocknode.Node
+	addr string // host:port it listens on
 }
 
 // demoNodes are the mock nodes of --demo.

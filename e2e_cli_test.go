@@ -162,11 +162,18 @@ func TestE2EBadInput(t *testing.T) {
 		{[]string{"--demo", "--timeout", "1000000h"}, "--timeout 1000000h0m0s: is longer than the maximum of 720h0m0s"},
 		{[]string{"find-limit", "--demo", "--timeout", "1000000h"}, "--timeout 1000000h0m0s: is longer than the maximum of 720h0m0s"},
 		{[]string{"validate", bad}, "stage[1].rate"}, // validate shows the field
+		// Found only once the profile and the flags meet, after the demo node has started.
+		{[]string{"--demo", "--send-tick", "1h"}, "--send-tick 1h0m0s is out of range"},
+		{[]string{"find-limit", "--demo", "--send-tick", "1h"}, "--send-tick 1h0m0s is out of range"},
 	}
 	for _, tt := range tests {
 		r := runCLI(t, nil, tt.args...)
 		if r.code != exitUsage || !strings.Contains(r.stderr, tt.want) {
 			t.Errorf("%v: exit %d stderr %q; want exit 2 mentioning %q", tt.args, r.code, r.stderr, tt.want)
+		}
+		// A bad flag is all the user sees: not a demo node that never served.
+		if strings.Contains(r.stdout, "demo: mock node") {
+			t.Errorf("%v: exit %d with the demo node announced first:\n%s", tt.args, r.code, r.stdout)
 		}
 	}
 }

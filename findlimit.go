@@ -54,16 +54,17 @@ func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) in
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
+	var nodes demoNodes
 	if f.demo {
-		n, err := c.startDemo(ctx, p, &o)
-		if err != nil {
+		if nodes, err = c.startDemo(ctx, p, &o); err != nil {
 			return c.fail(exitRunFailed, err)
 		}
-		defer n.Close()
+		defer nodes.Close()
 	}
 	if err := p.Apply(o); err != nil {
 		return c.fail(exitUsage, err)
 	}
+	c.announce(nodes)
 	if code, ok := c.readHead(ctx, p.Config); !ok {
 		return code
 	}
