@@ -4,6 +4,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/ansi"
+
 	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/internal/svgtest"
 	"github.com/rpcstress/rpcstress/tui/internal/fixture"
@@ -73,6 +75,32 @@ func TestCompareNode(t *testing.T) {
 	plain := compareText(t, none, a)
 	if strings.Contains(plain, "node (cpu") {
 		t.Errorf("node rows though run A watched nothing:\n%s", plain)
+	}
+}
+
+// TestCompareNodeFourRunsFits: four watched runs compared fit 80 columns: the node block splits
+// against A as the block above it does (one table of four made 91-cell lines), each table
+// naming its runs, and every run keeps its numbers.
+func TestCompareNodeFourRunsFits(t *testing.T) {
+	runs := make([]*engine.Snapshot, 4)
+	for i := range runs {
+		runs[i] = fixture.WatchedSnapshot()
+		runs[i].Watch.Stages[1].Procs[0].CPUMean = float64(100 + 10*i)
+	}
+	out := compareText(t, runs...)
+	for _, l := range strings.Split(out, "\n") {
+		if w := ansi.StringWidth(l); w > 80 {
+			t.Errorf("a line of %d cells: %q", w, l)
+		}
+	}
+	block := out[strings.LastIndex(out, "  node (cpu"):]
+	if n := strings.Count(block, "geth memory"); n < 2 {
+		t.Errorf("stage 2's node block is in %d table(s), want it split:\n%s", n, block)
+	}
+	for _, cpu := range []string{"100%", "110%", "120%", "130%"} {
+		if !strings.Contains(block, cpu) {
+			t.Errorf("stage 2's node block lacks a run's geth cpu %s:\n%s", cpu, block)
+		}
 	}
 }
 
