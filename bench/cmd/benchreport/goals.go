@@ -122,8 +122,9 @@ func (p *report) searchGoal() [][]string {
 	if ourV < 0 || best == "" {
 		return nil
 	}
-	return goalRow("3 max held rate, one core", "highest of all",
-		fmt.Sprintf("rpcstress %s/s, best peer %s %s/s", fInt(ourV), best, fInt(bestV)), ourV >= bestV)
+	// Issue 20 asks for a rate above the best peer's: a tie on the ladder is not met.
+	return goalRow("3 max held rate, one core", "above every peer",
+		fmt.Sprintf("rpcstress %s/s, best peer %s %s/s", fInt(ourV), best, fInt(bestV)), ourV > bestV)
 }
 
 // stallGoal: rpcstress's p99 behind the stalls (scenario 5) against the computed truth.

@@ -106,3 +106,28 @@ func TestRenderGolden(t *testing.T) {
 	p := &report{d: suite(), dir: "/runs/x", root: "/repo"}
 	golden.RequireEqual(t, p.render())
 }
+
+// TestSearchGoalTie: the max-rate goal is a rate above every peer's; a tie on the ladder (both
+// held 20,000/s, neither 30,000/s) is not met, one step more is.
+func TestSearchGoalTie(t *testing.T) {
+	for _, tt := range []struct {
+		ours float64
+		want string
+	}{{20000, "✗ not met"}, {30000, "✓ met"}} {
+		d := &Data{Env: Env{}}
+		for _, tool := range []string{"rpcstress", "oha"} {
+			for _, rate := range []float64{10000, 20000, 30000} {
+				served := rate * 5
+				if rate > 20000 && (tool == "oha" || tt.ours < rate) {
+					served = rate * 4 // 80 %: missed
+				}
+				d.Runs = append(d.Runs, &Run{ID: fmt.Sprintf("s3-%g-%s", rate, tool), Scenario: "3", Case: fmt.Sprint(rate),
+					Tool: tool, Rep: 1, Mode: "rate", Rate: rate, Conns: 50, Seconds: 5, Served: served, CPU: 1})
+			}
+		}
+		rows := (&report{d: d}).searchGoal()
+		if len(rows) != 1 || rows[0][3] != tt.want {
+			t.Errorf("rpcstress held %g, oha 20000: %q, want %q", tt.ours, rows, tt.want)
+		}
+	}
+}
