@@ -44,6 +44,25 @@ func (c *cli) startDemo(ctx context.Context, p *profiles.Profile, o *profiles.Ov
 	return nodes, nil
 }
 
+// applyOverrides applies the flags o to p, with --demo's mock nodes started first (o then aims
+// at them) and announced only once the flags and the profile agree; the caller closes the
+// nodes. On failure nothing was announced, the nodes are closed, and code is the exit code.
+func (c *cli) applyOverrides(ctx context.Context, demo bool, p *profiles.Profile, o profiles.Overrides) (demoNodes, int, error) {
+	var nodes demoNodes
+	if demo {
+		var err error
+		if nodes, err = c.startDemo(ctx, p, &o); err != nil {
+			return nil, exitRunFailed, err
+		}
+	}
+	if err := p.Apply(o); err != nil {
+		nodes.Close()
+		return nil, exitUsage, err
+	}
+	c.announce(nodes)
+	return nodes, 0, nil
+}
+
 // announce says where each node listens and how it is set up.
 func (c *cli) announce(nodes demoNodes) {
 	for _, n := range nodes {

@@ -54,17 +54,11 @@ func (c *cli) findLimit(ctx context.Context, f *findLimitFlags, pos []string) in
 	if err != nil {
 		return c.fail(exitUsage, err)
 	}
-	var nodes demoNodes
-	if f.demo {
-		if nodes, err = c.startDemo(ctx, p, &o); err != nil {
-			return c.fail(exitRunFailed, err)
-		}
-		defer nodes.Close()
+	nodes, code, err := c.applyOverrides(ctx, f.demo, p, o)
+	if err != nil {
+		return c.fail(code, err)
 	}
-	if err := p.Apply(o); err != nil {
-		return c.fail(exitUsage, err)
-	}
-	c.announce(nodes)
+	defer nodes.Close()
 	if code, ok := c.readHead(ctx, p.Config); !ok {
 		return code
 	}

@@ -48,17 +48,11 @@ func (c *cli) run(ctx context.Context, f *runFlags, pos []string) int {
 	if err != nil {
 		return c.failInput(err)
 	}
-	var nodes demoNodes
-	if f.demo {
-		if nodes, err = c.startDemo(ctx, p, &o); err != nil {
-			return c.fail(exitRunFailed, err)
-		}
-		defer nodes.Close()
+	nodes, failCode, err := c.applyOverrides(ctx, f.demo, p, o)
+	if err != nil {
+		return c.fail(failCode, err)
 	}
-	if err := p.Apply(o); err != nil {
-		return c.fail(exitUsage, err)
-	}
-	c.announce(nodes)
+	defer nodes.Close()
 	if len(p.Config.Plan.Stages) == 0 && p.HasSearch {
 		return c.fail(exitUsage, fmt.Errorf("%s has a [search] but no [[stage]] or [ramp]: run `rpcstress find-limit %s`, or give a plan (--rate R --duration D)", p.Path, p.Path))
 	}
