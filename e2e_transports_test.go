@@ -12,7 +12,6 @@ import (
 	"testing"
 	"time"
 
-	"github.com/rpcstress/rpcstress/engine"
 	"github.com/rpcstress/rpcstress/examples/mocknode"
 	"github.com/rpcstress/rpcstress/internal/nodetest"
 	"github.com/rpcstress/rpcstress/internal/proctest"
@@ -75,38 +74,33 @@ func TestE2ETransports(t *testing.T) {
 	}
 	a, b := loadRun(t, files["http"]), loadRun(t, files["ws"])
 	totals := r.stdout[:strings.Index(r.stdout, "Stage 1 · 300/s")]
-	checkCompareTotals(t, totals, a.Totals, b.Totals, r.stdout)
-	// Over WebSocket the limiter's -32005s are JSON-RPC errors inside 200s: they are limited,
-	// and judged so on that row only.
-	if f := compareRow(totals, "rpc errors"); slices.Contains(f, "worse") || compareRow(totals, "2xx") != nil {
-		t.Errorf("compare judges the WebSocket run's JSON-RPC errors (%q) or shows 2xx\n%s", f, r.stdout)
-	}
-}
-
-// checkCompareTotals holds compare's totals block to the runs' books: counts when the runs
-// lasted as long, shares (ok and limited of the answers, JSON-RPC errors of the calls) when a
-// busy machine stretched one run's drain past compare's 2 % (CI's -race did, by 0.1 s).
-func checkCompareTotals(t *testing.T, totals string, a, b engine.Summary, out string) {
-	t.Helper()
-	calls := func(s engine.Summary) int64 { return s.Calls.OK + s.Calls.Limited + s.Calls.Failed }
-	rows := []struct {
+	// Counts when the runs lasted as long; shares (ok and limited of the answers, JSON-RPC
+	// errors of the calls) when a busy machine stretched one run's drain past compare's 2 %
+	// (CI's -race did, by 0.1 s).
+	ta, tb := a.Totals, b.Totals
+	callsA, callsB := ta.Calls.OK+ta.Calls.Limited+ta.Calls.Failed, tb.Calls.OK+tb.Calls.Limited+tb.Calls.Failed
+	byShare := strings.Contains(totals, "lasted differently")
+	for _, row := range []struct {
 		name           string
 		a, b, aOf, bOf int64
 	}{
-		{"ok", a.OK, b.OK, a.Completed, b.Completed},
-		{"limited", a.Limited, b.Limited, a.Completed, b.Completed},
-		{"rpc errors", 0, b.RPCErrors["-32005"], calls(a), calls(b)},
-	}
-	byShare := strings.Contains(totals, "lasted differently")
-	for _, row := range rows {
+		{"ok", ta.OK, tb.OK, ta.Completed, tb.Completed},
+		{"limited", ta.Limited, tb.Limited, ta.Completed, tb.Completed},
+		{"rpc errors", 0, tb.RPCErrors["-32005"], callsA, callsB},
+	} {
 		name, want := row.name, func(n, _ int64) string { return strconv.FormatInt(n, 10) }
 		if byShare {
 			name, want = row.name+" %", func(n, of int64) string { return textfmt.Percent(100 * float64(n) / float64(of)) }
 		}
 		f := compareRow(totals, name)
 		if len(f) < 2 || f[0] != want(row.a, row.aOf) || f[1] != want(row.b, row.bOf) {
-			t.Errorf("compare's %s row %q; want A %s, B %s\n%s", name, f, want(row.a, row.aOf), want(row.b, row.bOf), out)
+			t.Errorf("compare's %s row %q; want A %s, B %s\n%s", name, f, want(row.a, row.aOf), want(row.b, row.bOf), r.stdout)
 		}
+	}
+	// Over WebSocket the limiter's -32005s are JSON-RPC errors inside 200s: they are limited,
+	// and judged so on that row only.
+	if f := compareRow(totals, "rpc errors"); slices.Contains(f, "worse") || compareRow(totals, "2xx") != nil {
+		t.Errorf("compare judges the WebSocket run's JSON-RPC errors (%q) or shows 2xx\n%s", f, r.stdout)
 	}
 }
 

@@ -325,3 +325,23 @@ func (c *cli) fail(code int, err error) int {
 	fmt.Fprintln(c.stderr, text)
 	return code
 }
+
+// errorLines wraps each line of an error message to width cells, its continuation lines
+// indented two cells so a reader sees where the next line of the message starts: the
+// terminal's own wrap would cut words and paths mid-way. A path or URL wider than the line is
+// broken at its slashes.
+func errorLines(text string, width int) []string {
+	var out []string
+	for line := range strings.Lines(text) {
+		line = strings.TrimRight(line, "\n")
+		indent := len(line) - len(strings.TrimLeft(line, " "))
+		for i, l := range textfmt.WrapAt(strings.TrimLeft(line, " "), max(width-indent-2, 20), "/") {
+			pad := indent
+			if i > 0 {
+				pad += 2
+			}
+			out = append(out, strings.Repeat(" ", pad)+l)
+		}
+	}
+	return out
+}
