@@ -20,16 +20,25 @@ func checkFDLimit(conns int) error {
 		return nil // cannot tell; the run will show errors if it comes to that
 	}
 	need := uint64(conns) + fdReserve
-	if lim.Cur < need && lim.Max > lim.Cur {
+	if uint64(lim.Cur) < need && lim.Max > lim.Cur {
 		raised := lim
-		raised.Cur = min(lim.Max, max(need, lim.Cur))
+		raised.Cur = raiseTo(lim.Cur, lim.Max, need)
 		if syscall.Setrlimit(syscall.RLIMIT_NOFILE, &raised) == nil {
 			lim = raised
 		}
 	}
-	if lim.Cur < need {
+	if uint64(lim.Cur) < need {
 		return fmt.Errorf("connections = %d needs about %d file descriptors but this process may open only %d: "+
 			"raise the limit with `ulimit -n %d` (hard limit %d) or lower connections", conns, need, lim.Cur, need, lim.Max)
 	}
 	return nil
+}
+
+// raiseTo is the soft limit cur raised towards need, at most to the hard limit: generic because
+// Rlimit's fields are uint64 on Linux and int64 on the BSDs.
+func raiseTo[T int64 | uint64](cur, hard T, need uint64) T {
+	if need > uint64(hard) {
+		return hard
+	}
+	return max(T(need), cur)
 }

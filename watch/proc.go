@@ -93,11 +93,10 @@ func permissionNote(pid int, st procfs.ProcStat, refused []string) string {
 
 // ownerOf names the user a process runs as, by the owner of its /proc entry.
 func ownerOf(st procfs.ProcStat) (string, error) {
-	var sys syscall.Stat_t
-	if err := syscall.Stat("/proc/"+strconv.Itoa(st.PID), &sys); err != nil {
+	id, err := fileOwner("/proc/" + strconv.Itoa(st.PID))
+	if err != nil {
 		return "", err
 	}
-	id := strconv.Itoa(int(sys.Uid))
 	if u, err := user.LookupId(id); err == nil {
 		return u.Username, nil
 	}
