@@ -1,6 +1,7 @@
 package main
 
 import (
+	"io"
 	"os"
 
 	"github.com/charmbracelet/x/term"
@@ -13,27 +14,26 @@ import (
 // textfmt.DefaultWidth, 80: a pipe, a file or a CI log has no width to ask, and 80 columns read
 // everywhere.
 func (c *cli) textWidth() int {
-	f, ok := c.stdout.(*os.File)
-	if !ok || !term.IsTerminal(f.Fd()) {
-		return textfmt.DefaultWidth
+	if w, ok := terminalWidth(c.stdout); ok {
+		return w
 	}
-	w, _, err := term.GetSize(f.Fd())
-	if err != nil || w <= 0 {
-		return textfmt.DefaultWidth
-	}
-	return w
+	return textfmt.DefaultWidth
 }
 
 // stderrWidth is the width of the terminal standard error writes to; false when it is no
 // terminal (a pipe, a log file, a test), where an error stays one line for grep and scripts.
-func (c *cli) stderrWidth() (int, bool) {
-	f, ok := c.stderr.(*os.File)
+func (c *cli) stderrWidth() (int, bool) { return terminalWidth(c.stderr) }
+
+// terminalWidth is the width of the terminal w writes to (textfmt.DefaultWidth when it will
+// not say); false when w is no terminal.
+func terminalWidth(w io.Writer) (int, bool) {
+	f, ok := w.(*os.File)
 	if !ok || !term.IsTerminal(f.Fd()) {
 		return 0, false
 	}
-	w, _, err := term.GetSize(f.Fd())
-	if err != nil || w <= 0 {
+	cols, _, err := term.GetSize(f.Fd())
+	if err != nil || cols <= 0 {
 		return textfmt.DefaultWidth, true
 	}
-	return w, true
+	return cols, true
 }

@@ -54,19 +54,21 @@ func rawTCP(c net.Conn) net.Conn {
 
 // read is one attempt to read into rbuf; false when nothing is there yet (wait and retry).
 func (r *rawConn) read(fd uintptr) bool {
+	n, e := rawRead(fd, r.rbuf)
+	if e == syscall.EAGAIN {
+		return false
+	}
+	r.rn, r.rerr = n, e
+	return true
+}
+
+// rawRead reads fd into p with a raw system call, again when a signal interrupted it; EAGAIN
+// says nothing is there yet. The send tick's timerfd is read with it too (waker_linux.go).
+func rawRead(fd uintptr, p []byte) (int, syscall.Errno) {
 	for {
-		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&r.rbuf[0])), uintptr(len(r.rbuf)))
-		switch e {
-		case 0:
-			r.rn = int(n)
-			return true
-		case syscall.EINTR:
-			continue
-		case syscall.EAGAIN:
-			return false
-		default:
-			r.rerr = e
-			return true
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&p[0])), uintptr(len(p)))
+		if e != syscall.EINTR {
+			return int(n), e
 		}
 	}
 }

@@ -3,7 +3,6 @@
 package engine
 
 import (
-	"errors"
 	"os"
 	"syscall"
 	"time"
@@ -16,6 +15,7 @@ import (
 // readable, which wakes the runtime's epoll_wait at once, whatever its millisecond timeout.
 type fdTimer struct {
 	f    *os.File
+	rc   syscall.RawConn // f's, to read it raw
 	fd   int
 	ch   chan struct{}
 	done chan struct{}
@@ -30,7 +30,13 @@ func newWaker() waker {
 	}
 	// A non-blocking fd given to os.NewFile is registered with the netpoller, so a Read parks
 	// the goroutine instead of blocking a thread.
-	t := &fdTimer{f: os.NewFile(uintptr(fd), "timerfd"), fd: fd, ch: make(chan struct{}, 1), done: make(chan struct{})}
+	f := os.NewFile(uintptr(fd), "timerfd")
+	rc, err := f.SyscallConn()
+	if err != nil {
+		_ = f.Close()
+		return newGoTimer()
+	}
+	t := &fdTimer{f: f, rc: rc, fd: fd, ch: make(chan struct{}, 1), done: make(chan struct{})}
 	go t.loop()
 	return t
 }
@@ -40,49 +46,23 @@ func newWaker() waker {
 // the netpoller until it fires.
 func (t *fdTimer) loop() {
 	defer close(t.done)
-	rc, err := t.f.SyscallConn()
-	if err != nil {
-		t.loopFile() // cannot happen for an *os.File from NewFile; stay correct if it does
-		return
-	}
 	var buf [8]byte // the number of expirations, which we do not need
 	var failed syscall.Errno
 	read := func(fd uintptr) bool {
-		for {
-			_, _, e := syscall.RawSyscall(syscall.SYS_READ, fd, uintptr(unsafe.Pointer(&buf[0])), uintptr(len(buf)))
-			switch e {
-			case syscall.EINTR:
-				continue
-			case syscall.EAGAIN:
-				return false // not yet fired: wait on the netpoller
-			}
-			failed = e
-			return true
+		_, e := rawRead(fd, buf[:])
+		if e == syscall.EAGAIN {
+			return false // not yet fired: wait on the netpoller
 		}
+		failed = e
+		return true
 	}
 	for {
-		if err := rc.Read(read); err != nil {
+		if err := t.rc.Read(read); err != nil {
 			return // closed: Stop
 		}
 		if failed != 0 {
 			// Cannot happen for a timerfd we own; do not spin on it either way.
 			failed = 0
-			time.Sleep(time.Millisecond)
-			continue
-		}
-		t.fire()
-	}
-}
-
-// loopFile is loop through os.File's reads.
-func (t *fdTimer) loopFile() {
-	var buf [8]byte
-	for {
-		if _, err := t.f.Read(buf[:]); err != nil {
-			if errors.Is(err, os.ErrClosed) {
-				return
-			}
-			// Cannot happen for a timerfd we own; do not spin on it either way.
 			time.Sleep(time.Millisecond)
 			continue
 		}

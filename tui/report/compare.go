@@ -182,7 +182,7 @@ func formatPoints(v float64) string   { return textfmt.TrimZeros(textfmt.Sig(v, 
 // and a batch of three limited over WebSocket has three, so a share of the requests went past
 // 100 %. A run that counted no calls (no JSON-RPC bodies) has its requests as the calls.
 func rpcErrorShare(s *engine.Summary) float64 {
-	calls := s.Calls.OK + s.Calls.Limited + s.Calls.Failed
+	calls := s.Calls.Completed()
 	if s.Calls.Sent == 0 {
 		calls = s.Completed
 	}
