@@ -17,8 +17,9 @@ const rowGrace = 500 * time.Millisecond
 const statsWindow = 300
 
 // Aggregator owns every number of a run. It alone touches the HDR histograms (they are not
-// goroutine-safe): workers send it batches of samples down one channel, and it publishes an
-// immutable Stats view a few times a second for the UI to pull.
+// goroutine-safe): it collects the samples of workers between sends (collect), busy workers
+// send it their full or old batches down one channel, and it publishes an immutable Stats view
+// a few times a second for the UI to pull.
 type Aggregator struct {
 	cfg      *Config
 	target   string // the target's name in a run with several (Stats.TargetName); "" with one
@@ -27,6 +28,9 @@ type Aggregator struct {
 	plan     func() PlanState
 	start    time.Time
 	every    time.Duration
+	// collect hands over the samples waiting in idle workers' batches (pool.collect); nil
+	// for a lane without workers. Set before Run.
+	collect func(ingest func(*Batch))
 
 	in       chan *Batch
 	free     chan *Batch
@@ -98,11 +102,14 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 		lastWhole: -1,
 	}
 	a.rules, a.costs = a.asks(0, len(cfg.Requests))
+	// With one stage the run and its stage count the same answers: one accumulator serves
+	// both (eachSpan adds to it once), which halves the recording per answer in the common
+	// case (issue 20).
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
 	}
-	if len(a.stages) == 0 {
-		a.stages = append(a.stages, newSpanAcc())
+	if len(a.stages) <= 1 {
+		a.stages = []*spanAcc{a.total}
 	}
 	a.latest.Store(a.view(false))
 	return a
@@ -125,6 +132,19 @@ func (a *Aggregator) getBatch() *Batch {
 // the aggregator has already finished (a request that outlived the drain wait: it stays counted
 // as in flight).
 func (a *Aggregator) submit(b *Batch) bool {
+	// The common case first, without runtime.selectgo (which locks every channel of a select
+	// and queues on each): non-blocking, a receive checks a closed channel without a lock and
+	// a send takes one lock. The blocking select is for a full channel only.
+	select {
+	case <-a.finished:
+		return false
+	default:
+	}
+	select {
+	case a.in <- b:
+		return true
+	default:
+	}
 	select {
 	case a.in <- b:
 		return true
@@ -143,16 +163,27 @@ func (a *Aggregator) Finish(reason string) {
 	<-a.finished
 }
 
-// Run ingests batches and publishes views until Finish.
+// collectEvery bounds how long a sample may wait in an idle worker's batch: as long as a busy
+// worker's may (batchMaxAge), well inside the grace a second's row waits for late answers.
+const collectEvery = time.Duration(batchMaxAge)
+
+// Run ingests batches and publishes views until Finish. It collects the idle workers' samples
+// every collectEvery or more often, and publishes a view every a.every: the tick divides
+// a.every so both keep their cadence.
 func (a *Aggregator) Run() {
-	tick := time.NewTicker(a.every)
+	perView := max(1, int((a.every+collectEvery-1)/collectEvery))
+	tick := time.NewTicker(a.every / time.Duration(perView))
 	defer tick.Stop()
 	lastStages := time.Duration(0)
-	for {
+	for ticks := 0; ; {
 		select {
 		case b := <-a.in:
 			a.ingest(b)
 		case <-tick.C:
+			a.collectIdle()
+			if ticks++; ticks%perView != 0 {
+				continue
+			}
 			now := time.Since(a.start)
 			a.advance(now, false)
 			if now-lastStages >= time.Second {
@@ -161,8 +192,10 @@ func (a *Aggregator) Run() {
 			}
 			a.latest.Store(a.view(false))
 		case req := <-a.snapReq:
+			a.collectIdle()
 			a.serveSnapshot(req)
 		case reason := <-a.finish:
+			a.collectIdle()
 			for drained := false; !drained; {
 				select {
 				case b := <-a.in:
@@ -182,26 +215,24 @@ func (a *Aggregator) Run() {
 	}
 }
 
+// collectIdle ingests what the idle workers hold.
+func (a *Aggregator) collectIdle() {
+	if a.collect != nil {
+		a.collect(a.ingest)
+	}
+}
+
 // ingest counts a batch and gives it back for reuse.
 func (a *Aggregator) ingest(b *Batch) {
 	for i := range b.Samples {
 		s := &b.Samples[i]
-		a.total.add(s)
-		a.stageAcc(int(s.Stage)).add(s)
 		a.secondFor(s.Done).add(s)
-		tot, st := a.requestAccs(int(s.Stage), int(s.Request))
-		tot.add(s)
-		st.add(s)
+		a.eachSpan(b, int32(i), func(sp *spanAcc) { sp.add(s) })
 	}
 	for _, e := range b.RPCErrors {
-		a.total.addRPC(e.Code)
+		a.eachSpan(b, e.Sample, func(sp *spanAcc) { sp.addRPC(e.Code) })
 		if int(e.Sample) < len(b.Samples) {
-			s := &b.Samples[e.Sample]
-			a.stageAcc(int(s.Stage)).addRPC(e.Code)
-			tot, st := a.requestAccs(int(s.Stage), int(s.Request))
-			tot.addRPC(e.Code)
-			st.addRPC(e.Code)
-			a.secondFor(s.Done).rpc[e.Code]++
+			a.secondFor(b.Samples[e.Sample].Done).rpc[e.Code]++
 		}
 		if e.Message != "" {
 			key := strconv.Itoa(int(e.Code))
@@ -227,15 +258,20 @@ func (a *Aggregator) ingest(b *Batch) {
 }
 
 // eachSpan calls add on every span a sample's counts belong to: the run, and when the sample is
-// in the batch, its stage and its request (in the run and in the stage).
+// in the batch, its stage and its request (in the run and in the stage). A stage's accumulator
+// that is the run's (a plan of one stage) is added to once.
 func (a *Aggregator) eachSpan(b *Batch, sample int32, add func(*spanAcc)) {
 	add(a.total)
 	if int(sample) < len(b.Samples) {
 		s := &b.Samples[sample]
-		add(a.stageAcc(int(s.Stage)))
+		if st := a.stageAcc(int(s.Stage)); st != a.total {
+			add(st)
+		}
 		tot, st := a.requestAccs(int(s.Stage), int(s.Request))
 		add(tot)
-		add(st)
+		if st != tot {
+			add(st)
+		}
 	}
 }
 

@@ -5,7 +5,6 @@ package engine
 
 import (
 	"bufio"
-	"errors"
 	"fmt"
 	"net"
 	"runtime"
@@ -94,7 +93,9 @@ func (t *earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.
 		return false, err
 	}
 	conn := cc.Conn()
-	if err := conn.SetWriteDeadline(deadline); err != nil {
+	// One deadline for both phases, set once: each setting reads the clock and moves a runtime
+	// timer, and the read's deadline is the write's.
+	if err := conn.SetDeadline(deadline); err != nil {
 		hc.CloseConn(cc)
 		return false, err
 	}
@@ -105,10 +106,6 @@ func (t *earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.
 		return false, fasthttp.ErrTimeout
 	}
 
-	if err := conn.SetReadDeadline(deadline); err != nil {
-		hc.CloseConn(cc)
-		return false, errors.Join(werr, err)
-	}
 	if req.Header.IsHead() {
 		resp.SkipBody = true
 	}

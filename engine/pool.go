@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math/rand/v2"
+	"runtime"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -40,47 +41,91 @@ type pool struct {
 	// abandoned is set when the drain at the end gives up: what is still in the backlog is
 	// then never sent, and counted dropped.
 	abandoned atomic.Bool
+	// workers are published once every worker exists, for collect; nil before.
+	workers atomic.Pointer[[]*worker]
 }
 
 // run starts the workers; wait for them with p.wg.
 func (p *pool) run(ctx context.Context) {
-	for i := 0; i < p.cfg.InFlight(); i++ {
+	ws := make([]*worker, p.cfg.InFlight())
+	for i := range ws {
+		ws[i] = &worker{p: p, snd: p.client.NewSender(), rng: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),
+			b: p.agg.getBatch()}
+	}
+	p.workers.Store(&ws)
+	for _, w := range ws {
 		p.wg.Add(1)
-		go func(seed uint64) {
+		go func() {
 			defer p.wg.Done()
-			w := worker{p: p, snd: p.client.NewSender(), rng: rand.New(rand.NewPCG(seed, uint64(time.Now().UnixNano())))}
-			w.b = p.agg.getBatch()
 			if p.cfg.Mode == ModeClosed {
 				w.closedLoop(ctx)
 			} else {
 				w.openLoop(ctx)
 			}
+			w.hold() // for good: what is left goes now, and collect leaves the worker alone
 			w.flush()
-		}(uint64(i))
+		}()
 	}
 }
 
-// worker is one sending goroutine with its own reusable state.
-type worker struct {
-	p   *pool
-	snd *Sender
-	rng *rand.Rand
-	b   *Batch
+// collect hands the aggregator (which calls it: ingest is its own) the samples of every worker
+// between sends, so a worker that waits for its next request need not hand them over itself.
+// In the open loop that wait follows almost every request: handing each over as the worker
+// went idle was a channel send and a wake of the aggregator per request (bench/README,
+// issue 20). A worker in the middle of a send is skipped; it hands its batch over itself when
+// the batch is full or old (send).
+func (p *pool) collect(ingest func(*Batch)) {
+	ws := p.workers.Load()
+	if ws == nil {
+		return
+	}
+	for _, w := range *ws {
+		if !w.state.CompareAndSwap(workerIdle, workerHeld) {
+			continue
+		}
+		var full *Batch
+		if len(w.b.Samples) > 0 {
+			full, w.b = w.b, p.agg.getBatch()
+		}
+		w.state.Store(workerIdle) // from here the worker's batch is its own again
+		if full != nil {
+			ingest(full)
+		}
+	}
 }
 
+// A worker's batch is its own while it is held (a send, a flush, or collect taking it).
+const (
+	workerIdle int32 = iota
+	workerHeld
+)
+
+// worker is one sending goroutine with its own reusable state.
+type worker struct {
+	p     *pool
+	snd   *Sender
+	rng   *rand.Rand
+	b     *Batch
+	state atomic.Int32 // workerIdle or workerHeld: who may touch b
+}
+
+// hold makes the batch the worker's own until release, waiting out a collect that is taking
+// it (a few pointer moves).
+func (w *worker) hold() {
+	for !w.state.CompareAndSwap(workerIdle, workerHeld) {
+		runtime.Gosched()
+	}
+}
+
+func (w *worker) release() { w.state.Store(workerIdle) }
+
 // openLoop takes due requests from the backlog. Once the user stops the run, what is still in
-// the backlog was never sent: it is counted dropped, as DESIGN.md's invariant requires.
+// the backlog was never sent: it is counted dropped, as DESIGN.md's invariant requires. While
+// it waits for the next, the aggregator collects its samples (pool.collect).
 func (w *worker) openLoop(ctx context.Context) {
 	jobs := w.p.jobs
 	for {
-		var j job
-		var ok bool
-		select {
-		case j, ok = <-jobs:
-		default:
-			w.flush() // idle: hand over what we have before waiting
-			j, ok = <-jobs
-		}
+		j, ok := <-jobs
 		if !ok {
 			return
 		}
@@ -116,7 +161,9 @@ func (w *worker) openLoop(ctx context.Context) {
 func (w *worker) closedLoop(ctx context.Context) {
 	for w.p.sched.Claim() {
 		if w.p.sched.paused() {
+			w.hold()
 			w.flush()
+			w.release()
 			time.Sleep(10 * time.Millisecond)
 			w.p.sched.unclaim()
 			continue
@@ -145,6 +192,8 @@ func (w *worker) closedLoop(ctx context.Context) {
 // is j.req's, picked for every target of a run with several; else streamed < 0 picks one of
 // the mix, and streamed ≥ 0 is the Index of a Source's request, sent with body.
 func (w *worker) send(ctx context.Context, j job, streamed int, body []byte) {
+	w.hold()
+	defer w.release()
 	b := w.b
 	i := len(b.Samples)
 	b.Samples = append(b.Samples, Sample{Intended: j.intended, Stage: j.stage})

@@ -83,7 +83,11 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 		a.reqStages[stage] = make([]*spanAcc, len(a.rows.names))
 	}
 	if a.reqStages[stage][row] == nil {
-		a.reqStages[stage][row] = newRequestAcc()
+		acc := a.reqTotal[row] // one stage: the run's is the stage's (see NewAggregator)
+		if len(a.stages) > 1 {
+			acc = newRequestAcc()
+		}
+		a.reqStages[stage][row] = acc
 	}
 	return a.reqTotal[row], a.reqStages[stage][row]
 }

@@ -161,6 +161,10 @@ func (r *Runner) planState() PlanState {
 // snapshot. Faults of the target never end a run: they are outcomes.
 func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) {
 	for _, l := range r.lanes {
+		l.pool = &pool{cfg: l.cfg, client: l.client, sched: r.sched, agg: l.agg, counters: l.counters, start: r.start, feed: r.feed, jobs: l.jobs, lane: l.index}
+		if l.client != nil {
+			l.agg.collect = l.pool.collect
+		}
 		go l.agg.Run()
 	}
 	stopSubs, err := r.holdSubscriptions(ctx)
@@ -172,9 +176,6 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 	}
 	stopHead := r.followHead(ctx)
 	stopWatch := r.runWatch(ctx)
-	for _, l := range r.lanes {
-		l.pool = &pool{cfg: l.cfg, client: l.client, sched: r.sched, agg: l.agg, counters: l.counters, start: r.start, feed: r.feed, jobs: l.jobs, lane: l.index}
-	}
 	if r.feed != nil {
 		go r.feed.run()
 		r.feed.waitPrimed(100 * time.Millisecond)
