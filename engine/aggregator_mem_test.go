@@ -6,6 +6,8 @@ import (
 	"testing"
 	"time"
 	"unsafe"
+
+	hdr "github.com/HdrHistogram/hdrhistogram-go"
 )
 
 // heapAlloc is the live heap after a collection.
@@ -64,6 +66,30 @@ func TestPerRequestMemory(t *testing.T) {
 		t.Errorf("%d bytes kept per request of the mix, want at most %d", per, perRequestMax)
 	}
 	runtime.KeepAlive(a)
+}
+
+// TestFewRequestsDenseHistograms: a mix of a few requests records each answer into dense
+// per-request histograms (the fastest to record into: one answer at a time, on the hot path),
+// a mix of many into packed ones (TestPerRequestMemory bounds what those take).
+func TestFewRequestsDenseHistograms(t *testing.T) {
+	for _, c := range []struct {
+		requests int
+		dense    bool
+	}{{1, true}, {3, true}, {32, true}, {33, false}, {500, false}} {
+		cfg := manyRequests(c.requests)
+		counters := NewCounters(1)
+		counters.InitRequests(c.requests)
+		start := time.Now()
+		a := NewAggregator(cfg, counters, NewEventLog(start), fixedPlan, start, time.Hour)
+		ingestPerRequest(a, 3)
+		for i, acc := range a.reqTotal {
+			_, dense := acc.latency.counts.(*hdr.Histogram)
+			if _, svc := acc.service.counts.(*hdr.Histogram); dense != c.dense || svc != c.dense {
+				t.Errorf("%d requests: request %d's histograms dense %v/%v, want %v", c.requests, i, dense, svc, c.dense)
+				break
+			}
+		}
+	}
 }
 
 // TestPackedRequestHistogramsEncodeAsDense: per-request histograms are packed now; a snapshot

@@ -74,7 +74,7 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 		a.reqStages = make([][]*spanAcc, len(a.stages))
 	}
 	if a.reqTotal[row] == nil {
-		a.reqTotal[row] = newRequestAcc()
+		a.reqTotal[row] = newRequestAcc(a.denseRequests())
 		if a.rows.names[row] == "" { // a streamed request, described before it was sent
 			a.rows.names[row] = requestName(a.cfg.Requests, row)
 		}
@@ -85,11 +85,21 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 	if a.reqStages[stage][row] == nil {
 		acc := a.reqTotal[row] // one stage: the run's is the stage's (see NewAggregator)
 		if len(a.stages) > 1 {
-			acc = newRequestAcc()
+			acc = newRequestAcc(a.denseRequests())
 		}
 		a.reqStages[stage][row] = acc
 	}
 	return a.reqTotal[row], a.reqStages[stage][row]
+}
+
+// denseRequests says whether the per-request accumulators are dense: when a mix (not a
+// stream, whose requests are many) of few requests in few stages needs few of them.
+func (a *Aggregator) denseRequests() bool {
+	n := len(a.rows.names) // one stage: the run's are the stage's (see requestAccs)
+	if len(a.stages) > 1 {
+		n *= len(a.stages) + 1
+	}
+	return a.cfg.Source == nil && n <= denseRequestAccs
 }
 
 // byRequest derives the per-request summaries of a stage (stage < 0: the whole run).

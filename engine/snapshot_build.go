@@ -171,7 +171,7 @@ func (a *Aggregator) encodeRequestHistograms(h *Histograms) error {
 			return empty, nil
 		}
 		var err error
-		empty, err = newRequestAcc().latency.encode(a.enc)
+		empty, err = newRequestAcc(false).latency.encode(a.enc)
 		return empty, err
 	}
 	for i, tot := range a.reqTotal {
