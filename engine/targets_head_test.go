@@ -72,7 +72,10 @@ func TestTargetsFollowLowestHead(t *testing.T) {
 	if cb.Target.Failures == 0 || ca.Target.Failures != 0 {
 		t.Errorf("failures: a %d b %d, only b failed", ca.Target.Failures, cb.Target.Failures)
 	}
-	if ca.Ref == nil || cb.Ref == nil || ca.Ref.Reads != cb.Ref.Reads || ca.Ref.Reads+1 != ref.HeadReads() {
+	// The node saw the priming read more, and maybe one more that the run's end cut off before
+	// its answer was counted (as in TestRunnerFollowsHead).
+	if ca.Ref == nil || cb.Ref == nil || ca.Ref.Reads != cb.Ref.Reads ||
+		ref.HeadReads()-ca.Ref.Reads < 1 || ref.HeadReads()-ca.Ref.Reads > 2 {
 		t.Errorf("the reference node: read %d times, a shows %+v, b %+v", ref.HeadReads(), ca.Ref, cb.Ref)
 	}
 	if snap.Chain == nil || snap.Chain.Target != ca.Target {
