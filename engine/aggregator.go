@@ -103,7 +103,7 @@ func NewAggregator(cfg *Config, counters *Counters, events *EventLog, plan func(
 	}
 	a.rules, a.costs = a.asks(0, len(cfg.Requests))
 	// With one stage the run and its stage count the same answers: one accumulator serves
-	// both (eachSpan adds to it once), which halves the recording per answer in the common
+	// both (spansOf lists it once), which halves the recording per answer in the common
 	// case (issue 20).
 	for range cfg.Plan.Stages {
 		a.stages = append(a.stages, newSpanAcc())
@@ -132,19 +132,6 @@ func (a *Aggregator) getBatch() *Batch {
 // the aggregator has already finished (a request that outlived the drain wait: it stays counted
 // as in flight).
 func (a *Aggregator) submit(b *Batch) bool {
-	// The common case first, without runtime.selectgo (which locks every channel of a select
-	// and queues on each): non-blocking, a receive checks a closed channel without a lock and
-	// a send takes one lock. The blocking select is for a full channel only.
-	select {
-	case <-a.finished:
-		return false
-	default:
-	}
-	select {
-	case a.in <- b:
-		return true
-	default:
-	}
 	select {
 	case a.in <- b:
 		return true
@@ -227,7 +214,11 @@ func (a *Aggregator) ingest(b *Batch) {
 	for i := range b.Samples {
 		s := &b.Samples[i]
 		a.secondFor(s.Done).add(s)
-		a.eachSpan(b, int32(i), func(sp *spanAcc) { sp.add(s) })
+		for _, sp := range a.spansOf(s) {
+			if sp != nil {
+				sp.add(s)
+			}
+		}
 	}
 	for _, e := range b.RPCErrors {
 		a.eachSpan(b, e.Sample, func(sp *spanAcc) { sp.addRPC(e.Code) })
@@ -258,22 +249,34 @@ func (a *Aggregator) ingest(b *Batch) {
 }
 
 // eachSpan calls add on every span a sample's counts belong to: the run, and when the sample is
-// in the batch, its stage and its request (in the run and in the stage). A stage's accumulator
-// that is the run's (a plan of one stage) is added to once.
+// in the batch, its stage and its request (in the run and in the stage).
 func (a *Aggregator) eachSpan(b *Batch, sample int32, add func(*spanAcc)) {
-	add(a.total)
-	if int(sample) < len(b.Samples) {
-		s := &b.Samples[sample]
-		if st := a.stageAcc(int(s.Stage)); st != a.total {
-			add(st)
-		}
-		tot, st := a.requestAccs(int(s.Stage), int(s.Request))
-		add(tot)
-		if st != tot {
-			add(st)
+	if int(sample) >= len(b.Samples) {
+		add(a.total)
+		return
+	}
+	for _, sp := range a.spansOf(&b.Samples[sample]) {
+		if sp != nil {
+			add(sp)
 		}
 	}
 }
+
+// spansOf are the accumulators a sample counts in: the run's, its stage's, its request's in
+// the run and in the stage. One that is another's (a plan of one stage: oneSpan) is nil, so
+// each is added to once.
+func (a *Aggregator) spansOf(s *Sample) [4]*spanAcc {
+	sp := [4]*spanAcc{a.total, a.stageAcc(int(s.Stage)), nil, nil}
+	sp[2], sp[3] = a.requestAccs(int(s.Stage), int(s.Request))
+	if a.oneSpan() {
+		sp[1], sp[3] = nil, nil
+	}
+	return sp
+}
+
+// oneSpan says whether the run and its one stage share their accumulators (see NewAggregator
+// and requestAccs).
+func (a *Aggregator) oneSpan() bool { return a.stages[0] == a.total }
 
 func (a *Aggregator) stageAcc(i int) *spanAcc {
 	if i < 0 || i >= len(a.stages) {

@@ -83,8 +83,8 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 		a.reqStages[stage] = make([]*spanAcc, len(a.rows.names))
 	}
 	if a.reqStages[stage][row] == nil {
-		acc := a.reqTotal[row] // one stage: the run's is the stage's (see NewAggregator)
-		if len(a.stages) > 1 {
+		acc := a.reqTotal[row]
+		if !a.oneSpan() {
 			acc = newRequestAcc(a.denseRequests())
 		}
 		a.reqStages[stage][row] = acc
@@ -95,8 +95,8 @@ func (a *Aggregator) requestAccs(stage, req int) (total, inStage *spanAcc) {
 // denseRequests says whether the per-request accumulators are dense: when a mix (not a
 // stream, whose requests are many) of few requests in few stages needs few of them.
 func (a *Aggregator) denseRequests() bool {
-	n := len(a.rows.names) // one stage: the run's are the stage's (see requestAccs)
-	if len(a.stages) > 1 {
+	n := len(a.rows.names)
+	if !a.oneSpan() {
 		n *= len(a.stages) + 1
 	}
 	return a.cfg.Source == nil && n <= denseRequestAccs
