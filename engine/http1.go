@@ -7,6 +7,7 @@ package engine
 // client_dial.go.
 
 import (
+	"errors"
 	"time"
 
 	"github.com/valyala/fasthttp"
@@ -29,7 +30,8 @@ const (
 // connections of one fasthttp.HostClient, each dialed by the Client's dialer.
 type http1Transport struct {
 	cfg    *Config
-	hc     *fasthttp.HostClient
+	hc     *fasthttp.HostClient // its connections; sends go through rt, not its Do (see prime)
+	rt     earlyAnswerTransport
 	auth   string // Authorization from the URL's userinfo (see target)
 	shapes shapes
 	// bytesOut is per mix entry: the request's size on the wire for a fixed body; for a
@@ -76,7 +78,7 @@ func newHostClient(cfg *Config, t target, d *dialer) *fasthttp.HostClient {
 		MaxIdemponentCallAttempts: 1,
 		RetryIfErr:                noRetry,
 		RetryIf:                   func(*fasthttp.Request) bool { return false },
-		Transport:                 &earlyAnswerTransport{}, // reads a 413 sent before the body was
+		Transport:                 primeOnly{}, // sends bypass Do: see http1Transport.prime
 		NoDefaultUserAgentHeader:  true,
 		// Parse errors then carry sentinels (see ClassifyError) instead of echoing the answer.
 		SecureErrorLogMessage: true,
@@ -88,6 +90,30 @@ func newHostClient(cfg *Config, t target, d *dialer) *fasthttp.HostClient {
 }
 
 func (h *http1Transport) closeIdle() { h.hc.CloseIdleConnections() }
+
+// prime sets on req and resp (either may be nil) what HostClient.Do sets on every request and
+// response from the client's configuration. Sends call the transport directly (see
+// earlyAnswerTransport.roundTrip), and these flags are unexported: the one that matters,
+// SecureErrorLogMessage, keeps an answer's bytes out of parse errors and makes fasthttp
+// return the sentinels ClassifyError knows. Neither Reset clears them, so once per request and
+// response made is enough. Do then calls primeOnly, which does nothing.
+func (h *http1Transport) prime(req *fasthttp.Request, resp *fasthttp.Response) {
+	if req == nil {
+		req = new(fasthttp.Request)
+	}
+	_ = h.hc.Do(req, resp) // always errPrimeOnly
+}
+
+// primeOnly is the HostClient's Transport, reached only from prime: every send goes through
+// earlyAnswerTransport.roundTrip.
+type primeOnly struct{}
+
+// errPrimeOnly is primeOnly's answer, never a send's.
+var errPrimeOnly = errors.New("engine: HostClient.Do called outside prime (sends use earlyAnswerTransport.roundTrip)")
+
+func (primeOnly) RoundTrip(*fasthttp.HostClient, *fasthttp.Request, *fasthttp.Response) (bool, error) {
+	return false, errPrimeOnly
+}
 
 // prepare sets everything of a request of shape sh that does not change between sends.
 func (h *http1Transport) prepare(req *fasthttp.Request, sh *requestShape) {

@@ -45,6 +45,7 @@ type preparedShape struct {
 func (h *http1Transport) newExchange() exchange {
 	e := &http1Exchange{h: h}
 	h.prepare(&e.req, &h.shapes.all[0])
+	h.prime(&e.req, &e.resp)
 	return e
 }
 
@@ -63,12 +64,16 @@ func (e *http1Exchange) request(idx int) *fasthttp.Request {
 	}
 	p := &e.shaped[e.evict]
 	e.evict = (e.evict + 1) % len(e.shaped)
-	if p.req == nil {
+	fresh := p.req == nil
+	if fresh {
 		p.req = new(fasthttp.Request)
 	} else {
 		p.req.Reset()
 	}
 	e.h.prepare(p.req, &e.h.shapes.all[k])
+	if fresh {
+		e.h.prime(p.req, nil)
+	}
 	p.shape = k
 	return p.req
 }
@@ -85,17 +90,14 @@ func (e *http1Exchange) load(idx int, body []byte) uint32 {
 	return e.h.bytesOut[idx]
 }
 
-// roundTrip sends the loaded request and reads the answer by deadline.
-//
-// DoDeadline rather than DoTimeout: in fasthttp v1.74 both run the request on the calling
-// goroutine (nothing is left running behind a timeout, unlike old Client.DoTimeout), but a
-// deadline lets ctx's deadline cap it. fasthttp sets it as the connection's read and write
-// deadline, and re-checks it when a connection is dialed or awaited.
+// roundTrip sends the loaded request and reads the answer by deadline, on the calling
+// goroutine: the deadline is the connection's read and write deadline and bounds the wait
+// for a connection or a dial (now is when the send began; see earlyAnswerTransport.roundTrip).
 //
 // An early answer (see earlyAnswerTransport) is an answer, whose request went out in part only.
-func (e *http1Exchange) roundTrip(deadline time.Time) error {
+func (e *http1Exchange) roundTrip(now, deadline time.Time) error {
 	e.written = -1
-	err := e.h.hc.DoDeadline(e.cur, &e.resp, deadline)
+	err := e.h.rt.roundTrip(e.h.hc, e.cur, &e.resp, now, deadline)
 	// A type assertion, not errors.As: fasthttp returns RoundTrip's error as it is, and
 	// errors.As's target would escape, an allocation on every send.
 	if early, ok := err.(*earlyAnswer); ok {

@@ -6,6 +6,7 @@ package engine
 import (
 	"bufio"
 	"fmt"
+	"io"
 	"net"
 	"runtime"
 	"sync"
@@ -26,7 +27,7 @@ import (
 //
 // Everything else is what the Client configures fasthttp for and no more: no per-phase
 // timeouts (the request's deadline bounds both phases), no streamed bodies, no connection age
-// limit, no retries (the Client never retries, so retry is always false).
+// limit, no retries (the Client never retries).
 //
 // An early answer comes back as an *earlyAnswer error carrying the bytes of the request that
 // were written: the rest never left, and BytesOut must not count it (the exchange reads it).
@@ -81,36 +82,49 @@ func (t *earlyAnswerTransport) writeRequest(hc *fasthttp.HostClient, conn net.Co
 	return n, err
 }
 
-// RoundTrip implements fasthttp.RoundTripper.
-func (t *earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response) (retry bool, err error) {
-	var deadline time.Time
-	timeout := req.GetTimeOut()
-	if timeout > 0 {
-		deadline = time.Now().Add(timeout)
+// roundTrip sends req on a keep-alive connection of hc and reads its answer into resp by
+// deadline; now is the clock read when the send began.
+//
+// It is called directly, not through HostClient.Do: Do and DoDeadline read the clock five
+// times per request (the deadline from a timeout, a timeout from the deadline, twice, and the
+// client's last use) to support retries and a client pool, neither of which the Client uses.
+// What Do does besides is done here: the response is reset (and SkipBody set for HEAD only,
+// where Do would carry a HEAD's SkipBody over to the next request on the same response), and
+// io.EOF before the answer's first byte is fasthttp.ErrConnectionClosed. The flags Do sets on
+// every request and response from the HostClient's configuration are set once, when they are
+// made (see http1Transport.prime).
+func (t *earlyAnswerTransport) roundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response, now, deadline time.Time) error {
+	err := t.exchange(hc, req, resp, now, deadline)
+	if err == io.EOF {
+		return fasthttp.ErrConnectionClosed
 	}
+	return err
+}
+
+func (t *earlyAnswerTransport) exchange(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response, now, deadline time.Time) error {
+	// The wait for a free connection, and a dial, are bounded by the time left.
+	timeout := deadline.Sub(now)
+	if timeout <= 0 {
+		return fasthttp.ErrTimeout
+	}
+	resp.Reset()
+	resp.SkipBody = req.Header.IsHead()
 	cc, err := hc.AcquireConn(timeout, req.ConnectionClose())
 	if err != nil {
-		return false, err
+		return err
 	}
 	conn := cc.Conn()
 	// One deadline for both phases, set once: each setting reads the clock and moves a runtime
 	// timer, and the read's deadline is the write's.
 	if err := conn.SetDeadline(deadline); err != nil {
 		hc.CloseConn(cc)
-		return false, err
+		return err
 	}
 	written, werr := t.writeRequest(hc, conn, req)
 	if werr != nil && isTimeout(werr) {
 		// Out of time: there is none left to read an answer in either.
 		hc.CloseConn(cc)
-		return false, fasthttp.ErrTimeout
-	}
-
-	if req.Header.IsHead() {
-		resp.SkipBody = true
-	}
-	if hc.DisableHeaderNamesNormalizing {
-		resp.Header.DisableNormalizing()
+		return fasthttp.ErrTimeout
 	}
 	// Let the other senders write first: an answer on loopback or a LAN takes tens of
 	// microseconds, so a read right after the write finds nothing, fails with EAGAIN and parks
@@ -128,18 +142,18 @@ func (t *earlyAnswerTransport) RoundTrip(hc *fasthttp.HostClient, req *fasthttp.
 	case werr != nil && rerr != nil:
 		// No answer came before the connection broke: the write's error is what happened.
 		hc.CloseConn(cc)
-		return false, werr
+		return werr
 	case rerr != nil:
 		hc.CloseConn(cc)
-		return false, rerr
+		return rerr
 	case werr != nil:
 		// An early answer leaves the rest of the request unsent: the connection is done for.
 		hc.CloseConn(cc)
-		return false, &earlyAnswer{written: written}
+		return &earlyAnswer{written: written}
 	case req.ConnectionClose() || resp.ConnectionClose():
 		hc.CloseConn(cc)
 	default:
 		hc.ReleaseConn(cc)
 	}
-	return false, nil
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/rpcstress/rpcstress/internal/hostile"
+	"github.com/valyala/fasthttp"
 )
 
 // TestSendEarlyAnswer: a server that answers 413 before reading a body over its limit, and
@@ -37,5 +38,32 @@ func TestSendEarlyAnswer(t *testing.T) {
 	}
 	if n := srv.Conns(); n < 6 {
 		t.Errorf("%d connections for 6 requests, 5 of them answered early and closed", n)
+	}
+}
+
+// TestSendHeadThenGet: a HEAD answer has no body, and the next request on the same exchange
+// reads its body again (fasthttp's Do would carry the HEAD's SkipBody over to it, and the
+// GET's body would then stay unread on the connection).
+func TestSendHeadThenGet(t *testing.T) {
+	cfg := clientConfig("http://node.test:8899/")
+	cfg.Connections = 1
+	cfg.Requests = []Request{
+		{Name: "head", Method: "HEAD", Weight: 1, Items: 1},
+		{Name: "get", Method: "GET", Weight: 1, Items: 1},
+	}
+	c := memTarget(t, cfg, NewCounters(1), func(ctx *fasthttp.RequestCtx) {
+		ctx.SetContentType("application/json")
+		ctx.SetBodyString(`{"ok":true}`)
+	})
+	s := c.NewSender()
+	for i, idx := range []int{0, 1, 0, 1, 1} {
+		smp, _ := sendOne(context.Background(), s, idx)
+		if smp.Status != 200 || smp.Err != ErrNone {
+			t.Fatalf("send %d (%s): status %d err %v, want 200", i, cfg.Requests[idx].Name, smp.Status, smp.Err)
+		}
+		got := string(s.LastAnswer())
+		if want := map[int]string{0: "", 1: `{"ok":true}`}[idx]; got != want {
+			t.Errorf("send %d (%s): body %q, want %q", i, cfg.Requests[idx].Name, got, want)
+		}
 	}
 }

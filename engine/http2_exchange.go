@@ -58,7 +58,7 @@ func (e *http2Exchange) loadStreamed(idx int, body []byte) uint32 {
 
 // roundTrip sends the loaded request on the slot's connection and reads the whole answer
 // by deadline: the body is read here, so the deadline bounds it as over HTTP/1.1.
-func (e *http2Exchange) roundTrip(deadline time.Time) error {
+func (e *http2Exchange) roundTrip(_, deadline time.Time) error {
 	ctx, cancel := context.WithDeadline(context.Background(), deadline)
 	defer cancel()
 	e.header = nil

@@ -33,9 +33,10 @@ type exchange interface {
 	load(idx int, body []byte) uint32
 	// loadStreamed is load for entry idx of a Source, with this send's body.
 	loadStreamed(idx int, body []byte) uint32
-	// roundTrip sends the loaded request and waits for its answer until deadline. Its error is
-	// a transport error, which ClassifyError names; the answer itself is read by answer.
-	roundTrip(deadline time.Time) error
+	// roundTrip sends the loaded request and waits for its answer until deadline; now is the
+	// clock read when the send began, so that it need not be read again. Its error is a
+	// transport error, which ClassifyError names; the answer itself is read by answer.
+	roundTrip(now, deadline time.Time) error
 	// answer reads what roundTrip received, recording rate-limit headers into b.
 	answer(b *Batch) answer
 }
@@ -153,7 +154,7 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 		deadline = d
 	}
 	smp.Sent = int64(now.Sub(start))
-	err := s.ex.roundTrip(deadline)
+	err := s.ex.roundTrip(now, deadline)
 	smp.Done = int64(time.Since(start))
 
 	calls := s.callsOf(rpc, sent)

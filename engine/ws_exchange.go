@@ -72,7 +72,7 @@ func (e *wsExchange) ready(idx int, sp *idSplice) uint32 {
 
 // roundTrip sends the loaded call and waits for its answer until deadline. A refused upgrade
 // is not an error: the call is answered with the refusal's status (see answer).
-func (e *wsExchange) roundTrip(deadline time.Time) error {
+func (e *wsExchange) roundTrip(_, deadline time.Time) error {
 	if e.err != nil {
 		return e.err
 	}
