@@ -91,17 +91,22 @@ func newHostClient(cfg *Config, t target, d *dialer) *fasthttp.HostClient {
 
 func (h *http1Transport) closeIdle() { h.hc.CloseIdleConnections() }
 
-// prime sets on req and resp (either may be nil) what HostClient.Do sets on every request and
+// prime sets on req and resp (nil: none) what HostClient.Do sets on every request and
 // response from the client's configuration. Sends call the transport directly (see
 // earlyAnswerTransport.roundTrip), and these flags are unexported: the one that matters,
 // SecureErrorLogMessage, keeps an answer's bytes out of parse errors and makes fasthttp
 // return the sentinels ClassifyError knows. Neither Reset clears them, so once per request and
 // response made is enough. Do then calls primeOnly, which does nothing.
 func (h *http1Transport) prime(req *fasthttp.Request, resp *fasthttp.Response) {
-	if req == nil {
-		req = new(fasthttp.Request)
-	}
 	_ = h.hc.Do(req, resp) // always errPrimeOnly
+}
+
+// newRequest is a request made for shape sh: prepared, then primed.
+func (h *http1Transport) newRequest(sh *requestShape) *fasthttp.Request {
+	req := new(fasthttp.Request)
+	h.prepare(req, sh)
+	h.prime(req, nil)
+	return req
 }
 
 // primeOnly is the HostClient's Transport, reached only from prime: every send goes through

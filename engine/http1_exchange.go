@@ -64,15 +64,11 @@ func (e *http1Exchange) request(idx int) *fasthttp.Request {
 	}
 	p := &e.shaped[e.evict]
 	e.evict = (e.evict + 1) % len(e.shaped)
-	fresh := p.req == nil
-	if fresh {
-		p.req = new(fasthttp.Request)
+	if p.req == nil {
+		p.req = e.h.newRequest(&e.h.shapes.all[k])
 	} else {
 		p.req.Reset()
-	}
-	e.h.prepare(p.req, &e.h.shapes.all[k])
-	if fresh {
-		e.h.prime(p.req, nil)
+		e.h.prepare(p.req, &e.h.shapes.all[k])
 	}
 	p.shape = k
 	return p.req

@@ -94,14 +94,15 @@ func (t *earlyAnswerTransport) writeRequest(hc *fasthttp.HostClient, conn net.Co
 // every request and response from the HostClient's configuration are set once, when they are
 // made (see http1Transport.prime).
 func (t *earlyAnswerTransport) roundTrip(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response, now, deadline time.Time) error {
-	err := t.exchange(hc, req, resp, now, deadline)
+	err := t.do(hc, req, resp, now, deadline)
 	if err == io.EOF {
 		return fasthttp.ErrConnectionClosed
 	}
 	return err
 }
 
-func (t *earlyAnswerTransport) exchange(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response, now, deadline time.Time) error {
+// do is roundTrip before io.EOF is renamed.
+func (t *earlyAnswerTransport) do(hc *fasthttp.HostClient, req *fasthttp.Request, resp *fasthttp.Response, now, deadline time.Time) error {
 	// The wait for a free connection, and a dial, are bounded by the time left.
 	timeout := deadline.Sub(now)
 	if timeout <= 0 {

@@ -21,10 +21,8 @@ func (e *http1Exchange) loadStreamed(idx int, body []byte) uint32 {
 	}
 	sr := &e.streamed[idx]
 	if sr.req == nil {
-		sr.req = new(fasthttp.Request)
 		sh := e.h.shapes.forRequest(&e.h.cfg.Requests[idx])
-		e.h.prepare(sr.req, &sh)
-		e.h.prime(sr.req, nil)
+		sr.req = e.h.newRequest(&sh)
 		var err error
 		if sr.head, sr.empty, err = headSizes(sr.req); err != nil {
 			sr.head, sr.empty = 0, 0 // only a count of bytes is wrong: the send shows the error
