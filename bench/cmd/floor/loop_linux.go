@@ -153,6 +153,9 @@ func (l *loop) run(ctx context.Context) (result, error) {
 		}
 		now := int64(time.Since(l.start))
 		if l.o.mode == "lazy" {
+			// Every connection with a request out is read, answered or not: at the floor's
+			// rates nearly all are. A real loop would ask an epoll of its own (timeout 0),
+			// so that slow answers cost no read per tick.
 			for i := range l.conns {
 				if l.conns[i].busy {
 					l.read(i, true)
