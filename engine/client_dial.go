@@ -46,7 +46,7 @@ func (d *dialer) dialContext(ctx context.Context, addr string, timeout time.Dura
 	} else {
 		nd := net.Dialer{Timeout: timeout}
 		if conn, err = nd.DialContext(ctx, "tcp", addr); err == nil {
-			conn = rawTCP(conn) // reads and writes that leave the runtime's monitor asleep
+			conn = RawTCP(conn) // reads and writes that leave the runtime's monitor asleep
 		}
 	}
 	if err != nil {

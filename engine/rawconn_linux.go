@@ -36,9 +36,10 @@ type rawConn struct {
 	writeFn func(fd uintptr) bool
 }
 
-// rawTCP wraps a TCP connection as a rawConn; any other connection (a test's in-memory one)
-// is returned as it is.
-func rawTCP(c net.Conn) net.Conn {
+// RawTCP wraps a TCP connection as a rawConn; any other connection (a test's in-memory one)
+// is returned as it is. It is exported for bench/cmd/floor, which measures this design
+// without the rest of rpcstress.
+func RawTCP(c net.Conn) net.Conn {
 	tc, ok := c.(*net.TCPConn)
 	if !ok {
 		return c

@@ -28,9 +28,9 @@ func rawPair(t *testing.T) (*rawConn, *net.TCPConn) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r, ok := rawTCP(c).(*rawConn)
+	r, ok := RawTCP(c).(*rawConn)
 	if !ok {
-		t.Fatalf("rawTCP(%T) is no rawConn", c)
+		t.Fatalf("RawTCP(%T) is no rawConn", c)
 	}
 	t.Cleanup(func() { r.Close(); peer.Close() })
 	return r, peer.(*net.TCPConn)

@@ -4,5 +4,5 @@ package engine
 
 import "net"
 
-// rawTCP is the connection as it is: raw reads and writes are Linux's (rawconn_linux.go).
-func rawTCP(c net.Conn) net.Conn { return c }
+// RawTCP is the connection as it is: raw reads and writes are Linux's (rawconn_linux.go).
+func RawTCP(c net.Conn) net.Conn { return c }

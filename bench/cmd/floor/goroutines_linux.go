@@ -13,13 +13,15 @@ import (
 	hdr "github.com/HdrHistogram/hdrhistogram-go"
 	"github.com/valyala/fasthttp"
 	"github.com/valyala/fastjson"
+
+	"github.com/rpcstress/rpcstress/engine"
 )
 
 // runGoroutines is rpcstress's design without rpcstress: a ticker goroutine hands each due
 // send down a channel to one goroutine per connection (goroutines-closed: each goroutine sends
-// back to back), which writes the request and reads its answer on a socket of Go's netpoller,
-// as rpcstress does: the reads and writes are raw system calls that park on the netpoller only
-// when the socket is not ready (rawIO), and the writer yields before its first read. Set beside
+// back to back), which writes the request and reads its answer through rpcstress's own
+// connection (engine.RawTCP: raw system calls that park on Go's netpoller only when the socket
+// is not ready); the writer yields before its first read, as rpcstress's does. Set beside
 // the one-goroutine loop, it says what that design costs, apart from the work per request.
 func runGoroutines(ctx context.Context, o options, req []byte) (result, error) {
 	var res result
@@ -47,11 +49,7 @@ func runGoroutines(ctx context.Context, o options, req []byte) (result, error) {
 	}
 	var wg sync.WaitGroup
 	for _, c := range conns {
-		rio, err := newRawIO(c)
-		if err != nil {
-			return res, err
-		}
-		s := &sender{o: o, c: c, rio: rio, req: req, buf: make([]byte, 64<<10)}
+		s := &sender{o: o, c: engine.RawTCP(c), req: req, buf: make([]byte, 64<<10)}
 		s.br, s.src = newReader()
 		wg.Go(func() {
 			book := func(lat int64, ok bool) {
@@ -119,8 +117,7 @@ func feed(ctx context.Context, o options, jobs chan<- int64, start time.Time) (s
 // sender is one connection's goroutine state.
 type sender struct {
 	o      options
-	c      net.Conn
-	rio    *rawIO
+	c      net.Conn // rpcstress's own raw connection (engine.RawTCP)
 	req    []byte
 	buf    []byte
 	resp   fasthttp.Response
@@ -133,13 +130,13 @@ type sender struct {
 // returns the latency and whether the answer was a JSON-RPC result, or -1 when it failed.
 func (s *sender) send(intent int64, start time.Time) (int64, bool) {
 	_ = s.c.SetDeadline(time.Now().Add(5 * time.Second))
-	if err := s.rio.write(s.req); err != nil {
+	if _, err := s.c.Write(s.req); err != nil {
 		return -1, false
 	}
 	runtime.Gosched()
 	got := s.buf[:0]
 	for !complete(got) {
-		n, err := s.rio.read(s.buf[len(got):cap(s.buf)])
+		n, err := s.c.Read(s.buf[len(got):cap(s.buf)])
 		if err != nil {
 			return -1, false
 		}
