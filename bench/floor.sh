@@ -1,114 +1,18 @@
 #!/usr/bin/env bash
 # bench/floor.sh — how close rpcstress's CPU per request is to what a Go tester can reach (issue 20).
 #
-# bench/cmd/floor sends the suite's request to bench/target at an even 1 ms grain in three
-# designs, with the per-answer work rpcstress cannot leave out (fasthttp's response parse, the
-# JSON-RPC body's, an HDR histogram) and without it:
+# bench/cmd/floor sends the suite's request to bench/target at an even 1 ms grain in four
+# designs, three of them with the per-answer work rpcstress cannot leave out (fasthttp's parse of
+# the response, fastjson's of the JSON-RPC body, an HDR histogram):
 #   floor-loop        one goroutine, its own epoll: answers read as they arrive (wrk's design)
 #   floor-lazy        one goroutine: answers read at the next tick, their times the kernel's
 #   floor-goroutines  rpcstress's design: a goroutine per connection fed by a channel
 #   floor-bare        floor-loop without the per-answer work
-# beside rpcstress and the best peers (bombardier at fixed rates, wrk in the closed loop),
-# alternated, one core each (target on core 0, tester on core 1), CPU seconds of the tester per
-# million answers the target counted, /usr/bin/time. Writes the table to stdout and $OUT.
-#
-# Knobs: REPS=3, SECONDS_PER_RUN=8, RATES="5000 20000 50000", PORT=18899, OUT=bench/FLOOR.md.
-# bombardier and wrk are what bench/run.sh installs (bench/.tools/bombardier, Debian's wrk);
-# a peer that is missing is left out and the table says so.
+# This is bench/run.sh's scenarios 1 (closed loop) and 2 (5k, 20k and 50k/s) with those designs
+# beside rpcstress, wrk and bombardier, and the report in bench/FLOOR.md (about 15 minutes).
+# run.sh's knobs apply (REPS, SECONDS_PER_RUN (8 here), PORT, SKIP_INSTALL, RESULTS).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-ROOT=$PWD BENCH=$PWD/bench TOOLDIR=$PWD/bench/.tools
-REPS=${REPS:-3} SECS=${SECONDS_PER_RUN:-8} RATES=${RATES:-5000 20000 50000} PORT=${PORT:-18899}
-OUT=${OUT:-$BENCH/FLOOR.md}
-URL=http://127.0.0.1:$PORT/ BODY=$BENCH/body.json
-WORK=$(mktemp -d)
-TPID=
-cleanup() { [ -n "$TPID" ] && kill "$TPID" 2>/dev/null; rm -rf "$WORK"; }
-trap cleanup EXIT
-mkdir -p "$TOOLDIR"
-go build -o "$TOOLDIR/rpcstress" "$ROOT"
-go build -o "$TOOLDIR/target" "$BENCH/target"
-go build -o "$TOOLDIR/floor" "$BENCH/cmd/floor"
-peers="" missing=""
-if [ -x "$TOOLDIR/bombardier" ]; then peers="$peers bombardier"; else missing="$missing bombardier"; fi
-if command -v wrk >/dev/null; then peers="$peers wrk"; else missing="$missing wrk"; fi
-
-cmd() { # cmd TOOL RATE: the tester's command line in CMD (RATE "closed" for the closed loop)
-  local t=$1 r=$2 f=("$TOOLDIR/floor" -addr "127.0.0.1:$PORT" -d "${SECS}s" -c 50 -body "$BODY")
-  local closed=; [ "$r" = closed ] && closed=1
-  case $t in
-  rpcstress)
-    if [ -n "$closed" ]; then CMD=("$TOOLDIR/rpcstress" "$BENCH/profiles/closed.toml")
-    else CMD=("$TOOLDIR/rpcstress" "$BENCH/profiles/open.toml" --rate "$r"); fi
-    CMD+=(--url "$URL" --duration "${SECS}s" --connections 50 --headless --out "$WORK/snap.json") ;;
-  bombardier) CMD=("$TOOLDIR/bombardier" -c 50 -d "${SECS}s" --rate "$r" -m POST
-    -H "Content-Type: application/json" -f "$BODY" -l -p r -o json "$URL") ;;
-  wrk) CMD=(wrk -t1 -c50 -d"${SECS}s" --latency -s "$BENCH/wrk-post.lua" "$URL") ;;
-  floor-loop) CMD=("${f[@]}" -work -mode "$([ -n "$closed" ] && echo closed || echo eager)" -rate "${r/closed/1}") ;;
-  floor-lazy) CMD=("${f[@]}" -work -mode lazy -rate "$r") ;;
-  floor-goroutines) CMD=("${f[@]}" -work -mode "goroutines${closed:+-closed}" -rate "${r/closed/1}") ;;
-  floor-bare) CMD=("${f[@]}" -mode "$([ -n "$closed" ] && echo closed || echo eager)" -rate "${r/closed/1}") ;;
-  esac
-}
-
-served() { curl -fs --max-time 5 "${URL}stats" | sed -n 's/.*"requests":\([0-9]*\).*/\1/p'; }
-
-one() { # one TOOL RATE: a fresh target, one run; appends "rate tool cpu_s_per_1M" to $WORK/raw
-  local t=$1 r=$2 n0 n1 u s
-  taskset -c 0 "$TOOLDIR/target" --listen "127.0.0.1:$PORT" >/dev/null 2>&1 &
-  TPID=$!
-  for _ in $(seq 100); do curl -fs --max-time 1 "${URL}stats" >/dev/null 2>&1 && break; sleep 0.05; done
-  n0=$(served)
-  cmd "$t" "$r"
-  taskset -c 1 /usr/bin/time -f '%U %S' -o "$WORK/time" timeout -k 5 $((SECS + 30)) "${CMD[@]}" \
-    >"$WORK/out" 2>&1 </dev/null || echo "floor.sh: $t at $r exited non-zero: $(tail -1 "$WORK/out")" >&2
-  n1=$(served)
-  kill "$TPID"; wait "$TPID" 2>/dev/null || true; TPID=
-  read -r u s < <(tail -1 "$WORK/time")
-  awk -v r="$r" -v t="$t" -v u="$u" -v s="$s" -v n=$((n1 - n0)) \
-    'BEGIN { if (n > 0) printf "%s %s %.3f\n", r, t, (u + s) / n * 1e6 }' >>"$WORK/raw"
-}
-
-rotate() { local n=$1; shift; local a=("$@"); for ((i = 0; i < ${#a[@]}; i++)); do echo "${a[(i + n) % ${#a[@]}]}"; done; }
-closed_tools="rpcstress floor-loop floor-goroutines floor-bare"
-rate_tools="rpcstress floor-loop floor-lazy floor-goroutines floor-bare"
-[[ " $peers " == *" wrk "* ]] && closed_tools="$closed_tools wrk"
-[[ " $peers " == *" bombardier "* ]] && rate_tools="$rate_tools bombardier"
-: >"$WORK/raw"
-for ((rep = 1; rep <= REPS; rep++)); do
-  for r in closed $RATES; do
-    if [ "$r" = closed ]; then tools=$closed_tools; else tools=$rate_tools; fi
-    # shellcheck disable=SC2086
-    for t in $(rotate "$rep" $tools); do one "$t" "$r"; done
-  done
-  echo "floor.sh: repetition $rep of $REPS done" >&2
-done
-
-{
-  echo "# How close to the floor (generated by bench/floor.sh; do not edit)"
-  echo
-  echo "rpcstress $(git rev-parse --short HEAD)$(git diff --quiet HEAD -- . || echo ' + uncommitted changes'), $(date -u +%Y-%m-%d)."
-  echo "$REPS alternated runs of ${SECS} s per tool and case, 50 connections, the target"
-  echo "on core 0 and the tester on core 1. CPU s of the tester per 1M answers, median"
-  echo "[min–max], and the median's ratio to the best peer's in the same run (wrk in the"
-  echo "closed loop, bombardier at fixed rates)."
-  [ -z "$missing" ] || echo "Missing here, so left out:$missing."
-  echo "Load average at the end: $(cut -d' ' -f1-3 /proc/loadavg)."
-  echo
-  echo "| case | tool | CPU s / 1M | ratio |"
-  echo "|---|---|---|---|"
-  sort -k1,1n -k2,2 -k3,3n "$WORK/raw" | awk '
-    { k = $1 " " $2; v[k, ++n[k]] = $3; if (!(k in seen)) { seen[k] = 1; keys[++nk] = k } }
-    END {
-      for (i = 1; i <= nk; i++) {
-        k = keys[i]; c = n[k]; m = (c % 2) ? v[k, (c + 1) / 2] : (v[k, c / 2] + v[k, c / 2 + 1]) / 2
-        med[k] = m; lo[k] = v[k, 1]; hi[k] = v[k, c]
-        split(k, p, " "); if (p[2] == "wrk" || p[2] == "bombardier") peer[p[1]] = m
-      }
-      for (i = 1; i <= nk; i++) {
-        k = keys[i]; split(k, p, " ")
-        ratio = (p[1] in peer) ? sprintf("%.2f×", med[k] / peer[p[1]]) : "–"
-        printf "| %s | %s | %.2f [%.2f–%.2f] | %s |\n", (p[1] == "closed" ? "closed loop" : p[1] "/s"), p[2], med[k], lo[k], hi[k], ratio
-      }
-    }'
-} | tee "$OUT"
+export SCENARIOS="1 2" SKIP_GOBENCH=1 SECONDS_PER_RUN=${SECONDS_PER_RUN:-8} RESULTS=${RESULTS:-$PWD/bench/FLOOR.md}
+export TOOLS="rpcstress wrk bombardier floor-loop floor-lazy floor-goroutines floor-bare"
+exec bench/run.sh

@@ -13,6 +13,8 @@
 #   SECONDS_PER_RUN=10     length of every run
 #   SCENARIOS="1 2 3 4 5 6 7 8"
 #   TOOLS="rpcstress wrk hey bombardier vegeta oha"
+#                          (and bench/cmd/floor's designs, in scenarios 1 and 2 only: floor-loop,
+#                          floor-lazy (fixed rates), floor-goroutines, floor-bare; see bench/floor.sh)
 #   SEARCH_RATES="…"       scenario 3's ladder of rates (req/s); SEARCH_SECONDS=5 per step
 #   SOAK_SECONDS=300       scenario 8's one long run (rpcstress's RSS sampled every RSS_EVERY=5 s)
 #   PORT=18899             the target's port on 127.0.0.1
@@ -122,6 +124,7 @@ else
   note rpcstress_build "go build from this checkout"
 fi
 go build -o "$TOOLDIR/target" "$BENCH/target"
+[[ " $TOOLS " != *" floor-"* ]] || go build -o "$TOOLDIR/floor" "$BENCH/cmd/floor"
 go build -o "$TOOLDIR/benchreport" "$BENCH/cmd/benchreport"
 grep -qF "$(cat "$BODY")" "$BENCH/wrk-post.lua" || { echo "run.sh: bench/wrk-post.lua must send bench/body.json" >&2; exit 1; }
 printf 'POST %s\n' "$URL" >"$OUT/vegeta-targets.txt"
@@ -205,6 +208,14 @@ tool_cmd() {
     CMD+=(--out "$dir/snapshot.json")
     if [ "$tool" = rpcstress-dashboard ]; then CMD+=(--exit-on-end); else CMD+=(--headless); fi
     if [ "$tool" = rpcstress-tick10 ]; then CMD+=(--send-tick 10ms); fi # the coarser grain (README: The send tick)
+    ;;
+  floor-loop | floor-lazy | floor-goroutines | floor-bare)
+    local design=${tool#floor-}
+    case $design in loop | bare) design=eager ;; esac
+    if [ "$mode" = closed ]; then design=${design/eager/closed}; design=${design/goroutines/goroutines-closed}; fi
+    CMD=("$TOOLDIR/floor" -mode "$design" -addr "127.0.0.1:$PORT" -d "${secs}s" -c "$conns" -body "$BODY")
+    [ "$mode" = closed ] || CMD+=(-rate "$rate")
+    [ "$tool" = floor-bare ] || CMD+=(-work) # the per-answer work rpcstress cannot leave out
     ;;
   wrk) CMD=(wrk -t1 -c"$conns" -d"${secs}s" --latency -s "$BENCH/wrk-post.lua" "$URL") ;;
   hey)
@@ -314,7 +325,12 @@ rotate() { # rotate N WORDS...: the words, starting at the N-th (mod count)
 }
 
 # The cases of scenarios 1, 2 and 4-7: "scenario case mode rate conns tools | target flags".
-RATE_TOOLS=$(printf '%s\n' $TOOLS | grep -vx wrk | tr '\n' ' ') # wrk has no rate option
+# bench/cmd/floor's designs send one request at an even rate and count nothing else, so they
+# join scenarios 1 and 2 only (floor-lazy, which reads at ticks, only 2); the rest is the peers.
+FLOORS=$(printf '%s\n' $TOOLS | grep '^floor-' | tr '\n' ' ' || true)
+CLOSED_FLOORS=$(printf '%s\n' $FLOORS | grep -vx floor-lazy | tr '\n' ' ' || true)
+PEERS=$(printf '%s\n' $TOOLS | grep -v '^floor-' | tr '\n' ' ' || true)
+RATE_TOOLS=$(printf '%s\n' $PEERS | grep -vx wrk | tr '\n' ' ' || true) # wrk has no rate option
 has wrk && note note.wrk "wrk has no rate option (wrk2 would), so it runs only in the closed-loop scenario 1"
 STALL_TOOLS=$RATE_TOOLS
 # rpcstress with --send-tick 10ms beside the default in the fixed rates and the token bucket:
@@ -325,8 +341,8 @@ has oha && STALL_TOOLS="$STALL_TOOLS oha-corrected"
 CASES=()
 for s in $SCENARIOS; do
   case $s in
-  1) CASES+=("1 closed closed 0 50 $TOOLS|") ;;
-  2) for r in 5000 20000 50000; do CASES+=("2 $r rate $r 50 $TICK_TOOLS|"); done ;;
+  1) CASES+=("1 closed closed 0 50 $PEERS $CLOSED_FLOORS|") ;;
+  2) for r in 5000 20000 50000; do CASES+=("2 $r rate $r 50 $TICK_TOOLS $FLOORS|"); done ;;
   4) CASES+=("4 delay2ms rate 20000 100 $RATE_TOOLS|--delay 2ms") ;;
   5) CASES+=("5 stall rate 1000 10 $STALL_TOOLS|--stall-every 2s --stall-for 200ms") ;;
   6) CASES+=("6 bucket rate 2000 50 $TICK_TOOLS|--rate 1000 --burst 10") ;;

@@ -115,7 +115,7 @@ func (p *report) searchGoal() [][]string {
 	for t, h := range p.searchResults() {
 		if t == "rpcstress" {
 			ourV = h.rate
-		} else if h.rate > bestV {
+		} else if isPeer(t) && h.rate > bestV {
 			best, bestV = t, h.rate
 		}
 	}
@@ -160,11 +160,17 @@ func (p *report) dashboardGoal() [][]string {
 	return goalRow("7 dashboard overhead", "≤ 5 % of a core at 20k", fmt.Sprintf("%+.1f %% of a core", s.Median), s.Median <= 5)
 }
 
-// peerBest is the lowest median of a metric among the peers (not rpcstress) in a scenario case.
+// isPeer: another load tester, not rpcstress (in any of its modes) and not one of bench/cmd/floor's
+// designs, which are yardsticks of what Go can reach, not tools anybody runs.
+func isPeer(tool string) bool {
+	return !strings.HasPrefix(tool, "rpcstress") && !strings.HasPrefix(tool, "floor-")
+}
+
+// peerBest is the lowest median of a metric among the peers (isPeer) in a scenario case.
 func (p *report) peerBest(scen, cs string, m func(*Run) (float64, bool)) (string, float64) {
 	best, bestV := "", math.Inf(1)
 	for _, t := range p.tools(scen, cs) {
-		if strings.HasPrefix(t, "rpcstress") {
+		if !isPeer(t) {
 			continue
 		}
 		if s := of(p.runs(scen, cs, t), m); s.N > 0 && s.Median < bestV {

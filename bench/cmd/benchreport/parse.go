@@ -31,6 +31,8 @@ func parseTool(tool, dir string) ToolResult {
 		res, err = parseVegeta(read("report.json"))
 	case "oha", "oha-corrected":
 		res, err = parseOha(read("out.txt"))
+	case "floor-loop", "floor-lazy", "floor-goroutines", "floor-bare":
+		res, err = parseFloor(read("out.txt"))
 	default:
 		err = fmt.Errorf("no parser for %q", tool)
 	}
@@ -231,6 +233,28 @@ func parseOha(s string) (ToolResult, error) {
 	p50, p99 := out.LatencyPercentiles["p50"], out.LatencyPercentiles["p99"]
 	if p50 != nil && p99 != nil {
 		r.P50, r.P99, r.HasLat = *p50*1e3, *p99*1e3, true
+	}
+	return r, nil
+}
+
+// floorLine is bench/cmd/floor's one line of results; p50 and p99 are there with -work only.
+var floorLine = regexp.MustCompile(`answered (\d+) .* in ([\d.]+) s(?: .*p50 ([\d.]+) ms p99 ([\d.]+) ms)?`)
+
+// parseFloor reads bench/cmd/floor's account of its run.
+func parseFloor(s string) (ToolResult, error) {
+	m := floorLine.FindStringSubmatch(s)
+	if m == nil {
+		return ToolResult{}, fmt.Errorf("no result line in floor's output")
+	}
+	var r ToolResult
+	r.Completed, _ = strconv.ParseFloat(m[1], 64)
+	if secs, _ := strconv.ParseFloat(m[2], 64); secs > 0 {
+		r.RPS = r.Completed / secs
+	}
+	if m[3] != "" {
+		r.P50, _ = strconv.ParseFloat(m[3], 64)
+		r.P99, _ = strconv.ParseFloat(m[4], 64)
+		r.HasLat = true
 	}
 	return r, nil
 }

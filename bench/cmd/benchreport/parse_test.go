@@ -51,6 +51,10 @@ Error distribution:
 			10002, 0.110304, 0.257745, true},
 		{"rpcstress", parseRpcstress, `{"schema":"rpcstress.snapshot/v1","totals":{"completed":40000,"rps":19982.56,"latency_ms":{"p50":1.552,"p99":8.011}}}`,
 			40000, 1.552, 8.011, true},
+		{"floor -work", parseFloor, "sent 40000 answered 40000 failed 0 held 0 dropped 0 in 8.001 s mean latency 0.546 ms p50 0.561 ms p99 1.053 ms (HDR)\n",
+			40000, 0.561, 1.053, true},
+		{"floor", parseFloor, "sent 40000 answered 39990 failed 0 held 0 dropped 0 in 8.001 s mean latency 0.546 ms\n",
+			39990, 0, 0, false},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -71,6 +75,7 @@ Error distribution:
 func TestParseErrors(t *testing.T) {
 	for name, f := range map[string]func(string) (ToolResult, error){
 		"wrk": parseWrk, "hey": parseHey, "bombardier": parseBombardier, "vegeta": parseVegeta, "oha": parseOha, "rpcstress": parseRpcstress,
+		"floor": parseFloor,
 	} {
 		if _, err := f("connection refused\n"); err == nil {
 			t.Errorf("%s: no error for output that is not its own", name)

@@ -131,3 +131,21 @@ func TestSearchGoalTie(t *testing.T) {
 		}
 	}
 }
+
+// TestPeerBestLeavesOutFloors: bench/cmd/floor's designs sit beside the tools in scenario 2, and
+// cost less than any of them, but the goals compare rpcstress with the peers only.
+func TestPeerBestLeavesOutFloors(t *testing.T) {
+	d := suite()
+	want, wantV := (&report{d: d}).peerBest("2", "5000", mCPUM)
+	for rep := 1; rep <= 3; rep++ {
+		d.Runs = append(d.Runs, &Run{ID: fmt.Sprintf("s2-5000-floor-loop-r%d", rep), Scenario: "2", Case: "5000",
+			Tool: "floor-loop", Rep: rep, Mode: "rate", Rate: 5000, Conns: 50, Seconds: 10, CPU: 0.01, Served: 50000})
+	}
+	p := &report{d: d}
+	if s := of(p.runs("2", "5000", "floor-loop"), mCPUM); s.N != 3 || s.Median >= wantV {
+		t.Fatalf("the floor's runs: %+v, want 3 below the best peer's %v", s, wantV)
+	}
+	if got, v := p.peerBest("2", "5000", mCPUM); got != want || v != wantV {
+		t.Errorf("peerBest = %s %v, want %s %v", got, v, want, wantV)
+	}
+}

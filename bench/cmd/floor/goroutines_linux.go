@@ -81,12 +81,13 @@ func runGoroutines(ctx context.Context, o options, req []byte) (result, error) {
 		})
 	}
 	if !closed {
-		res.sent, res.late = feed(ctx, o, jobs, start)
+		res.sent, res.dropped = feed(ctx, o, jobs, start)
 	}
 	wg.Wait()
 	if closed {
 		res.sent = res.answered + res.failed
 	}
+	res.elapsed = time.Since(start)
 	if res.answered > 0 {
 		res.meanLatency = time.Duration(latSum / res.answered)
 	}
@@ -95,7 +96,7 @@ func runGoroutines(ctx context.Context, o options, req []byte) (result, error) {
 
 // feed hands each send due at an even rate down jobs, at each tick, until the run's end, and
 // closes jobs; it returns the sends handed over and those dropped because jobs was full.
-func feed(ctx context.Context, o options, jobs chan<- int64, start time.Time) (sent, late int64) {
+func feed(ctx context.Context, o options, jobs chan<- int64, start time.Time) (sent, dropped int64) {
 	defer close(jobs)
 	interval, end := int64(time.Second)/int64(o.rate), int64(o.dur)
 	t := time.NewTicker(o.tick)
@@ -107,11 +108,11 @@ func feed(ctx context.Context, o options, jobs chan<- int64, start time.Time) (s
 			case jobs <- next:
 				sent++
 			default:
-				late++ // every goroutine busy and the backlog full
+				dropped++ // every goroutine busy and the backlog full
 			}
 		}
 	}
-	return sent, late
+	return sent, dropped
 }
 
 // sender is one connection's goroutine state.

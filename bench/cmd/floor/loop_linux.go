@@ -46,6 +46,9 @@ type loop struct {
 
 	res    result
 	latSum int64
+	// the even schedule, ns since start: next is the first send not yet out, released the time
+	// up to which sends are due (the last tick's: like rpcstress, nothing goes out before its tick)
+	next, released, interval, end int64
 }
 
 const soTimestampNS = 35 // SO_TIMESTAMPNS, SCM_TIMESTAMPNS
@@ -128,9 +131,7 @@ func (l *loop) run(ctx context.Context) (result, error) {
 	var ts syscall.Timespec
 	syscall.RawSyscall(syscall.SYS_CLOCK_GETTIME, 0 /* CLOCK_REALTIME */, uintptr(unsafe.Pointer(&ts)), 0)
 	l.start, l.wall = time.Now(), ts.Nano()
-	interval := int64(time.Second) / int64(l.o.rate)
-	end := int64(l.o.dur)
-	next := int64(0)
+	l.interval, l.end = int64(time.Second)/int64(l.o.rate), int64(l.o.dur)
 	events := make([]syscall.EpollEvent, 256)
 	for ctx.Err() == nil {
 		// Wait for the tick; eager reads answers while it waits, lazy reads them after.
@@ -162,25 +163,19 @@ func (l *loop) run(ctx context.Context) (result, error) {
 				}
 			}
 		}
-		if l.o.mode == "closed" {
-			if next == 0 { // the first tick: every connection starts
-				for l.send(now) {
-				}
-				next = end
+		if l.o.mode != "closed" {
+			l.released = now
+			l.sendDue()
+		} else if l.next == 0 { // the first tick: every connection starts
+			for l.send(now) {
 			}
-		} else {
-			for next <= now && next < end {
-				if !l.send(next) {
-					l.res.late++ // every connection busy: the rest waits for the next tick
-					break
-				}
-				next += interval
-			}
+			l.next = l.end
 		}
-		if next >= end && len(l.free) == len(l.conns) || now > end+int64(5*time.Second) {
+		if l.next >= l.end && len(l.free) == len(l.conns) || now > l.end+int64(5*time.Second) {
 			break
 		}
 	}
+	l.res.elapsed = time.Since(l.start)
 	if l.res.answered > 0 {
 		l.res.meanLatency = time.Duration(l.latSum / l.res.answered)
 	}
@@ -234,8 +229,24 @@ func (l *loop) read(i int, stamped bool) {
 	l.free = append(l.free, i)
 	l.res.answered++
 	l.latSum += lat
-	if l.o.mode == "closed" && int64(time.Since(l.start)) < int64(l.o.dur) {
-		l.send(int64(time.Since(l.start))) // back to back: intended the moment the last one ended
+	switch l.o.mode {
+	case "closed":
+		if now := int64(time.Since(l.start)); now < l.end {
+			l.send(now) // back to back: intended the moment the last one ended
+		}
+	case "eager":
+		l.sendDue() // a send held for a connection goes as soon as one is free, as rpcstress's do
+	}
+}
+
+// sendDue sends what the even schedule has due by the last tick, as far as connections are
+// free; the rest stays due, keeping its intended time.
+func (l *loop) sendDue() {
+	for ; l.next <= l.released && l.next < l.end; l.next += l.interval {
+		if !l.send(l.next) {
+			l.res.held++ // every connection busy
+			return
+		}
 	}
 }
 

@@ -23,8 +23,11 @@
 // JSON-RPC body with fastjson) and its latency recorded in an HDR histogram: the per-request
 // work that makes rpcstress's figures honest, without its goroutines, channels and batches.
 //
-// Run it as bench/floor.sh does: the target on one core, floor on another, under
-// /usr/bin/time or perf stat.
+// Like rpcstress, the loops send nothing before its tick, and a send that finds every
+// connection busy waits for the first to be free (counted "held"), keeping its intended time.
+//
+// bench/floor.sh runs it inside bench/run.sh's scenarios 1 and 2 (tools floor-loop,
+// floor-lazy, floor-goroutines, floor-bare): the target on one core, floor on another.
 package main
 
 import (
@@ -72,14 +75,17 @@ type options struct {
 
 // result is what a run measured: enough to check it did what was asked.
 type result struct {
-	sent, answered, late, failed int64
-	latency                      *hdr.Histogram // µs, only with -work
-	meanLatency                  time.Duration
+	sent, answered, failed int64
+	held                   int64          // times a due send waited for a free connection (the loops)
+	dropped                int64          // due sends never made: every goroutine busy and the backlog full
+	latency                *hdr.Histogram // µs, only with -work
+	meanLatency            time.Duration
+	elapsed                time.Duration // from the first send to the last answer
 }
 
 func (r result) String() string {
-	s := fmt.Sprintf("sent %d answered %d failed %d late-ticks %d mean latency %.3f ms", r.sent, r.answered,
-		r.failed, r.late, float64(r.meanLatency)/1e6)
+	s := fmt.Sprintf("sent %d answered %d failed %d held %d dropped %d in %.3f s mean latency %.3f ms",
+		r.sent, r.answered, r.failed, r.held, r.dropped, r.elapsed.Seconds(), float64(r.meanLatency)/1e6)
 	if r.latency != nil {
 		s += fmt.Sprintf(" p50 %.3f ms p99 %.3f ms (HDR)", float64(r.latency.ValueAtQuantile(50))/1e3,
 			float64(r.latency.ValueAtQuantile(99))/1e3)
