@@ -314,7 +314,11 @@ run_one() {
   NRUN=$((NRUN + 1))
   SERVED=$(sed -n 's/.*"requests":\([0-9]*\).*/\1/p' "$dir/stats.json")
   SERVED=${SERVED:-0}
-  say "run $NRUN (+$(($(date +%s) - T0))s) s$scen $case $tool rep $rep: served $SERVED, $(cat "$dir/time.txt" 2>/dev/null | tail -1) (user sys KB wall), rc $rc"
+  # One line of at most 80 columns: user+sys CPU s, peak RSS MB; the exit code only when not 0.
+  local u=0 s=0 kb=0
+  read -r u s kb _ < <(tail -1 "$dir/time.txt" 2>/dev/null) || true
+  say "#$NRUN s$scen $case $tool r$rep: $SERVED served, $(awk -v u="$u" -v s="$s" -v k="$kb" \
+    'BEGIN { printf "%.2f s CPU, %d MB", u + s, k / 1024 }')$([ "$rc" = 0 ] || echo ", rc $rc")"
 }
 
 rotate() { # rotate N WORDS...: the words, starting at the N-th (mod count)
@@ -406,4 +410,4 @@ note finished "$(date -u +%Y-%m-%dT%H:%M:%SZ)"
 note elapsed_s "$(($(date +%s) - T0))"
 note loadavg_end "$(cut -d' ' -f1-3 /proc/loadavg)"
 "$TOOLDIR/benchreport" -dir "$OUT" -root "$ROOT" -o "$RESULTS"
-say "wrote $RESULTS from $OUT ($NRUN runs, $(($(date +%s) - T0)) s)"
+say "wrote $RESULTS: $NRUN runs in $(($(date +%s) - T0)) s"
