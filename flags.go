@@ -16,7 +16,7 @@ import (
 // snapshot goes, and how the target is reached. runFlags and findLimitFlags each add their own.
 type sessionFlags struct {
 	headless, inline, exitOnEnd, demo bool
-	http2, h2c                        bool
+	http2, h2c, workers               bool
 	out, refURL, data                 string
 	urls                              specList // --url, repeatable: URL, or NAME=URL for each target
 	connections, streams, fps         int
@@ -46,6 +46,7 @@ func (f *sessionFlags) declare(fs *flag.FlagSet, h sessionHelp) {
 	fs.IntVar(&f.streams, "streams", 0, "requests each HTTP/2 connection carries at once, `N` (default 1), as the profile's streams")
 	cliflag.DurationVar(fs, &f.timeout, "timeout", 0, "per-request timeout")
 	cliflag.DurationVar(fs, &f.sendTick, "send-tick", 0, "the schedule's grain (default 1ms): the scheduler wakes this often and sends what is due; coarser costs less CPU and sends rate × tick at once, as the profile's send_tick")
+	fs.BoolVar(&f.workers, "workers", false, "send plain HTTP/1.1 from a goroutine per connection, not from the one event loop (more CPU per request; for comparing the two)")
 	fs.IntVar(&f.fps, "fps", 10, "live updates per second")
 	dataFlag(fs, &f.data)
 }
@@ -63,7 +64,7 @@ func (f *sessionFlags) given(name string) bool {
 // names its flag.
 func (f *sessionFlags) overrides() (profiles.Overrides, error) {
 	o := profiles.Overrides{RefURL: f.refURL, Connections: f.connections, Timeout: f.timeout,
-		HTTP2: f.http2, H2C: f.h2c, Streams: f.streams, SendTick: f.sendTick}
+		HTTP2: f.http2, H2C: f.h2c, Streams: f.streams, SendTick: f.sendTick, Workers: f.workers}
 	url, targets, urlErr := profiles.URLFlags(f.urls)
 	switch {
 	case f.connections < 0 || f.given("connections") && f.connections == 0:

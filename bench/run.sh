@@ -199,7 +199,7 @@ target_cpu() { # CPU seconds the target used so far (utime+stime of /proc/PID/st
 tool_cmd() {
   local tool=$1 mode=$2 rate=$3 conns=$4 secs=$5 dir=$6
   case $tool in
-  rpcstress | rpcstress-headless | rpcstress-dashboard | rpcstress-tick10)
+  rpcstress | rpcstress-headless | rpcstress-dashboard | rpcstress-tick10 | rpcstress-workers)
     if [ "$mode" = closed ]; then
       CMD=("$TOOLDIR/rpcstress" "$BENCH/profiles/closed.toml" --url "$URL" --duration "${secs}s" --connections "$conns")
     else
@@ -208,6 +208,7 @@ tool_cmd() {
     CMD+=(--out "$dir/snapshot.json")
     if [ "$tool" = rpcstress-dashboard ]; then CMD+=(--exit-on-end); else CMD+=(--headless); fi
     if [ "$tool" = rpcstress-tick10 ]; then CMD+=(--send-tick 10ms); fi # the coarser grain (README: The send tick)
+    if [ "$tool" = rpcstress-workers ]; then CMD+=(--workers); fi # a goroutine per connection, not the event loop
     ;;
   floor-loop | floor-lazy | floor-goroutines | floor-bare)
     local design=${tool#floor-}
@@ -341,12 +342,16 @@ STALL_TOOLS=$RATE_TOOLS
 # what the coarser grain saves in CPU (scenario 2), and what its bursts cost a limiter (6).
 TICK_TOOLS=$RATE_TOOLS
 has rpcstress && TICK_TOOLS="$TICK_TOOLS rpcstress-tick10"
+# and with --workers (a goroutine per connection, not the event loop) in the fixed rates: what the
+# event loop saves (bench/README, "The event loop"). The closed loop has no event loop yet.
+FIXED_TOOLS=$TICK_TOOLS
+has rpcstress && FIXED_TOOLS="$FIXED_TOOLS rpcstress-workers"
 has oha && STALL_TOOLS="$STALL_TOOLS oha-corrected"
 CASES=()
 for s in $SCENARIOS; do
   case $s in
   1) CASES+=("1 closed closed 0 50 $PEERS $CLOSED_FLOORS|") ;;
-  2) for r in 5000 20000 50000; do CASES+=("2 $r rate $r 50 $TICK_TOOLS $FLOORS|"); done ;;
+  2) for r in 5000 20000 50000; do CASES+=("2 $r rate $r 50 $FIXED_TOOLS $FLOORS|"); done ;;
   4) CASES+=("4 delay2ms rate 20000 100 $RATE_TOOLS|--delay 2ms") ;;
   5) CASES+=("5 stall rate 1000 10 $STALL_TOOLS|--stall-every 2s --stall-for 200ms") ;;
   6) CASES+=("6 bucket rate 2000 50 $TICK_TOOLS|--rate 1000 --burst 10") ;;

@@ -113,6 +113,10 @@ type Config struct {
 	// exact whatever it is; a coarser tick costs less CPU and sends up to a tick late, in
 	// bursts of rate × tick.
 	SendTick time.Duration
+	// Workers makes plain HTTP/1.1 in the open loop send from a goroutine per connection, as
+	// every other transport does, instead of the event loop (loop_linux.go): for comparing
+	// the two, and a way out should the loop misbehave on some system.
+	Workers bool
 	// Mode is open (rate-driven) or closed (back to back).
 	Mode Mode
 	// MaxRequests stops the run after this many requests were scheduled; 0 means no limit.

@@ -40,11 +40,14 @@ type http1Transport struct {
 	// then writes no Content-Length for GET and HEAD).
 	bytesOut      []uint32
 	bytesOutEmpty []uint32
+	// d and t are how the event loop (loop_linux.go) dials the target itself.
+	d *dialer
+	t target
 }
 
 // newHTTP1 makes the HTTP/1.1 transport to t, dialing with d.
 func newHTTP1(cfg *Config, t target, d *dialer) (*http1Transport, error) {
-	h := &http1Transport{cfg: cfg, hc: newHostClient(cfg, t, d), auth: t.auth, shapes: newShapes(cfg, t)}
+	h := &http1Transport{cfg: cfg, hc: newHostClient(cfg, t, d), auth: t.auth, shapes: newShapes(cfg, t), d: d, t: t}
 	if err := h.sizeRequests(); err != nil {
 		return nil, err
 	}

@@ -43,10 +43,23 @@ type pool struct {
 	abandoned atomic.Bool
 	// workers are published once every worker exists, for collect; nil before.
 	workers atomic.Pointer[[]*worker]
+	// loop, when not nil, sends instead of the workers (loop_linux.go); its batch is the one
+	// worker's of workers.
+	loop *evLoop
 }
 
-// run starts the workers; wait for them with p.wg.
+// run starts the workers, or the event loop where it can send; wait for them with p.wg.
 func (p *pool) run(ctx context.Context) {
+	if l := newLoop(ctx, p); l != nil {
+		p.loop = l
+		p.workers.Store(&[]*worker{l.w})
+		p.wg.Go(func() {
+			l.run()
+			l.w.hold() // for good, as a worker's
+			l.w.flush()
+		})
+		return
+	}
 	ws := make([]*worker, p.cfg.InFlight())
 	for i := range ws {
 		ws[i] = &worker{p: p, snd: p.client.NewSender(), rng: rand.New(rand.NewPCG(uint64(i), uint64(time.Now().UnixNano()))),

@@ -188,6 +188,12 @@ func (r *Runner) Run(ctx context.Context, meta SnapshotMeta) (*Snapshot, error) 
 		if l.client != nil { // none for subscriptions alone: no workers
 			l.pool.run(ctx)
 		}
+		if lp := l.pool.loop; lp != nil {
+			r.sched.kicks = append(r.sched.kicks, lp.kick)
+			if r.sched.waker == nil {
+				r.sched.waker = lp.tickWaker() // the first loop's tick wakes the schedule
+			}
+		}
 	}
 	go r.sched.Run(ctx)
 

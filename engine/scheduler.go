@@ -96,6 +96,13 @@ type Scheduler struct {
 	stage       atomic.Int32 // current stage, read by closed-mode workers
 	stageEnd    atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
 	tick        int64        // the grain of the wake-ups, ns (Config.SendTick)
+	// kicks wake the event loops that take from the backlogs (pool.loop), which wait on
+	// their own sockets, not on the backlog; set before Run.
+	kicks []func()
+	// waker, when set before Run, is how Run sleeps: an event loop's tick (loopWaker), so the
+	// loop that sends is the one woken, not a goroutine of the timer's that wakes Run that
+	// wakes the loop. Nil: a waker of Run's own (newWaker).
+	waker waker
 }
 
 // NewScheduler prepares a scheduler; Run starts it.
@@ -301,10 +308,21 @@ func stageLabel(i, n int, st Stage) string {
 // and the control requests on (schedRun never reads a clock itself).
 func (s *Scheduler) Run(ctx context.Context) {
 	r := s.walk()
-	defer func() { r.end(s.now()) }()
-	timer := newWaker()
+	defer func() {
+		r.end(s.now())
+		s.kick() // the backlog is closed: a loop sees it and ends once its requests have
+	}()
+	timer := s.waker
+	if timer == nil {
+		timer = newWaker()
+	}
 	defer timer.Stop()
+	var handed int64 // sends handed out as of the last kick
 	for !r.step(s.now()) {
+		if r.scheduled != handed {
+			handed = r.scheduled
+			s.kick()
+		}
 		timer.Reset(sleepFor(r.nextWake(), s.now(), s.tick))
 		select {
 		case <-ctx.Done():
@@ -322,6 +340,13 @@ func (s *Scheduler) Run(ctx context.Context) {
 }
 
 func ptr(s string) *string { return &s }
+
+// kick wakes every event loop to take what the backlog holds.
+func (s *Scheduler) kick() {
+	for _, k := range s.kicks {
+		k()
+	}
+}
 
 // idleWake is how long Run sleeps when the walk has nothing to do until a control request comes
 // (paused, or a zero rate with no end): a wake then finds nothing due and sleeps again.

@@ -71,6 +71,9 @@ type Sender struct {
 	// answered is the body of the last answer, valid until the next send; nil after a
 	// transport error (see LastAnswer).
 	answered []byte
+	// pending, when not nil, makes a send stop once the request is loaded and stamped: an
+	// event loop does the round trip and ends the send with finishPending.
+	pending *pendingSend
 }
 
 // Send sends request mix entry idx and fills smp with the result: Sent (just before the
@@ -154,9 +157,36 @@ func (s *Sender) do(ctx context.Context, idx int, rpc *RPCCalls, sent []byte, sm
 		deadline = d
 	}
 	smp.Sent = int64(now.Sub(start))
+	if s.pending != nil {
+		// An event loop does the round trip (loop_linux.go): it writes the loaded request,
+		// reads the answer and calls finishPending then.
+		*s.pending = pendingSend{idx: idx, rpc: rpc, sent: sent, deadline: deadline}
+		return
+	}
 	err := s.ex.roundTrip(now, deadline)
 	smp.Done = int64(time.Since(start))
+	s.finish(idx, rpc, sent, err, smp, b, sampleIdx)
+}
 
+// pendingSend is a send whose round trip an event loop does: what do started with, for
+// finishPending.
+type pendingSend struct {
+	idx      int
+	rpc      *RPCCalls
+	sent     []byte
+	deadline time.Time
+}
+
+// finishPending ends the pending send with the round trip's outcome (err, or the answer the
+// exchange read), as do would have after roundTrip. smp is the send's sample, Done already set.
+func (s *Sender) finishPending(err error, smp *Sample, b *Batch, sampleIdx int32) {
+	p := s.pending
+	s.finish(p.idx, p.rpc, p.sent, err, smp, b, sampleIdx)
+	p.sent = nil // the caller's body: keep no reference
+}
+
+// finish fills smp from a round trip's outcome: err, or the answer the exchange read.
+func (s *Sender) finish(idx int, rpc *RPCCalls, sent []byte, err error, smp *Sample, b *Batch, sampleIdx int32) {
 	calls := s.callsOf(rpc, sent)
 	s.answered = nil
 	if err != nil {

@@ -133,5 +133,9 @@ func applyTimes(cfg *engine.Config, o Overrides, errs []error, done []string) ([
 		cfg.SendTick = o.SendTick
 		done = append(done, "--send-tick "+o.SendTick.String())
 	}
+	if o.Workers {
+		cfg.Workers = true
+		done = append(done, "--workers")
+	}
 	return errs, done
 }

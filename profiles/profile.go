@@ -82,6 +82,9 @@ type Overrides struct {
 	Streams    int
 	// SendTick is --send-tick: the schedule's grain (see engine.Config).
 	SendTick time.Duration
+	// Workers is --workers: plain HTTP/1.1 sends from a goroutine per connection, not the
+	// event loop (engine.Config.Workers).
+	Workers bool
 }
 
 // cloneConfig copies c deeply enough that changing the copy's slices never touches c. Bodies

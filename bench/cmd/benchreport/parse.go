@@ -19,7 +19,7 @@ func parseTool(tool, dir string) ToolResult {
 	var res ToolResult
 	var err error
 	switch tool {
-	case "rpcstress", "rpcstress-headless", "rpcstress-dashboard", "rpcstress-tick10":
+	case "rpcstress", "rpcstress-headless", "rpcstress-dashboard", "rpcstress-tick10", "rpcstress-workers":
 		res, err = parseRpcstress(read("snapshot.json"))
 	case "wrk":
 		res, err = parseWrk(read("out.txt"))

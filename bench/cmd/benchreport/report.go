@@ -9,7 +9,7 @@ import (
 
 // toolOrder is the order tools appear in every table: ours first, then the peers, then
 // bench/cmd/floor's designs (bench/floor.sh).
-var toolOrder = []string{"rpcstress", "rpcstress-tick10", "rpcstress-headless", "rpcstress-dashboard", "wrk", "bombardier", "oha", "oha-corrected", "vegeta", "hey",
+var toolOrder = []string{"rpcstress", "rpcstress-workers", "rpcstress-tick10", "rpcstress-headless", "rpcstress-dashboard", "wrk", "bombardier", "oha", "oha-corrected", "vegeta", "hey",
 	"floor-loop", "floor-lazy", "floor-goroutines", "floor-bare"}
 
 func toolRank(t string) int {

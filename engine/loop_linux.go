@@ -1,0 +1,448 @@
+//go:build linux
+
+package engine
+
+// The event loop: every connection of a lane on one goroutine, for the open loop's plain
+// HTTP/1.1 (issue 20). A goroutine per connection, woken through a channel for each request
+// and parked on Go's netpoller for each answer, costs as much as all of rpcstress's own work
+// per request at 5,000/s: bench/cmd/floor measured that design alone at 1.11–1.25× the best
+// peer's CPU per request, and one goroutine that owns every connection at 0.61–0.81×
+// (bench/README, "How close to the floor"). So here one goroutine writes each due request on
+// a free connection and reads every answer as it arrives, with raw system calls on sockets
+// that only its own epoll watches. It parks on Go's netpoller through that epoll's fd (never in
+// a blocking system call, which would hold the process's one P from the aggregator and the
+// dashboard), and the scheduler wakes it through an eventfd when it hands out sends.
+//
+// What a send is stays the Sender's: the exchange loads and sizes the request, the Sender
+// stamps it and, once the loop has the answer's bytes, fasthttp parses them and the Sender
+// classifies them (finishPending), so every outcome, size and error class is the one the
+// workers' round trip gives. The loop adds only the I/O: counted dials (the Client's dialer,
+// on a goroutine of their own), partial writes, an answer that comes before the whole request
+// went out, the answer's framing (http1_frame.go), deadlines and idle connections on its own
+// timerfd. TLS, HTTP/2, WebSocket, the closed loop, a streamed Source and a test's in-memory
+// dialer stay on the workers (pool.go).
+
+import (
+	"bufio"
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"os"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"syscall"
+	"time"
+	"unsafe"
+
+	"golang.org/x/sys/unix"
+)
+
+// Event-loop epoll tags besides a slot's index.
+const (
+	tagKick  = -1 // the eventfd the scheduler writes to
+	tagTimer = -2 // the timerfd of deadlines and idle connections
+	tagTick  = -3 // the schedule's timerfd (loopWaker)
+)
+
+// loopEvents bounds the events one wait takes; more stay ready for the next.
+const loopEvents = 128
+
+// evLoop is one lane's event loop. All of it but sleeping, kickMu/gone and dials is the loop
+// goroutine's own.
+type evLoop struct {
+	p     *pool
+	w     *worker // its batch, which pool.collect takes while the loop waits
+	h     *http1Transport
+	ctx   context.Context
+	rng   *rand.Rand
+	slots []loopSlot
+	free  []int // slots without a connection
+	idle  idleList
+	// busy counts slots with a request out (dialing for one, or sent); dialing the dials not
+	// yet back, with a request or without (its request timed out first).
+	busy, dialing int
+	closed        bool // the backlog is closed: the schedule has ended
+
+	ep, efd, tfd int
+	tick         int             // the schedule's timerfd, when the loop is the Scheduler's waker
+	tickC        chan struct{}   // its expirations, to the Scheduler
+	ticked       bool            // it expired in this pass: let the Scheduler hand out sends first
+	epf          *os.File        // ep, as Go's netpoller sees it
+	rc           syscall.RawConn // epf's, to wait on it
+	events       [loopEvents]syscall.EpollEvent
+	nev          int
+	waitFn       func(fd uintptr) bool // l.poll, made once
+
+	sleeping atomic.Bool // the loop is about to wait or waits: a kick must write efd
+	kickMu   sync.Mutex  // kick against close: efd is never written after it is closed
+	gone     bool
+	dials    chan dialDone
+
+	// nextCheck is when a deadline or an idle connection's end comes first (ns since the
+	// start; noEnd: none); armed is what the timerfd is set to (0: not set).
+	nextCheck, armed int64
+
+	scratch []byte        // one read's bytes
+	src     bytes.Reader  // an answer's bytes, for fasthttp's parse
+	br      *bufio.Reader // over src, of the workers' read buffer's size
+	out     appendWriter  // a request's bytes
+	bw      *bufio.Writer // over out
+}
+
+// dialDone is a dial's outcome, from its goroutine.
+type dialDone struct {
+	slot int
+	fd   int
+	err  error
+}
+
+// appendWriter collects what is written to it.
+type appendWriter struct{ b []byte }
+
+func (a *appendWriter) Write(p []byte) (int, error) {
+	a.b = append(a.b, p...)
+	return len(p), nil
+}
+
+// newLoop makes p's event loop, or returns nil when p's sends are not the loop's (see the
+// file's comment) or the loop's descriptors cannot be had; the workers then send.
+func newLoop(ctx context.Context, p *pool) *evLoop {
+	h, ok := p.client.tr.(*http1Transport)
+	if !ok || h.t.tls || h.d.dial != nil || p.feed != nil || p.cfg.Workers {
+		return nil
+	}
+	l := &evLoop{p: p, h: h, ctx: ctx, ep: -1, efd: -1, tfd: -1, tick: -1, nextCheck: noEnd, tickC: make(chan struct{}, 1),
+		rng:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(p.lane))),
+		scratch: make([]byte, 64<<10),
+		dials:   make(chan dialDone, p.cfg.Connections)}
+	l.br = bufio.NewReaderSize(&l.src, readBufferSize)
+	l.bw = bufio.NewWriterSize(&l.out, 4096)
+	if err := l.open(); err != nil {
+		l.close()
+		return nil
+	}
+	l.slots = make([]loopSlot, max(p.cfg.Connections, 1))
+	for i := range l.slots {
+		s := &l.slots[i]
+		s.fd, s.prev, s.next = -1, -1, -1
+		s.snd = p.client.NewSender()
+		s.ex = s.snd.ex.(*http1Exchange)
+		s.snd.pending = &s.pend
+		l.free = append(l.free, len(l.slots)-1-i) // slot 0 is dialed first
+	}
+	l.idle.init()
+	l.w = &worker{p: p, b: p.agg.getBatch()}
+	l.waitFn = l.poll
+	return l
+}
+
+// open makes the epoll, the eventfd and the timerfd, and hands the epoll to Go's netpoller.
+func (l *evLoop) open() error {
+	var err error
+	if l.ep, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return err
+	}
+	if l.efd, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
+		return err
+	}
+	if l.tfd, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
+		return err
+	}
+	if err = l.watch(l.efd, tagKick, unix.EPOLLIN); err != nil {
+		return err
+	}
+	if err = l.watch(l.tfd, tagTimer, unix.EPOLLIN); err != nil {
+		return err
+	}
+	if l.tick, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
+		return err
+	}
+	if err = l.watch(l.tick, tagTick, unix.EPOLLIN); err != nil {
+		return err
+	}
+	// A non-blocking epoll fd is pollable: given to os.NewFile, the netpoller wakes a reader
+	// of it when any of its descriptors is ready, as for a socket.
+	if err = unix.SetNonblock(l.ep, true); err != nil {
+		return err
+	}
+	l.epf = os.NewFile(uintptr(l.ep), "epoll")
+	l.rc, err = l.epf.SyscallConn()
+	return err
+}
+
+// watch adds fd to the epoll, level-triggered, under tag.
+func (l *evLoop) watch(fd, tag int, events uint32) error {
+	return unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: events, Fd: int32(tag)})
+}
+
+// close releases every descriptor; a kick after it writes nothing.
+func (l *evLoop) close() {
+	for i := range l.slots {
+		if l.slots[i].fd >= 0 {
+			_ = unix.Close(l.slots[i].fd)
+		}
+	}
+	l.kickMu.Lock()
+	l.gone = true
+	if l.efd >= 0 {
+		_ = unix.Close(l.efd)
+	}
+	if l.tick >= 0 {
+		_ = unix.Close(l.tick)
+	}
+	l.kickMu.Unlock()
+	if l.tfd >= 0 {
+		_ = unix.Close(l.tfd)
+	}
+	if l.epf != nil {
+		_ = l.epf.Close()
+	} else if l.ep >= 0 {
+		_ = unix.Close(l.ep)
+	}
+}
+
+// kick wakes the loop if it waits: the scheduler calls it after handing out sends, and a dial
+// after it is done. Waking a loop that is busy costs nothing: it looks at the backlog before
+// it waits again.
+func (l *evLoop) kick() {
+	if !l.sleeping.Swap(false) {
+		return
+	}
+	l.kickMu.Lock()
+	if !l.gone {
+		one := uint64(1)
+		_, _, _ = syscall.RawSyscall(syscall.SYS_WRITE, uintptr(l.efd), uintptr(unsafe.Pointer(&one)), 8)
+	}
+	l.kickMu.Unlock()
+}
+
+// tickWaker is the Scheduler's waker on the loop's tick timerfd (Scheduler.waker).
+func (l *evLoop) tickWaker() waker { return loopWaker{l} }
+
+// loopWaker wakes the Scheduler from the event loop: the loop reads the timerfd as it reads
+// its sockets and passes each expiration on (handle).
+type loopWaker struct{ l *evLoop }
+
+func (w loopWaker) C() <-chan struct{} { return w.l.tickC }
+
+// Reset arms the tick timerfd, from the Scheduler's goroutine (a timerfd may be set from any
+// thread); not once the loop has closed it.
+func (w loopWaker) Reset(d time.Duration) {
+	l := w.l
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(max(int64(d), 1))}
+	l.kickMu.Lock()
+	defer l.kickMu.Unlock()
+	if l.gone {
+		l.fire()
+		return
+	}
+	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(l.tick), 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e != 0 {
+		l.fire() // never leave the Scheduler asleep for good
+	}
+}
+
+// fire wakes the Scheduler now.
+func (l *evLoop) fire() {
+	select {
+	case l.tickC <- struct{}{}:
+	default:
+	}
+}
+
+func (loopWaker) Stop() {}
+
+// run sends and reads until the schedule has ended and every request is done, then closes
+// every connection. The batch is the loop's own while it works, and collect's to take while it
+// waits (the worker's hold and release).
+func (l *evLoop) run() {
+	defer l.close()
+	for {
+		l.w.hold()
+		now := l.now()
+		l.handle(now)
+		l.takeDials(now)
+		if now >= l.nextCheck {
+			l.expire(now)
+		}
+		if l.ticked {
+			// The Scheduler, just woken, hands out this tick's sends: let it run first (it
+			// does on this P, as the one next to run), so they go out now, not on a kick.
+			l.ticked = false
+			runtime.Gosched()
+		}
+		if l.p.cfg.Mode == ModeClosed {
+			l.refill(now)
+		} else {
+			l.sendDue()
+		}
+		if l.closed && l.busy == 0 && l.dialing == 0 {
+			l.w.release()
+			return
+		}
+		l.armTimer(now)
+		l.w.release()
+		l.wait()
+	}
+}
+
+func (l *evLoop) now() int64 { return int64(time.Since(l.p.start)) }
+
+// wait parks the loop until a descriptor of its epoll is ready: an answer, a writable socket,
+// a kick or the timer. It does not park when work is waiting already.
+func (l *evLoop) wait() {
+	l.sleeping.Store(true)
+	if l.ready() {
+		l.sleeping.Store(false)
+		return
+	}
+	if err := l.rc.Read(l.waitFn); err != nil {
+		// Only a closed epoll fails, which close alone does: do not spin either way.
+		time.Sleep(time.Millisecond)
+	}
+	l.sleeping.Store(false)
+}
+
+// ready reports work the loop can do without waiting: due sends with a connection for them,
+// or a dial back.
+func (l *evLoop) ready() bool {
+	return len(l.dials) > 0 || len(l.p.jobs) > 0 && l.hasRoom()
+}
+
+// poll takes what the epoll has ready without blocking; false (nothing) parks the caller on
+// the netpoller until the epoll's fd is readable.
+func (l *evLoop) poll(fd uintptr) bool {
+	for {
+		n, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&l.events[0])), loopEvents, 0, 0, 0)
+		switch {
+		case e == syscall.EINTR:
+			continue
+		case e != 0:
+			return true // only a closed epoll: return and let the caller see it
+		case n == 0:
+			return false
+		}
+		l.nev = int(n)
+		return true
+	}
+}
+
+// handle acts on the events the last wait took.
+func (l *evLoop) handle(now int64) {
+	for _, ev := range l.events[:l.nev] {
+		switch tag := int(ev.Fd); tag {
+		case tagKick, tagTimer, tagTick:
+			var x [8]byte
+			fd := l.efd
+			switch tag {
+			case tagTimer:
+				fd, l.armed = l.tfd, 0
+			case tagTick:
+				fd = l.tick
+			}
+			_, _ = rawRead(uintptr(fd), x[:])
+			if tag == tagTick {
+				// Only now, with the expiration read: the Scheduler's Reset may set the timer
+				// again at once, and an expiration of that setting must stay to be read.
+				l.ticked = true
+				l.fire()
+			}
+		default:
+			l.ready1(tag, ev.Events, now)
+		}
+	}
+	l.nev = 0
+}
+
+// armTimer sets the timerfd to the next deadline or idle connection's end, when it is not
+// set to fire by then already.
+func (l *evLoop) armTimer(now int64) {
+	if l.nextCheck == noEnd || l.armed != 0 && l.armed <= l.nextCheck {
+		return
+	}
+	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(max(l.nextCheck-now, 1))}
+	if _, _, e := syscall.RawSyscall6(unix.SYS_TIMERFD_SETTIME, uintptr(l.tfd), 0, uintptr(unsafe.Pointer(&spec)), 0, 0, 0); e == 0 {
+		l.armed = l.nextCheck
+	}
+}
+
+// hasRoom reports a connection for another send: an idle one, or one to dial.
+func (l *evLoop) hasRoom() bool { return !l.idle.empty() || len(l.free) > 0 }
+
+// sendDue takes due sends from the backlog while a connection is free for them; the rest wait
+// there, as for the workers. Once the run is stopped or its drain abandoned, what is taken is
+// counted dropped, as the workers count it.
+func (l *evLoop) sendDue() {
+	p := l.p
+	for l.hasRoom() {
+		var j job
+		var ok bool
+		select {
+		case j, ok = <-p.jobs:
+		default:
+			return
+		}
+		if !ok {
+			l.closed = true
+			return
+		}
+		sc := p.counters.Stage(int(j.stage))
+		if p.sched.StopReason() != "" || p.abandoned.Load() {
+			sc.Dropped.Add(1)
+			j.req.dropped(p.lane)
+			continue
+		}
+		sc.Sent.Add(1)
+		l.start(j)
+	}
+}
+
+// pausedRecheck is how often a paused closed loop looks whether it may send again, as its
+// workers do.
+const pausedRecheck = int64(10 * time.Millisecond)
+
+// refill is the closed loop's sendDue: every free connection sends at once, back to back, each
+// request intended the moment it goes out, as long as the schedule lets it claim one.
+func (l *evLoop) refill(now int64) {
+	sch := l.p.sched
+	for l.hasRoom() && !l.closed {
+		if !sch.Claim() {
+			l.closed = true // the plan or the request count ran out
+			return
+		}
+		if sch.paused() {
+			sch.unclaim()
+			l.due(now + pausedRecheck)
+			return
+		}
+		stage := sch.Stage()
+		sc := l.p.counters.Stage(stage)
+		sc.Scheduled.Add(1)
+		sc.Sent.Add(1)
+		l.start(job{intended: -1, stage: uint16(stage)})
+	}
+}
+
+// expire ends the requests whose deadline has passed and closes connections idle for
+// maxIdleConn (fasthttp's MaxIdleConnDuration on the workers' client), and finds the next
+// such moment.
+func (l *evLoop) expire(now int64) {
+	next := int64(noEnd)
+	for i := range l.slots {
+		s := &l.slots[i]
+		switch {
+		case s.out && now >= s.deadline:
+			l.fail(i, errLoopTimeout, now)
+		case s.out:
+			next = min(next, s.deadline)
+		case s.state == slotIdle && now-s.lastUse >= int64(maxIdleConn):
+			l.drop(i)
+		case s.state == slotIdle:
+			next = min(next, s.lastUse+int64(maxIdleConn))
+		}
+	}
+	l.nextCheck = next
+}
+
+// due notes a moment expire must look at.
+func (l *evLoop) due(at int64) { l.nextCheck = min(l.nextCheck, at) }
