@@ -154,6 +154,22 @@ func TestLoopRefusedAndEarlyAnswer(t *testing.T) {
 	if got.Status["413"] != 2 || got.BytesOut >= int64(2*len(cfg.Requests[0].Body)) {
 		t.Errorf("early answer: %s, want two 413s with less than the bodies written", outcomes(got))
 	}
+	// The answer comes while the request is still being written (the server half-closes and
+	// reads nothing more for a while, so the client's write waits for room, not fails): it is
+	// an early answer too, and its connection is not used again.
+	waiting := hostile.Start(t, hostile.Config{Serve: func(c net.Conn, br *bufio.Reader) {
+		br.ReadString('\n')
+		io.WriteString(c, "HTTP/1.1 413 Payload Too Large\r\nContent-Length: 0\r\n\r\n")
+		c.(*net.TCPConn).CloseWrite()
+		time.Sleep(300 * time.Millisecond)
+	}})
+	cfg = loopConfig(waiting.URL, 2, "")
+	cfg.Requests[0].Body = []byte(`{"x":"` + strings.Repeat("a", 32<<20) + `"}`)
+	cfg.Timeout = 2 * time.Second
+	got = loopRun(t, cfg, false)
+	if got.Status["413"] != 2 || len(got.Errors) != 0 || got.BytesOut >= int64(2*len(cfg.Requests[0].Body)) {
+		t.Errorf("answer while writing: %s, want two 413s with less than the bodies written", outcomes(got))
+	}
 }
 
 // TestLoopKeepsTheTick: the Scheduler sleeps on the loop's tick (loopWaker), and a tick the

@@ -317,12 +317,16 @@ func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	if err == io.EOF {
 		err = fasthttp.ErrConnectionClosed
 	}
-	// Bytes after the answer (or left unread inside it, s.frame.unread) are ones nobody asked
-	// for: the connection is not fit for the next request.
-	keep := err == nil && s.werr == nil && !ended && end == len(s.in) && s.frame.unread() == 0 &&
+	// An answer before the whole request went out (its write failed, or is still waiting for
+	// room) is an early answer: the rest of the request never leaves, and the connection is
+	// done for, as on the workers. Bytes after the answer (or left unread inside it,
+	// s.frame.unread) are ones nobody asked for: the connection is not fit for the next
+	// request either.
+	early := s.werr != nil || s.wn < len(s.wbuf)
+	keep := err == nil && !early && !ended && end == len(s.in) && s.frame.unread() == 0 &&
 		!s.ex.cur.ConnectionClose() && !resp.ConnectionClose()
-	if err == nil && s.werr != nil {
-		s.ex.written = int64(s.wn) // an early answer: the rest of the request never left
+	if err == nil && early {
+		s.ex.written = int64(s.wn)
 	}
 	l.file(i, err)
 	if cap(s.in) > maxKeptAnswer {
