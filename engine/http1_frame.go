@@ -272,19 +272,30 @@ func (f *answerFrame) fieldsEnd(b []byte, from int) int {
 	return -1
 }
 
-// stepFields waits for the end of the header fields, then reads what they say. fasthttp checks
-// none of them until the whole block is there, so neither does this.
-func (f *answerFrame) stepFields(buf []byte, maxHeader, maxBody int) bool {
+// awaitBlock finds the end of the header or trailer block that starts at f.block: blockEnd ≥ 0
+// once the block is whole. Before that, stop says whether scan is done with the answer: true
+// when the block outgrew its window (the answer ends as too large), false when more bytes are
+// needed.
+func (f *answerFrame) awaitBlock(buf []byte, maxHeader int) (blockEnd int, stop bool) {
 	end, full := headerWindow(len(buf), f.block, maxHeader)
-	blockEnd := f.fieldsEnd(buf[:end], f.line)
+	blockEnd = f.fieldsEnd(buf[:end], f.line)
 	if blockEnd < 0 {
 		if full {
 			f.finish(frameTooLarge, end)
-			return true
 		}
-		return false
+		return -1, full
 	}
 	f.need = max(f.need, blockEnd)
+	return blockEnd, false
+}
+
+// stepFields waits for the end of the header fields, then reads what they say. fasthttp checks
+// none of them until the whole block is there, so neither does this.
+func (f *answerFrame) stepFields(buf []byte, maxHeader, maxBody int) bool {
+	blockEnd, stop := f.awaitBlock(buf, maxHeader)
+	if blockEnd < 0 {
+		return stop
+	}
 	fi := fieldInfo{end: 2}
 	if blockEnd-f.line > 2 {
 		fi = scanFields(buf[f.line:blockEnd], f.http11, false)
@@ -461,16 +472,10 @@ func (f *answerFrame) stepChunkData(buf []byte) bool {
 // stepTrailer waits for the trailer fields after the last chunk: fasthttp reads them as a
 // header block (parseTrailer), so the same rules and the same window apply.
 func (f *answerFrame) stepTrailer(buf []byte, maxHeader int) bool {
-	end, full := headerWindow(len(buf), f.block, maxHeader)
-	blockEnd := f.fieldsEnd(buf[:end], f.line)
+	blockEnd, stop := f.awaitBlock(buf, maxHeader)
 	if blockEnd < 0 {
-		if full {
-			f.finish(frameTooLarge, end)
-			return true
-		}
-		return false
+		return stop
 	}
-	f.need = max(f.need, blockEnd)
 	if blockEnd-f.line == 2 {
 		f.finish(frameWhole, blockEnd)
 		return true

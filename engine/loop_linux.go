@@ -35,6 +35,7 @@ import (
 	"time"
 	"unsafe"
 
+	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
 )
 
@@ -86,8 +87,7 @@ type evLoop struct {
 	scratch []byte        // one read's bytes
 	src     bytes.Reader  // an answer's bytes, for fasthttp's parse
 	br      *bufio.Reader // over src, of the workers' read buffer's size
-	out     appendWriter  // a request's bytes
-	bw      *bufio.Writer // over out
+	bw      *bufio.Writer // fasthttp writes a request through it, into its slot's wbuf
 }
 
 // dialDone is a dial's outcome, from its goroutine.
@@ -95,14 +95,6 @@ type dialDone struct {
 	slot int
 	fd   int
 	err  error
-}
-
-// appendWriter collects what is written to it.
-type appendWriter struct{ b []byte }
-
-func (a *appendWriter) Write(p []byte) (int, error) {
-	a.b = append(a.b, p...)
-	return len(p), nil
 }
 
 // newLoop makes p's event loop, or returns nil when p's sends are not the loop's (see the
@@ -117,7 +109,7 @@ func newLoop(ctx context.Context, p *pool) *evLoop {
 		scratch: make([]byte, 64<<10),
 		dials:   make(chan dialDone, p.cfg.Connections)}
 	l.br = bufio.NewReaderSize(&l.src, readBufferSize)
-	l.bw = bufio.NewWriterSize(&l.out, 4096)
+	l.bw = bufio.NewWriterSize(nil, 4096)
 	if err := l.open(); err != nil {
 		l.close()
 		return nil
@@ -432,7 +424,7 @@ func (l *evLoop) expire(now int64) {
 		s := &l.slots[i]
 		switch {
 		case s.out && now >= s.deadline:
-			l.fail(i, errLoopTimeout, now)
+			l.fail(i, fasthttp.ErrTimeout, now) // as the workers' round trip reports it
 		case s.out:
 			next = min(next, s.deadline)
 		case s.state == slotIdle && now-s.lastUse >= int64(maxIdleConn):

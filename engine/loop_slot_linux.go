@@ -6,6 +6,7 @@ package engine
 // writing the request, reading and framing the answer, and filing the sample.
 
 import (
+	"bytes"
 	"io"
 	"net"
 	"os"
@@ -27,10 +28,6 @@ const (
 	slotBusy                     // open, with a request out
 )
 
-// errLoopTimeout is a request's deadline passing in the loop: fasthttp's timeout, as the
-// workers' round trip reports it.
-var errLoopTimeout = fasthttp.ErrTimeout
-
 // maxKeptAnswer is the most room a slot keeps for its answers' bytes between requests.
 const maxKeptAnswer = 256 << 10
 
@@ -51,11 +48,12 @@ type loopSlot struct {
 	j        job
 	head     bool // it is a HEAD: its answer has no body
 	deadline int64
-	wbuf     []byte // what is left to write of it …
-	wn       int    // … and how much of it went out
-	werr     error  // its write failed: an answer already sent may still stand
-	wantOut  bool   // the epoll watches for writability
-	in       []byte // the answer's bytes so far
+	wb       bytes.Buffer // the request as fasthttp wrote it: wbuf
+	wbuf     []byte       // what there is to write of it …
+	wn       int          // … and how much of it went out
+	werr     error        // its write failed: an answer already sent may still stand
+	wantOut  bool         // the epoll watches for writability
+	in       []byte       // the answer's bytes so far
 	frame    answerFrame
 }
 
@@ -87,8 +85,8 @@ func (l *evLoop) start(j job) {
 	s.ex.written, s.werr, s.wn = -1, nil, 0
 	s.in = s.in[:0]
 	s.frame.reset(s.head)
-	l.out.b = l.out.b[:0]
-	l.bw.Reset(&l.out)
+	s.wb.Reset()
+	l.bw.Reset(&s.wb)
 	err := s.ex.cur.Write(l.bw)
 	if err == nil {
 		err = l.bw.Flush()
@@ -102,7 +100,7 @@ func (l *evLoop) start(j job) {
 		}
 		return
 	}
-	s.wbuf = append(s.wbuf[:0], l.out.b...)
+	s.wbuf = s.wb.Bytes()
 	if !idle {
 		l.dial(i, s.deadline)
 		return
