@@ -44,6 +44,7 @@ const (
 	tagKick  = -1 // the eventfd the scheduler writes to
 	tagTimer = -2 // the timerfd of deadlines and idle connections
 	tagTick  = -3 // the schedule's timerfd (loopWaker)
+	tagAll   = -4 // all, in wakes: no more than a wake, its events are all's to take
 )
 
 // loopEvents bounds the events one wait takes; more stay ready for the next.
@@ -65,15 +66,30 @@ type evLoop struct {
 	busy, dialing int
 	closed        bool // the backlog is closed: the schedule has ended
 
-	ep, efd, tfd int
-	tick         int             // the schedule's timerfd, when the loop is the Scheduler's waker
-	tickC        chan struct{}   // its expirations, to the Scheduler
-	ticked       bool            // it expired in this pass: let the Scheduler hand out sends first
-	epf          *os.File        // ep, as Go's netpoller sees it
-	rc           syscall.RawConn // epf's, to wait on it
-	events       [loopEvents]syscall.EpollEvent
-	nev          int
-	waitFn       func(fd uintptr) bool // l.poll, made once
+	efd, tfd int
+	// all watches every descriptor: the connections, the eventfd and both timerfds, and is
+	// what the loop takes its events from. wakes, which the loop parks on (Go's netpoller
+	// watches it), watches the last three, and all too (inWakes) while the loop reads answers
+	// as they come. Without all, an answer does not wake the loop: it is read at the next wake,
+	// at most lazyHold later (mayBeLazy), and at 5,000/s the loop wakes a third as often.
+	all       int
+	wakes     loopEpoll
+	inWakes   bool
+	lazy      bool // this wait leaves the answers to the next wake
+	lazyWaits int  // how many waits did (a test reads it)
+	looked    bool // this wait has looked for work once, before it parks
+	// fromWakes: the last wait's events are wakes' alone; the answers are still to be read.
+	fromWakes bool
+	// wallOff is the wall clock less the run's clock at the pass's clock read: it turns the
+	// kernel's receive time of an answer (wall clock) into the run's.
+	wallOff int64
+	stamps  bool          // the last answer read had the kernel's receive time (SO_TIMESTAMPNS)
+	tick    int           // the schedule's timerfd, when the loop is the Scheduler's waker
+	tickC   chan struct{} // its expirations, to the Scheduler
+	ticked  bool          // it expired in this pass: let the Scheduler hand out sends first
+	events  [loopEvents]syscall.EpollEvent
+	nev     int
+	waitFn  func(uintptr) bool // pollWait, made once
 
 	sleeping atomic.Bool // the loop is about to wait or waits: a kick must write efd
 	kickMu   sync.Mutex  // kick against close: efd is never written after it is closed
@@ -84,10 +100,42 @@ type evLoop struct {
 	// start; noEnd: none); armed is what the timerfd is set to (0: not set).
 	nextCheck, armed int64
 
-	scratch []byte        // one read's bytes
+	scratch []byte      // one read's bytes
+	msg     unix.Msghdr // one read's, over scratch …
+	iov     unix.Iovec
+	oob     [64]byte      // … and the kernel's receive time (recv)
 	src     bytes.Reader  // an answer's bytes, for fasthttp's parse
 	br      *bufio.Reader // over src, of the workers' read buffer's size
 	bw      *bufio.Writer // fasthttp writes a request through it, into its slot's wbuf
+}
+
+// loopEpoll is an epoll of the loop's, handed to Go's netpoller to park on.
+type loopEpoll struct {
+	fd int
+	f  *os.File        // fd, as the netpoller sees it
+	rc syscall.RawConn // f's, to wait on it
+}
+
+// open makes the epoll and hands it to the netpoller: a non-blocking epoll fd is pollable, so
+// the netpoller wakes a reader of it when any of its descriptors is ready, as for a socket.
+func (e *loopEpoll) open() error {
+	fd, err := unix.EpollCreate1(unix.EPOLL_CLOEXEC)
+	if err != nil {
+		return err
+	}
+	if err = unix.SetNonblock(fd, true); err != nil {
+		_ = unix.Close(fd)
+		return err
+	}
+	e.fd, e.f = fd, os.NewFile(uintptr(fd), "epoll")
+	e.rc, err = e.f.SyscallConn()
+	return err
+}
+
+func (e *loopEpoll) close() {
+	if e.f != nil {
+		_ = e.f.Close()
+	}
 }
 
 // dialDone is a dial's outcome, from its goroutine.
@@ -104,7 +152,7 @@ func newLoop(ctx context.Context, p *pool) *evLoop {
 	if !ok || h.t.tls || h.d.dial != nil || p.feed != nil || p.cfg.Workers {
 		return nil
 	}
-	l := &evLoop{p: p, h: h, ctx: ctx, ep: -1, efd: -1, tfd: -1, tick: -1, nextCheck: noEnd, tickC: make(chan struct{}, 1),
+	l := &evLoop{p: p, h: h, ctx: ctx, all: -1, efd: -1, tfd: -1, tick: -1, nextCheck: noEnd, tickC: make(chan struct{}, 1),
 		rng:     rand.New(rand.NewPCG(uint64(time.Now().UnixNano()), uint64(p.lane))),
 		scratch: make([]byte, 64<<10),
 		dials:   make(chan dialDone, p.cfg.Connections)}
@@ -125,14 +173,17 @@ func newLoop(ctx context.Context, p *pool) *evLoop {
 	}
 	l.idle.init()
 	l.w = &worker{p: p, b: p.agg.getBatch()}
-	l.waitFn = l.poll
+	l.waitFn = l.pollWait
 	return l
 }
 
-// open makes the epoll, the eventfd and the timerfd, and hands the epoll to Go's netpoller.
+// open makes the epolls, the eventfd and the timerfds.
 func (l *evLoop) open() error {
 	var err error
-	if l.ep, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+	if l.all, err = unix.EpollCreate1(unix.EPOLL_CLOEXEC); err != nil {
+		return err
+	}
+	if err = l.wakes.open(); err != nil {
 		return err
 	}
 	if l.efd, err = unix.Eventfd(0, unix.EFD_NONBLOCK|unix.EFD_CLOEXEC); err != nil {
@@ -141,31 +192,22 @@ func (l *evLoop) open() error {
 	if l.tfd, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
 		return err
 	}
-	if err = l.watch(l.efd, tagKick, unix.EPOLLIN); err != nil {
-		return err
-	}
-	if err = l.watch(l.tfd, tagTimer, unix.EPOLLIN); err != nil {
-		return err
-	}
 	if l.tick, err = unix.TimerfdCreate(unix.CLOCK_MONOTONIC, unix.TFD_NONBLOCK|unix.TFD_CLOEXEC); err != nil {
 		return err
 	}
-	if err = l.watch(l.tick, tagTick, unix.EPOLLIN); err != nil {
-		return err
+	for _, w := range []struct{ fd, tag int }{{l.efd, tagKick}, {l.tfd, tagTimer}, {l.tick, tagTick}} {
+		for _, ep := range []int{l.all, l.wakes.fd} {
+			if err = watch(ep, w.fd, w.tag, unix.EPOLLIN); err != nil {
+				return err
+			}
+		}
 	}
-	// A non-blocking epoll fd is pollable: given to os.NewFile, the netpoller wakes a reader
-	// of it when any of its descriptors is ready, as for a socket.
-	if err = unix.SetNonblock(l.ep, true); err != nil {
-		return err
-	}
-	l.epf = os.NewFile(uintptr(l.ep), "epoll")
-	l.rc, err = l.epf.SyscallConn()
-	return err
+	return nil
 }
 
-// watch adds fd to the epoll, level-triggered, under tag.
-func (l *evLoop) watch(fd, tag int, events uint32) error {
-	return unix.EpollCtl(l.ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: events, Fd: int32(tag)})
+// watch adds fd to epoll ep, level-triggered, under tag.
+func watch(ep, fd, tag int, events uint32) error {
+	return unix.EpollCtl(ep, unix.EPOLL_CTL_ADD, fd, &unix.EpollEvent{Events: events, Fd: int32(tag)})
 }
 
 // close releases every descriptor; a kick after it writes nothing.
@@ -187,11 +229,10 @@ func (l *evLoop) close() {
 	if l.tfd >= 0 {
 		_ = unix.Close(l.tfd)
 	}
-	if l.epf != nil {
-		_ = l.epf.Close()
-	} else if l.ep >= 0 {
-		_ = unix.Close(l.ep)
+	if l.all >= 0 {
+		_ = unix.Close(l.all)
 	}
+	l.wakes.close()
 }
 
 // kick wakes the loop if it waits: the scheduler calls it after handing out sends, and a dial
@@ -252,7 +293,11 @@ func (l *evLoop) run() {
 	for {
 		l.w.hold()
 		now := l.now()
+		full := l.nev == loopEvents
 		l.handle(now)
+		if l.fromWakes || full {
+			l.readAll(now) // the answers a lazy wait left, or what one wait could not take
+		}
 		l.takeDials(now)
 		if now >= l.nextCheck {
 			l.expire(now)
@@ -278,7 +323,13 @@ func (l *evLoop) run() {
 	}
 }
 
-func (l *evLoop) now() int64 { return int64(time.Since(l.p.start)) }
+// now reads the clock: the run's time, and the wall clock's offset from it (wallOff).
+func (l *evLoop) now() int64 {
+	t := time.Now()
+	n := int64(t.Sub(l.p.start))
+	l.wallOff = t.UnixNano() - n
+	return n
+}
 
 // wait parks the loop until a descriptor of its epoll is ready: an answer, a writable socket,
 // a kick or the timer. It does not park when work is waiting already.
@@ -288,7 +339,10 @@ func (l *evLoop) wait() {
 		l.sleeping.Store(false)
 		return
 	}
-	if err := l.rc.Read(l.waitFn); err != nil {
+	// Read after sleeping is set: a Scheduler that sets a far wake after this kicks the loop.
+	l.setLazy(l.mayBeLazy())
+	l.looked = false
+	if err := l.wakes.rc.Read(l.waitFn); err != nil {
 		// Only a closed epoll fails, which close alone does: do not spin either way.
 		time.Sleep(time.Millisecond)
 	}
@@ -303,9 +357,9 @@ func (l *evLoop) ready() bool {
 
 // poll takes what the epoll has ready without blocking; false (nothing) parks the caller on
 // the netpoller until the epoll's fd is readable.
-func (l *evLoop) poll(fd uintptr) bool {
+func (l *evLoop) poll(fd int) bool {
 	for {
-		n, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, fd, uintptr(unsafe.Pointer(&l.events[0])), loopEvents, 0, 0, 0)
+		n, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(fd), uintptr(unsafe.Pointer(&l.events[0])), loopEvents, 0, 0, 0)
 		switch {
 		case e == syscall.EINTR:
 			continue
@@ -319,10 +373,66 @@ func (l *evLoop) poll(fd uintptr) bool {
 	}
 }
 
+// mayBeLazy reports whether the loop may leave answers to be read at its next wake: the
+// Scheduler wakes within lazyHold (and kicks the loop, which then sends), every answer has
+// the kernel's receive time, and no send waits for a connection.
+func (l *evLoop) mayBeLazy() bool {
+	return l.stamps && !l.closed && l.p.cfg.Mode != ModeClosed &&
+		l.p.sched.wakeAt.Load()-l.now() <= int64(lazyHold) && (len(l.p.jobs) == 0 || l.hasRoom())
+}
+
+// setLazy takes all out of wakes, or puts it back.
+func (l *evLoop) setLazy(lazy bool) {
+	l.lazy = lazy
+	if lazy {
+		l.lazyWaits++
+	}
+	if lazy != l.inWakes {
+		return
+	}
+	op := unix.EPOLL_CTL_DEL
+	if !lazy {
+		op = unix.EPOLL_CTL_ADD
+	}
+	if unix.EpollCtl(l.wakes.fd, op, l.all, &unix.EpollEvent{Events: unix.EPOLLIN, Fd: tagAll}) == nil {
+		l.inWakes = !lazy
+	} else if lazy {
+		l.lazy = false // all stays in wakes: answers wake the loop
+		l.lazyWaits--
+	}
+}
+
+// pollWait is the wait's look for work (false: there is none, park until wakes is ready). It
+// takes all's events, but in a lazy wait's first look, before it parks, wakes' alone: answers
+// waiting do not keep it from parking, and readAll takes them once it is woken.
+func (l *evLoop) pollWait(uintptr) bool {
+	first := !l.looked
+	l.looked = true
+	if first && l.lazy {
+		l.fromWakes = l.poll(l.wakes.fd)
+		return l.fromWakes
+	}
+	l.fromWakes = false
+	return l.poll(l.all)
+}
+
+// readAll takes and handles what all has ready, until it has taken all of it.
+func (l *evLoop) readAll(now int64) {
+	l.fromWakes = false
+	for l.poll(l.all) && l.nev > 0 {
+		full := l.nev == loopEvents
+		l.handle(now)
+		if !full {
+			return
+		}
+	}
+}
+
 // handle acts on the events the last wait took.
 func (l *evLoop) handle(now int64) {
 	for _, ev := range l.events[:l.nev] {
 		switch tag := int(ev.Fd); tag {
+		case tagAll:
 		case tagKick, tagTimer, tagTick:
 			var x [8]byte
 			fd := l.efd
@@ -332,8 +442,8 @@ func (l *evLoop) handle(now int64) {
 			case tagTick:
 				fd = l.tick
 			}
-			_, _ = rawRead(uintptr(fd), x[:])
-			if tag == tagTick {
+			n, _ := rawRead(uintptr(fd), x[:])
+			if tag == tagTick && n == len(x) {
 				// Only now, with the expiration read: the Scheduler's Reset may set the timer
 				// again at once, and an expiration of that setting must stay to be read.
 				l.ticked = true

@@ -9,15 +9,25 @@ import (
 	"io"
 	"net"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/rpcstress/rpcstress/internal/hostile"
+	"golang.org/x/sys/unix"
 )
 
 // loopRun runs cfg's plan against url, sent by the event loop or (workers) by a goroutine per
 // connection, and returns the totals; it fails the test when the loop was (or was not) used.
 func loopRun(t *testing.T, cfg Config, workers bool) Summary {
+	t.Helper()
+	s, _ := loopRunOn(t, cfg, workers)
+	return s
+}
+
+// loopRunOn is loopRun, with the event loop that sent (nil for the workers).
+func loopRunOn(t *testing.T, cfg Config, workers bool) (Summary, *evLoop) {
 	t.Helper()
 	cfg.Workers = workers
 	r, err := NewRunner(&cfg, RunOptions{})
@@ -34,7 +44,7 @@ func loopRun(t *testing.T, cfg Config, workers bool) Summary {
 	if err := snap.Totals.CheckInvariant(); err != nil {
 		t.Errorf("workers=%v: %v", workers, err)
 	}
-	return snap.Totals
+	return snap.Totals, r.lanes[0].pool.loop
 }
 
 // loopConfig is a plan of n sends over 200 ms to url, one connection, a short timeout and a
@@ -54,7 +64,9 @@ func outcomes(s Summary) string {
 
 // TestLoopCountsAsWorkers: for every kind of answer a target can give (whole, framed each way,
 // cut short, broken, too large, late, refused), the event loop files the same outcomes,
-// classes and byte counts as the workers' round trip, request for request.
+// classes and byte counts as the workers' round trip, request for request: reading each
+// answer as it comes (sends 50 ms apart) and reading answers only at the schedule's wakes
+// (sends 2 ms apart: evLoop.mayBeLazy).
 func TestLoopCountsAsWorkers(t *testing.T) {
 	const partial = "HTTP/1.1 200 OK\r\nContent-Length: 100\r\n\r\n{\"res"
 	ok := "HTTP/1.1 200 OK\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n"
@@ -90,24 +102,43 @@ func TestLoopCountsAsWorkers(t *testing.T) {
 		{"extra bytes", ok + "HTTP/1.1 200 OK\r\n", "", hold, false},
 	}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			t.Parallel()
-			url := repeatServer(t, tt.answer, tt.then).URL
-			cfg := loopConfig(url, 4, tt.method)
-			loop, workers := loopRun(t, cfg, false), loopRun(t, cfg, true)
-			if loop.Completed != 4 {
-				t.Errorf("loop: completed %d of 4: %s", loop.Completed, outcomes(loop))
+		for _, lazy := range []bool{false, true} {
+			name := tt.name
+			if lazy {
+				name += " at wakes"
 			}
-			if tt.idleClosed {
-				if loop.Status["200"] != 4 || workers.Status["200"]+workers.Errors["eof"] != 4 {
-					t.Errorf("closed after each answer:\nloop    %s (want 4 × 200)\nworkers %s (want 200s and eofs)", outcomes(loop), outcomes(workers))
-				}
-				return
-			}
-			if a, b := outcomes(loop), outcomes(workers); a != b {
-				t.Errorf("loop and workers differ:\nloop    %s\nworkers %s", a, b)
-			}
-		})
+			t.Run(name, func(t *testing.T) { loopAsWorkers(t, tt.answer, tt.method, tt.then, tt.idleClosed, lazy) })
+		}
+	}
+}
+
+// loopAsWorkers is one case of TestLoopCountsAsWorkers: n sends, each answered with answer.
+func loopAsWorkers(t *testing.T, answer, method string, then after, idleClosed, lazy bool) {
+	t.Parallel()
+	url := repeatServer(t, answer, then).URL
+	n := 4
+	cfg := loopConfig(url, n, method)
+	if lazy {
+		// Six, as the first answers of a run may come before the kernel stamps them.
+		n = 6
+		cfg.Plan.Stages[0] = Stage{Rate: 500, Duration: time.Duration(n) * 2 * time.Millisecond}
+	}
+	loop, l := loopRunOn(t, cfg, false)
+	workers := loopRun(t, cfg, true)
+	if lazy && answer != "" && l.lazyWaits == 0 {
+		t.Errorf("sends 2 ms apart: the loop never left its answers to the next wake")
+	}
+	if loop.Completed != int64(n) {
+		t.Errorf("loop: completed %d of %d: %s", loop.Completed, n, outcomes(loop))
+	}
+	if idleClosed {
+		if loop.Status["200"] != int64(n) || workers.Status["200"]+workers.Errors["eof"] != int64(n) {
+			t.Errorf("closed after each answer:\nloop    %s (want %d × 200)\nworkers %s (want 200s and eofs)", outcomes(loop), n, outcomes(workers))
+		}
+		return
+	}
+	if a, b := outcomes(loop), outcomes(workers); a != b {
+		t.Errorf("loop and workers differ:\nloop    %s\nworkers %s", a, b)
 	}
 }
 
@@ -195,4 +226,156 @@ func TestLoopKeepsTheTick(t *testing.T) {
 			t.Fatalf("run %d of 100 ms still going after 10 s: the Scheduler lost its tick", i)
 		}
 	}
+}
+
+// TestLoopMayBeLazy: the loop leaves answers to be read at its next wake only while the
+// Scheduler wakes within lazyHold, the kernel times every answer, no send waits in the
+// backlog without a connection for it, and the open loop still schedules.
+func TestLoopMayBeLazy(t *testing.T) {
+	const near, far = time.Millisecond, 10 * time.Millisecond
+	tests := []struct {
+		name            string
+		wake            time.Duration // when the Scheduler wakes next, from now
+		mode            Mode
+		noStamps, ended bool
+		backlog, room   bool
+		want            bool
+	}{
+		{"near wake", near, ModeOpen, false, false, false, true, true},
+		{"wake passed", -near, ModeOpen, false, false, false, false, true},
+		{"far wake", far, ModeOpen, false, false, false, true, false},
+		{"no kernel times", near, ModeOpen, true, false, false, true, false},
+		{"schedule ended", near, ModeOpen, false, true, false, true, false},
+		{"closed loop", near, ModeClosed, false, false, false, true, false},
+		{"backlog with a connection", near, ModeOpen, false, false, true, true, true},
+		{"backlog without one", near, ModeOpen, false, false, true, false, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			jobs := make(chan job, 1)
+			if tt.backlog {
+				jobs <- job{}
+			}
+			p := &pool{cfg: &Config{Mode: tt.mode}, sched: &Scheduler{}, jobs: jobs, start: time.Now().Add(-time.Second)}
+			l := &evLoop{p: p, stamps: !tt.noStamps, closed: tt.ended}
+			l.idle.init()
+			if tt.room {
+				l.free = []int{0}
+			}
+			p.sched.wakeAt.Store(int64(time.Second + tt.wake))
+			if got := l.mayBeLazy(); got != tt.want {
+				t.Errorf("mayBeLazy = %v, want %v", got, tt.want)
+			}
+		})
+	}
+}
+
+// TestLoopTimesAnswersByArrival: an answer's time is when the kernel received it, not when
+// the loop got round to reading it (a lazy wait reads up to lazyHold later): read 30 ms after
+// it came, it is still timed when it came.
+func TestLoopTimesAnswersByArrival(t *testing.T) {
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	c, err := net.Dial("tcp", ln.Addr().String())
+	if err != nil {
+		t.Fatal(err)
+	}
+	srv, err := ln.Accept()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer srv.Close()
+	fd, err := detach(c)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Close(fd)
+	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1); err != nil {
+		t.Skipf("no SO_TIMESTAMPNS here: %v", err)
+	}
+	l := &evLoop{p: &pool{start: time.Now()}, scratch: make([]byte, 1024)}
+	s := &loopSlot{fd: fd}
+	// The kernel starts to stamp once a deferred switch is made: wait for the first stamp.
+	for deadline := time.Now().Add(5 * time.Second); s.stamp == 0; time.Sleep(time.Millisecond) {
+		if time.Now().After(deadline) {
+			t.Fatal("no receive time from the kernel in 5 s")
+		}
+		if _, err := srv.Write([]byte("x")); err != nil {
+			t.Fatal(err)
+		}
+		for _, e := l.recv(s); e == syscall.EAGAIN; _, e = l.recv(s) {
+			time.Sleep(time.Millisecond)
+		}
+	}
+	s.smp.Sent = l.now()
+	if _, err := srv.Write([]byte("HTTP/1.1 200 OK\r\n")); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(30 * time.Millisecond)
+	now := l.now()
+	if n, e := l.recv(s); n != 17 || e != 0 {
+		t.Fatalf("recv = %d, %v; want the 17 bytes written", n, e)
+	}
+	done := l.doneAt(s, now)
+	if s.stamp == 0 || now-done < int64(25*time.Millisecond) || done < s.smp.Sent {
+		t.Errorf("read %v after the send, the answer is timed %v after it (kernel time %d); want within the 30 ms sleep's start",
+			time.Duration(now-s.smp.Sent), time.Duration(done-s.smp.Sent), s.stamp)
+	}
+}
+
+// TestLoopDoneAt: the kernel's time is turned to the run's clock and kept within the send and
+// the read (a wall clock stepped between them cannot put an answer before its request).
+func TestLoopDoneAt(t *testing.T) {
+	const off = int64(1_700_000_000_000_000_000) // the wall clock at the run's start
+	tests := []struct {
+		name        string
+		stamp, want int64
+	}{
+		{"between", off + 500, 500},
+		{"unknown", 0, 900},
+		{"before the send", off + 10, 100},
+		{"after the read", off + 2000, 900},
+	}
+	for _, tt := range tests {
+		l := &evLoop{wallOff: off}
+		s := &loopSlot{stamp: tt.stamp}
+		s.smp.Sent = 100
+		if got := l.doneAt(s, 900); got != tt.want {
+			t.Errorf("%s: doneAt = %d, want %d", tt.name, got, tt.want)
+		}
+	}
+}
+
+// FuzzRxStamp: rxStamp reads any control bytes without a fault, and finds the time that
+// x/sys/unix's own parse of them finds.
+func FuzzRxStamp(f *testing.F) {
+	ts := unix.Timespec{Sec: 1_700_000_000, Nsec: 123}
+	good := unix.UnixRights(3) // a control message of another type first …
+	h := unix.Cmsghdr{Level: unix.SOL_SOCKET, Type: unix.SCM_TIMESTAMPNS}
+	h.SetLen(unix.CmsgLen(int(unsafe.Sizeof(ts))))
+	b := make([]byte, unix.CmsgSpace(int(unsafe.Sizeof(ts))))
+	*(*unix.Cmsghdr)(unsafe.Pointer(&b[0])) = h
+	*(*unix.Timespec)(unsafe.Pointer(&b[unix.CmsgLen(0)])) = ts
+	f.Add(append(good, b...)) // … then the time
+	f.Add(b)
+	f.Add(b[:20])
+	f.Add([]byte{})
+	f.Fuzz(func(t *testing.T, oob []byte) {
+		got := rxStamp(oob)
+		var want int64
+		if msgs, err := unix.ParseSocketControlMessage(oob); err == nil {
+			for _, m := range msgs {
+				if m.Header.Level == unix.SOL_SOCKET && m.Header.Type == unix.SCM_TIMESTAMPNS && len(m.Data) >= int(unsafe.Sizeof(ts)) {
+					want = (*unix.Timespec)(unsafe.Pointer(&m.Data[0])).Nano()
+					break
+				}
+			}
+		}
+		if got != want && want != 0 {
+			t.Errorf("rxStamp = %d, x/sys/unix finds %d", got, want)
+		}
+	})
 }

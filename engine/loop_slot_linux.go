@@ -18,6 +18,10 @@ import (
 	"golang.org/x/sys/unix"
 )
 
+// connEvents are what the epoll watches a connection for: an answer, and the server's close
+// (which hints read to read on to it).
+const connEvents = unix.EPOLLIN | unix.EPOLLRDHUP
+
 // A slot's connection.
 type slotState uint8
 
@@ -54,6 +58,7 @@ type loopSlot struct {
 	werr     error        // its write failed: an answer already sent may still stand
 	wantOut  bool         // the epoll watches for writability
 	in       []byte       // the answer's bytes so far
+	stamp    int64        // when the kernel received the last of them (wall clock, ns; 0: unknown)
 	frame    answerFrame
 }
 
@@ -83,7 +88,7 @@ func (l *evLoop) start(j job) {
 	l.due(s.deadline)
 	s.head = s.ex.cur.Header.IsHead()
 	s.ex.written, s.werr, s.wn = -1, nil, 0
-	s.in = s.in[:0]
+	s.in, s.stamp = s.in[:0], 0
 	s.frame.reset(s.head)
 	s.wb.Reset()
 	l.bw.Reset(&s.wb)
@@ -120,6 +125,11 @@ func (l *evLoop) dial(i int, deadline int64) {
 		c, err := l.h.d.dialConn(l.h.t.addr, timeout)
 		if err == nil {
 			fd, err = detach(c)
+		}
+		if err == nil {
+			// The kernel's receive times (recv): where it gives none, the loop reads every
+			// answer as it comes (mayBeLazy).
+			_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
 		}
 		l.dials <- dialDone{slot: i, fd: fd, err: err} // room for every slot's
 		l.kick()
@@ -176,7 +186,7 @@ func (l *evLoop) takeDials(now int64) {
 			if s.out {
 				l.fail(d.slot, d.err, now)
 			}
-		case l.watch(d.fd, d.slot, unix.EPOLLIN) != nil:
+		case unix.EpollCtl(l.all, unix.EPOLL_CTL_ADD, d.fd, &unix.EpollEvent{Events: connEvents, Fd: int32(d.slot)}) != nil:
 			_ = unix.Close(d.fd)
 			s.state = slotFree
 			l.free = append(l.free, d.slot)
@@ -212,7 +222,7 @@ func (l *evLoop) write(i int) {
 		default:
 			s.werr = &net.OpError{Op: "write", Net: "tcp", Err: os.NewSyscallError("write", e)}
 			l.watchOut(i, false)
-			l.read(i, l.now())
+			l.read(i, false, l.now())
 			return
 		}
 	}
@@ -225,11 +235,11 @@ func (l *evLoop) watchOut(i int, on bool) {
 	if s.wantOut == on {
 		return
 	}
-	ev := uint32(unix.EPOLLIN)
+	ev := uint32(connEvents)
 	if on {
 		ev |= unix.EPOLLOUT
 	}
-	_ = unix.EpollCtl(l.ep, unix.EPOLL_CTL_MOD, s.fd, &unix.EpollEvent{Events: ev, Fd: int32(i)})
+	_ = unix.EpollCtl(l.all, unix.EPOLL_CTL_MOD, s.fd, &unix.EpollEvent{Events: ev, Fd: int32(i)})
 	s.wantOut = on
 }
 
@@ -239,20 +249,25 @@ func (l *evLoop) ready1(i int, events uint32, now int64) {
 	if events&unix.EPOLLOUT != 0 && s.state == slotBusy && s.werr == nil && s.wn < len(s.wbuf) {
 		l.write(i)
 	}
-	if events&(unix.EPOLLIN|unix.EPOLLHUP|unix.EPOLLERR) != 0 && (s.state == slotBusy || s.state == slotIdle) {
-		l.read(i, now)
+	if events&(connEvents|unix.EPOLLHUP|unix.EPOLLERR) != 0 && (s.state == slotBusy || s.state == slotIdle) {
+		l.read(i, events&unix.EPOLLRDHUP != 0, now)
 	}
 }
 
 // read takes what slot i's connection has received. An idle connection that is readable was
 // closed by the server (or sent what nobody asked for): it is closed. A busy one's answer is
 // filed once it is whole, or when the connection ends before.
-func (l *evLoop) read(i int, now int64) {
+//
+// hup says the server has closed its side: the connection is read to its end, so that an
+// answer and the close that follows it are seen together, and the connection is not sent on
+// again. (Read as the answers come, the close usually wakes the loop on its own; read at the
+// schedule's wakes, it is there by then, unseen unless read for.)
+func (l *evLoop) read(i int, hup bool, now int64) {
 	s := &l.slots[i]
 	eof := false
 	var rerr error
 	for {
-		n, e := rawRead(uintptr(s.fd), l.scratch)
+		n, e := l.recv(s)
 		if e == syscall.EAGAIN {
 			break
 		}
@@ -267,7 +282,7 @@ func (l *evLoop) read(i int, now int64) {
 		if s.state == slotBusy {
 			s.in = append(s.in, l.scratch[:n]...)
 		}
-		if n < len(l.scratch) {
+		if n < len(l.scratch) && !hup {
 			break // the rest, if any, makes the socket ready again
 		}
 	}
@@ -300,12 +315,60 @@ func (l *evLoop) maxBody() int { return l.h.hc.MaxResponseBodySize }
 // their limits, and as much again for chunk framing.
 func (l *evLoop) maxAnswer() int { return 2*l.maxBody() + 4*readBufferSize }
 
+// recv reads what slot s's connection has into the loop's scratch, and notes when the kernel
+// received it (s.stamp).
+func (l *evLoop) recv(s *loopSlot) (int, syscall.Errno) {
+	l.iov.Base, l.iov.Len = &l.scratch[0], uint64(len(l.scratch))
+	l.msg.Iov, l.msg.Iovlen = &l.iov, 1
+	l.msg.Control, l.msg.Controllen = &l.oob[0], uint64(len(l.oob))
+	for {
+		n, _, e := syscall.RawSyscall(syscall.SYS_RECVMSG, uintptr(s.fd), uintptr(unsafe.Pointer(&l.msg)), 0)
+		if e == syscall.EINTR {
+			continue
+		}
+		if e == 0 && n > 0 {
+			// The kernel stamps what it receives only once the first socket that asked has
+			// been set up (a deferred switch), and not at all where it cannot: the loop reads
+			// lazily only while the answers have their times.
+			s.stamp = rxStamp(l.oob[:l.msg.Controllen])
+			l.stamps = s.stamp != 0
+		}
+		return int(n), e
+	}
+}
+
+// rxStamp is the receive time in a recvmsg's control messages (SCM_TIMESTAMPNS, wall clock,
+// ns), or 0.
+func rxStamp(oob []byte) int64 {
+	for len(oob) >= unix.SizeofCmsghdr {
+		h := (*unix.Cmsghdr)(unsafe.Pointer(&oob[0]))
+		if uint64(h.Len) < unix.SizeofCmsghdr || uint64(h.Len) > uint64(len(oob)) {
+			return 0 // the kernel's are whole: this is not one
+		}
+		if h.Level == unix.SOL_SOCKET && h.Type == unix.SCM_TIMESTAMPNS && int(h.Len) >= unix.CmsgLen(int(unsafe.Sizeof(unix.Timespec{}))) {
+			ts := (*unix.Timespec)(unsafe.Pointer(&oob[unix.CmsgLen(0)]))
+			return ts.Sec*1e9 + ts.Nsec
+		}
+		oob = oob[min(unix.CmsgSpace(int(h.Len)-unix.CmsgLen(0)), len(oob)):]
+	}
+	return 0
+}
+
+// doneAt is when slot s's answer came: the kernel's receive time of its last bytes, on the
+// run's clock, within its send and now; now when the kernel gave none.
+func (l *evLoop) doneAt(s *loopSlot, now int64) int64 {
+	if s.stamp == 0 {
+		return now
+	}
+	return min(max(s.stamp-l.wallOff, s.smp.Sent), now)
+}
+
 // answered parses slot i's answer, its first end bytes, with fasthttp, and files it. The
 // connection stays open for the next request unless either side said close, the server sent
 // more than the answer, or the connection ended.
 func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	s := &l.slots[i]
-	s.smp.Done = now
+	s.smp.Done = l.doneAt(s, now)
 	resp := &s.ex.resp
 	resp.Reset()
 	resp.SkipBody = s.head

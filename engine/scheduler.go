@@ -41,6 +41,12 @@ const (
 	MaxSendTick = 100 * time.Millisecond
 )
 
+// lazyHold bounds how long an event loop leaves an answer unread: while the Scheduler wakes
+// again within it, the loop reads answers only at its wakes, not as each comes (evLoop.lazy);
+// a longer sleep kicks the loops first. The answer's time is the kernel's (loopSlot.stamp),
+// so the wait is not in its latency; it holds the connection, which another one makes up for.
+const lazyHold = 2 * time.Millisecond
+
 // sendTickOf is cfg's tick in ns: Config.SendTick, or DefaultSendTick when unset.
 func sendTickOf(cfg *Config) int64 {
 	if cfg.SendTick > 0 {
@@ -86,12 +92,15 @@ type Scheduler struct {
 	// instead of jobs (the first target's); nil with one target.
 	fan *fanout
 
-	stopOnce    sync.Once
-	leaveOnce   sync.Once
-	stopReason  atomic.Pointer[string]
-	state       atomic.Pointer[PlanState]
-	lags        lagBook      // how late sends went out, per second (the "tester behind" flag)
-	claimed     atomic.Int64 // closed mode: requests claimed against MaxRequests
+	stopOnce   sync.Once
+	leaveOnce  sync.Once
+	stopReason atomic.Pointer[string]
+	state      atomic.Pointer[PlanState]
+	lags       lagBook      // how late sends went out, per second (the "tester behind" flag)
+	claimed    atomic.Int64 // closed mode: requests claimed against MaxRequests
+	// wakeAt is when Run wakes next (ns since the start): an event loop reads answers only at
+	// its wakes while that is near (evLoop.lazy).
+	wakeAt      atomic.Int64
 	maxRequests int64        // this instance's share of Config.MaxRequests
 	stage       atomic.Int32 // current stage, read by closed-mode workers
 	stageEnd    atomic.Int64 // ns since start when the current stage ends; noEnd when open-ended
@@ -323,7 +332,13 @@ func (s *Scheduler) Run(ctx context.Context) {
 			handed = r.scheduled
 			s.kick()
 		}
-		timer.Reset(sleepFor(r.nextWake(), s.now(), s.tick))
+		now := s.now()
+		d := sleepFor(r.nextWake(), now, s.tick)
+		s.wakeAt.Store(now + int64(d))
+		if d > lazyHold {
+			s.kick() // a loop that waits for this wake to read its answers reads them now
+		}
+		timer.Reset(d)
 		select {
 		case <-ctx.Done():
 			s.stopReason.CompareAndSwap(nil, ptr("cancelled"))

@@ -3,6 +3,7 @@ package engine
 import (
 	"context"
 	"math"
+	"sync/atomic"
 	"testing"
 	"testing/quick"
 	"time"
@@ -104,4 +105,29 @@ func TestCeilTick(t *testing.T) {
 			t.Errorf("ceilTick(%d, %d) = %d, want %d", tt.in, tt.tick, got, tt.want)
 		}
 	}
+}
+
+// TestSchedulerKicksForAFarWake: when Run is to sleep longer than lazyHold (here a zero rate,
+// which sleeps until a control request), it kicks the event loops, which may be leaving their
+// answers to be read at its next wake (evLoop.mayBeLazy), and says when it wakes (wakeAt).
+// The plan hands out nothing, so every kick is that one.
+func TestSchedulerKicksForAFarWake(t *testing.T) {
+	cfg := testConfig(Stage{Rate: 0, Duration: 10 * time.Second})
+	start := time.Now()
+	s := NewScheduler(cfg, NewCounters(1), NewEventLog(start), start)
+	var kicks atomic.Int32
+	s.kicks = []func(){func() { kicks.Add(1) }}
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	go s.Run(ctx)
+	for deadline := time.Now().Add(5 * time.Second); kicks.Load() == 0; {
+		if time.Now().After(deadline) {
+			t.Fatal("no kick in 5 s from a Scheduler sleeping until a control request")
+		}
+		time.Sleep(time.Millisecond)
+	}
+	if ahead := time.Duration(s.wakeAt.Load()) - time.Since(start); ahead <= lazyHold {
+		t.Errorf("wakeAt is %v ahead, want more than lazyHold (%v): the sleep is until a control request", ahead, lazyHold)
+	}
+	s.Stop("test")
 }
