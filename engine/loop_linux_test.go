@@ -9,6 +9,7 @@ import (
 	"io"
 	"net"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -378,4 +379,59 @@ func FuzzRxStamp(f *testing.F) {
 			t.Errorf("rxStamp = %d, x/sys/unix finds %d", got, want)
 		}
 	})
+}
+
+// TestLoopReusesTheNewestConnection: a send takes the connection freed last, so a rate keeps
+// only the connections it needs busy. A burst against slow answers dials several; at a low
+// rate afterwards, with quick answers, one or two of them carry every request, not all in
+// turn.
+func TestLoopReusesTheNewestConnection(t *testing.T) {
+	var mu sync.Mutex
+	used := map[net.Conn]bool{} // the connections that got a request after the burst
+	start := time.Now()
+	srv := hostile.Start(t, hostile.Config{Serve: func(c net.Conn, br *bufio.Reader) {
+		for readHTTPRequest(br) {
+			if time.Since(start) < 100*time.Millisecond {
+				time.Sleep(20 * time.Millisecond) // the burst: slow answers, so more connections
+			} else {
+				mu.Lock()
+				used[c] = true
+				mu.Unlock()
+			}
+			io.WriteString(c, "HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}")
+		}
+	}})
+	cfg := loopConfig(srv.URL, 0, "")
+	cfg.Connections = 20
+	cfg.Timeout = time.Second
+	cfg.Plan.Stages = []Stage{{Rate: 1000, Duration: 20 * time.Millisecond}, {Rate: 0, Duration: 130 * time.Millisecond},
+		{Rate: 100, Duration: 400 * time.Millisecond}}
+	got := loopRun(t, cfg, false)
+	mu.Lock()
+	defer mu.Unlock()
+	if got.Connections.Dialed < 5 {
+		t.Fatalf("the burst dialed %d connections; want at least 5 for the test to mean anything", got.Connections.Dialed)
+	}
+	if len(used) > 3 {
+		t.Errorf("100/s with quick answers went out on %d of the %d connections dialed; want the newest reused (at most 3)", len(used), got.Connections.Dialed)
+	}
+}
+
+// TestIdleListTakesTheNewest: pop takes the slot pushed last; remove unlinks from anywhere.
+func TestIdleListTakesTheNewest(t *testing.T) {
+	slots := make([]loopSlot, 4)
+	var q idleList
+	q.init()
+	for _, i := range []int{0, 1, 2, 3} {
+		q.push(slots, i)
+	}
+	q.remove(slots, 3)
+	q.remove(slots, 1)
+	var order []int
+	for i, ok := q.pop(slots); ok; i, ok = q.pop(slots) {
+		order = append(order, i)
+	}
+	if fmt.Sprint(order) != "[2 0]" || !q.empty() {
+		t.Errorf("popped %v, want [2 0] and the list empty", order)
+	}
 }
