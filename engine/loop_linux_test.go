@@ -120,8 +120,10 @@ func loopAsWorkers(t *testing.T, answer, method string, then after, idleClosed, 
 	n := 4
 	cfg := loopConfig(url, n, method)
 	if lazy {
-		// Six, as the first answers of a run may come before the kernel stamps them.
+		// Six, as the first answers of a run may come before the kernel stamps them; four
+		// connections, as the loop is lazy only while at most half have a request out.
 		n = 6
+		cfg.Connections = 4
 		cfg.Plan.Stages[0] = Stage{Rate: 500, Duration: time.Duration(n) * 2 * time.Millisecond}
 	}
 	loop, l := loopRunOn(t, cfg, false)
@@ -231,7 +233,8 @@ func TestLoopKeepsTheTick(t *testing.T) {
 
 // TestLoopMayBeLazy: the loop leaves answers to be read at its next wake only while the
 // Scheduler wakes within lazyHold, the kernel times every answer, no send waits in the
-// backlog without a connection for it, and the open loop still schedules.
+// backlog without a connection for it, at most half the connections have a request out, and
+// the open loop still schedules; once the connections ran short, not for eagerSpell.
 func TestLoopMayBeLazy(t *testing.T) {
 	const near, far = time.Millisecond, 10 * time.Millisecond
 	tests := []struct {
@@ -240,16 +243,22 @@ func TestLoopMayBeLazy(t *testing.T) {
 		mode            Mode
 		noStamps, ended bool
 		backlog, room   bool
+		busy            int   // requests out, of 4 connections
+		short           int64 // the connections ran short this long ago (0: never)
 		want            bool
 	}{
-		{"near wake", near, ModeOpen, false, false, false, true, true},
-		{"wake passed", -near, ModeOpen, false, false, false, false, true},
-		{"far wake", far, ModeOpen, false, false, false, true, false},
-		{"no kernel times", near, ModeOpen, true, false, false, true, false},
-		{"schedule ended", near, ModeOpen, false, true, false, true, false},
-		{"closed loop", near, ModeClosed, false, false, false, true, false},
-		{"backlog with a connection", near, ModeOpen, false, false, true, true, true},
-		{"backlog without one", near, ModeOpen, false, false, true, false, false},
+		{"near wake", near, ModeOpen, false, false, false, true, 0, 0, true},
+		{"wake passed", -near, ModeOpen, false, false, false, false, 0, 0, true},
+		{"far wake", far, ModeOpen, false, false, false, true, 0, 0, false},
+		{"no kernel times", near, ModeOpen, true, false, false, true, 0, 0, false},
+		{"schedule ended", near, ModeOpen, false, true, false, true, 0, 0, false},
+		{"closed loop", near, ModeClosed, false, false, false, true, 0, 0, false},
+		{"backlog with a connection", near, ModeOpen, false, false, true, true, 0, 0, true},
+		{"backlog without one", near, ModeOpen, false, false, true, false, 0, 0, false},
+		{"half busy", near, ModeOpen, false, false, false, true, 2, 0, true},
+		{"more than half busy", near, ModeOpen, false, false, false, true, 3, 0, false},
+		{"short a moment ago", near, ModeOpen, false, false, false, true, 0, eagerSpell / 2, false},
+		{"short a spell ago", near, ModeOpen, false, false, false, true, 0, eagerSpell, true},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -258,7 +267,10 @@ func TestLoopMayBeLazy(t *testing.T) {
 				jobs <- job{}
 			}
 			p := &pool{cfg: &Config{Mode: tt.mode}, sched: &Scheduler{}, jobs: jobs, start: time.Now().Add(-time.Second)}
-			l := &evLoop{p: p, stamps: !tt.noStamps, closed: tt.ended}
+			l := &evLoop{p: p, stamps: !tt.noStamps, closed: tt.ended, busy: tt.busy, slots: make([]loopSlot, 4)}
+			if tt.short > 0 {
+				l.eagerTill = int64(time.Second) - tt.short + eagerSpell
+			}
 			l.idle.init()
 			if tt.room {
 				l.free = []int{0}
