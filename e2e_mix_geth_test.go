@@ -80,8 +80,10 @@ func TestMixGeth(t *testing.T) {
 	}{
 		// The run: evm-mix for 10 s at a modest rate.
 		{"evm-mix", "profiles/evm-mix.toml", "100/s", 10},
-		// Traces, storage ranges, log ranges, receipts of blocks: geth serves them all.
-		{"evm-heavy", "profiles/evm-heavy.toml", "20/s", 3},
+		// Traces, storage ranges, log ranges, receipts of blocks: geth serves them all. 160
+		// draws miss the lightest request (weight 1 in 14) with odds of 7 in a million; the 60
+		// this once drew missed one with 1.3 in a hundred, and did in a CI run.
+		{"evm-heavy", "profiles/evm-heavy.toml", "40/s", 4},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
