@@ -108,6 +108,7 @@ type evLoop struct {
 	src     bytes.Reader  // an answer's bytes, for fasthttp's parse
 	br      *bufio.Reader // over src, of the workers' read buffer's size
 	bw      *bufio.Writer // fasthttp writes a request through it, into its slot's wbuf
+	wire    [][]byte      // a fixed request of the mix as fasthttp wrote it, by index (wired)
 }
 
 // loopEpoll is an epoll of the loop's, handed to Go's netpoller to park on.
@@ -159,6 +160,7 @@ func newLoop(ctx context.Context, p *pool) *evLoop {
 		dials:   make(chan dialDone, p.cfg.Connections)}
 	l.br = bufio.NewReaderSize(&l.src, readBufferSize)
 	l.bw = bufio.NewWriterSize(nil, 4096)
+	l.wire = make([][]byte, min(len(p.cfg.Requests), wiredRequests))
 	if err := l.open(); err != nil {
 		l.close()
 		return nil

@@ -16,6 +16,7 @@ import (
 	"unsafe"
 
 	"github.com/rpcstress/rpcstress/internal/hostile"
+	"github.com/valyala/fasthttp"
 	"golang.org/x/sys/unix"
 )
 
@@ -450,5 +451,73 @@ func TestIdleListTakesTheNewest(t *testing.T) {
 	}
 	if fmt.Sprint(order) != "[2 0]" || !q.empty() {
 		t.Errorf("popped %v, want [2 0] and the list empty", order)
+	}
+}
+
+// TestLoopWiresFixedRequests: a fixed request of the mix goes out byte for byte as fasthttp
+// writes it at every send, from the loop's one rendering (evLoop.wire), beside a second
+// fixed shape and a template whose bodies differ at every send; BytesOut stays exact.
+func TestLoopWiresFixedRequests(t *testing.T) {
+	var srv captureServer
+	ln, err := net.Listen("tcp4", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := &fasthttp.Server{Handler: func(ctx *fasthttp.RequestCtx) {
+		srv.handle(ctx)
+		ctx.SetBodyString(`{"jsonrpc":"2.0","id":1,"result":1}`)
+	}}
+	go fs.Serve(ln)
+	t.Cleanup(func() { fs.Shutdown() })
+	url := "http://" + ln.Addr().String() + "/"
+	cfg := loopConfig(url, 100, "")
+	cfg.Connections = 4
+	cfg.Timeout = 2 * time.Second
+	cfg.Requests = []Request{
+		{Name: "a", Weight: 1, Items: 1, Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"a"}`), Headers: []Header{{Name: "X-Entry", Value: "a"}}},
+		{Name: "b", Weight: 1, Items: 1, Path: "/b", Body: []byte(`{"jsonrpc":"2.0","id":1,"method":"bb"}`), Headers: []Header{{Name: "X-Entry", Value: "b"}}},
+		{Name: "t", Weight: 1, Items: 1, Body: []byte("x"), Template: &sizesTemplate{sizes: []int{5, 50, 9, 120}}, Headers: []Header{{Name: "X-Entry", Value: "t"}}},
+	}
+	got, l := loopRunOn(t, cfg, false)
+	srv.mu.Lock()
+	defer srv.mu.Unlock()
+	if len(srv.reqs) != int(got.Sent) || got.Sent < 50 {
+		t.Fatalf("the server got %d requests of %d sent; want them all, at least 50", len(srv.reqs), got.Sent)
+	}
+	first := map[string]capturedRequest{}
+	bodies := map[string]int{}
+	var out int
+	for i, r := range srv.reqs {
+		out += len(r.raw) + len(r.body)
+		entry := ""
+		for _, e := range []string{"a", "b", "t"} {
+			if strings.Contains(r.raw, "\r\nX-Entry: "+e+"\r\n") {
+				entry = e
+			}
+		}
+		if entry == "" {
+			t.Fatalf("request %d has no X-Entry header:\n%s", i, r.raw)
+		}
+		if want := fmt.Sprintf("\r\nContent-Length: %d\r\n", len(r.body)); !strings.Contains(r.raw, want) {
+			t.Errorf("request %d (%s): its Content-Length is not its body's %d:\n%s", i, entry, len(r.body), r.raw)
+		}
+		if entry == "t" {
+			bodies[r.body]++
+			continue
+		}
+		if f, ok := first[entry]; !ok {
+			first[entry] = r
+		} else if f != r {
+			t.Errorf("request %d (%s) differs from the first of its entry:\n%q\n%q", i, entry, r.raw+r.body, f.raw+f.body)
+		}
+	}
+	if len(first) != 2 || len(bodies) < 2 {
+		t.Errorf("entries seen %v, template bodies %d distinct: want both fixed entries and several renderings", first, len(bodies))
+	}
+	if int(got.BytesOut) != out {
+		t.Errorf("BytesOut %d, want the %d bytes the server got", got.BytesOut, out)
+	}
+	if l.wire[0] == nil || l.wire[1] == nil || l.wire[2] != nil {
+		t.Errorf("wired: a %v, b %v, t %v; want the two fixed entries only", l.wire[0] != nil, l.wire[1] != nil, l.wire[2] != nil)
 	}
 }

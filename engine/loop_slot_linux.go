@@ -75,6 +75,7 @@ func (l *evLoop) start(j job) {
 	s.j, s.out = j, true
 	s.smp = Sample{Intended: j.intended, Stage: j.stage}
 	stage := int(j.stage)
+	fixed := -1 // the mix entry, when its request is the same at every send
 	if q := j.req; q != nil {
 		p.counters.RequestSent(stage, q.idx)
 		s.snd.SendBody(l.ctx, q.idx, q.body, &s.smp, nil, 0, p.start)
@@ -82,6 +83,9 @@ func (l *evLoop) start(j job) {
 		idx := p.mix.pick(l.rng)
 		p.counters.RequestSent(stage, idx)
 		s.snd.Send(l.ctx, idx, &s.smp, nil, 0, p.start)
+		if idx < len(l.wire) && p.cfg.Requests[idx].Template == nil {
+			fixed = idx
+		}
 	}
 	l.busy++
 	s.deadline = int64(s.pend.deadline.Sub(p.start))
@@ -90,6 +94,11 @@ func (l *evLoop) start(j job) {
 	s.ex.written, s.werr, s.wn = -1, nil, 0
 	s.in, s.stamp = s.in[:0], 0
 	s.frame.reset(s.head)
+	if fixed >= 0 && l.wire[fixed] != nil {
+		s.wbuf = l.wire[fixed]
+		l.sendWired(i, idle)
+		return
+	}
 	s.wb.Reset()
 	l.bw.Reset(&s.wb)
 	err := s.ex.cur.Write(l.bw)
@@ -106,13 +115,31 @@ func (l *evLoop) start(j job) {
 		return
 	}
 	s.wbuf = s.wb.Bytes()
+	if fixed >= 0 && len(s.wbuf) <= wiredMax {
+		l.wire[fixed] = bytes.Clone(s.wbuf)
+	}
+	l.sendWired(i, idle)
+}
+
+// sendWired sends slot i's request, written into wbuf: on its idle connection, or on one
+// dialed for it.
+func (l *evLoop) sendWired(i int, idle bool) {
 	if !idle {
-		l.dial(i, s.deadline)
+		l.dial(i, l.slots[i].deadline)
 		return
 	}
-	s.state = slotBusy
+	l.slots[i].state = slotBusy
 	l.write(i)
 }
+
+// A request of the mix that is the same at every send (no template, not a fan-out's) is
+// written by fasthttp once per loop and kept (evLoop.wire): its rendering was 2 % of the
+// closed loop's CPU. Only for the first wiredRequests entries, and up to wiredMax bytes, so a
+// large targets file or a large body keeps no copy.
+const (
+	wiredRequests = 64
+	wiredMax      = 8 << 10
+)
 
 // dial dials slot i's connection on a goroutine of its own, through the Client's counted
 // dialer, within the time left to its request's deadline.
