@@ -275,7 +275,7 @@ func TestLoopKeepsTheTick(t *testing.T) {
 // TestLoopMayBeLazy: the loop leaves answers to be read at its next wake only while the
 // Scheduler wakes within lazyHold, the kernel times every answer, no send waits in the
 // backlog without a connection for it, at most half the connections have a request out, and
-// the open loop still schedules; once the connections ran short, not for eagerSpell.
+// the open loop still schedules.
 func TestLoopMayBeLazy(t *testing.T) {
 	const near, far = time.Millisecond, 10 * time.Millisecond
 	tests := []struct {
@@ -284,22 +284,19 @@ func TestLoopMayBeLazy(t *testing.T) {
 		mode            Mode
 		noStamps, ended bool
 		backlog, room   bool
-		busy            int   // requests out, of 4 connections
-		short           int64 // the connections ran short this long ago (0: never)
+		busy            int // requests out, of 4 connections
 		want            bool
 	}{
-		{"near wake", near, ModeOpen, false, false, false, true, 0, 0, true},
-		{"wake passed", -near, ModeOpen, false, false, false, false, 0, 0, true},
-		{"far wake", far, ModeOpen, false, false, false, true, 0, 0, false},
-		{"no kernel times", near, ModeOpen, true, false, false, true, 0, 0, false},
-		{"schedule ended", near, ModeOpen, false, true, false, true, 0, 0, false},
-		{"closed loop", near, ModeClosed, false, false, false, true, 0, 0, false},
-		{"backlog with a connection", near, ModeOpen, false, false, true, true, 0, 0, true},
-		{"backlog without one", near, ModeOpen, false, false, true, false, 0, 0, false},
-		{"half busy", near, ModeOpen, false, false, false, true, 2, 0, true},
-		{"more than half busy", near, ModeOpen, false, false, false, true, 3, 0, false},
-		{"short a moment ago", near, ModeOpen, false, false, false, true, 0, eagerSpell / 2, false},
-		{"short a spell ago", near, ModeOpen, false, false, false, true, 0, eagerSpell, true},
+		{"near wake", near, ModeOpen, false, false, false, true, 0, true},
+		{"wake passed", -near, ModeOpen, false, false, false, false, 0, true},
+		{"far wake", far, ModeOpen, false, false, false, true, 0, false},
+		{"no kernel times", near, ModeOpen, true, false, false, true, 0, false},
+		{"schedule ended", near, ModeOpen, false, true, false, true, 0, false},
+		{"closed loop", near, ModeClosed, false, false, false, true, 0, false},
+		{"backlog with a connection", near, ModeOpen, false, false, true, true, 0, true},
+		{"backlog without one", near, ModeOpen, false, false, true, false, 0, false},
+		{"half busy", near, ModeOpen, false, false, false, true, 2, true},
+		{"more than half busy", near, ModeOpen, false, false, false, true, 3, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -309,9 +306,6 @@ func TestLoopMayBeLazy(t *testing.T) {
 			}
 			p := &pool{cfg: &Config{Mode: tt.mode}, sched: &Scheduler{}, jobs: jobs, start: time.Now().Add(-time.Second)}
 			l := &evLoop{p: p, stamps: !tt.noStamps, closed: tt.ended, busy: tt.busy, slots: make([]loopSlot, 4)}
-			if tt.short > 0 {
-				l.eagerTill = int64(time.Second) - tt.short + eagerSpell
-			}
 			l.idle.init()
 			if tt.room {
 				l.free = []int{0}
@@ -319,6 +313,15 @@ func TestLoopMayBeLazy(t *testing.T) {
 			p.sched.wakeAt.Store(int64(time.Second + tt.wake))
 			if got := l.mayBeLazy(); got != tt.want {
 				t.Errorf("mayBeLazy = %v, want %v", got, tt.want)
+			}
+			// Each wait decides afresh: once the connections are free again, the loop is
+			// lazy at once (a spell of eager reads after a shortage kept 20,000/s eager).
+			if tt.backlog || tt.busy > 0 {
+				l.busy = 0
+				l.free = []int{0}
+				if !l.mayBeLazy() {
+					t.Error("then with every connection free: not lazy")
+				}
 			}
 		})
 	}
