@@ -87,7 +87,7 @@ func pin(core int) error {
 	var set unix.CPUSet
 	set.Set(core)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		return fmt.Errorf("pin to core %d: %w", core, err)
+		return fmt.Errorf("pin to core %d: %w (this machine has %d: choose with -core and -waker-core)", core, err, runtime.NumCPU())
 	}
 	return nil
 }

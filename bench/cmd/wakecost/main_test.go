@@ -9,7 +9,8 @@ import (
 )
 
 // TestMeasure: both ways sleep and wake the number of times asked, at about the interval
-// asked (wide bounds: a shared machine), and cost some CPU; bad input is refused.
+// asked (wide bounds: a shared machine), and cost some CPU; bad input is refused, and a core
+// the machine lacks is named with the flag to choose another.
 func TestMeasure(t *testing.T) {
 	for _, way := range []string{"timer", "cross"} {
 		start := time.Now()
@@ -29,5 +30,8 @@ func TestMeasure(t *testing.T) {
 	}
 	if _, err := measure("timer", 0, time.Millisecond, 0, 0); err == nil {
 		t.Error("n = 0 was not refused")
+	}
+	if _, err := measure("timer", 1, time.Millisecond, 4095, 0); err == nil || !strings.Contains(err.Error(), "-core") {
+		t.Errorf("a core the machine lacks: %v, want an error that says to choose with -core", err)
 	}
 }
