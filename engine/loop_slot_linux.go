@@ -96,7 +96,7 @@ func (l *evLoop) start(j job) {
 	s.frame.reset(s.head)
 	if fixed >= 0 && l.wire[fixed] != nil {
 		s.wbuf = l.wire[fixed]
-		l.sendWired(i, idle)
+		l.sendWritten(i, idle)
 		return
 	}
 	s.wb.Reset()
@@ -118,12 +118,12 @@ func (l *evLoop) start(j job) {
 	if fixed >= 0 && len(s.wbuf) <= wiredMax {
 		l.wire[fixed] = bytes.Clone(s.wbuf)
 	}
-	l.sendWired(i, idle)
+	l.sendWritten(i, idle)
 }
 
-// sendWired sends slot i's request, written into wbuf: on its idle connection, or on one
+// sendWritten sends slot i's request, written into wbuf: on its idle connection, or on one
 // dialed for it.
-func (l *evLoop) sendWired(i int, idle bool) {
+func (l *evLoop) sendWritten(i int, idle bool) {
 	if !idle {
 		l.dial(i, l.slots[i].deadline)
 		return

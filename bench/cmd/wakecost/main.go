@@ -63,7 +63,7 @@ func measure(way string, n int, every time.Duration, core, wakerCore int) (resul
 	errc := make(chan error, 1)
 	go func() {
 		runtime.LockOSThread() // the thread ends with the goroutine: its pinning goes with it
-		if err := pin(core); err != nil {
+		if err := pin(core, "-core"); err != nil {
 			errc <- err
 			return
 		}
@@ -82,12 +82,12 @@ func measure(way string, n int, every time.Duration, core, wakerCore int) (resul
 	}
 }
 
-// pin keeps the calling thread on core.
-func pin(core int) error {
+// pin keeps the calling thread on core, which flag chose.
+func pin(core int, flag string) error {
 	var set unix.CPUSet
 	set.Set(core)
 	if err := unix.SchedSetaffinity(0, &set); err != nil {
-		return fmt.Errorf("pin to core %d: %w (this machine has %d: choose with -core and -waker-core)", core, err, runtime.NumCPU())
+		return fmt.Errorf("core %d: %w (%d cores here: choose with %s)", core, err, runtime.NumCPU(), flag)
 	}
 	return nil
 }
@@ -142,12 +142,12 @@ func sleeper(way string, n int, every time.Duration, wakerCore int) (result, err
 }
 
 // waker writes fd every interval from a thread pinned to core, until stop is closed; then it
-// closes done. It
-// sleeps by clock_nanosleep, raw, so its own wakes are its thread's, not the sleeper's.
+// closes done. It sleeps by clock_nanosleep, raw, so its own wakes are its thread's, not the
+// sleeper's.
 func waker(fd int, every time.Duration, core int, started chan<- error, stop <-chan struct{}, done chan<- struct{}) {
 	defer close(done)
 	runtime.LockOSThread()
-	if err := pin(core); err != nil {
+	if err := pin(core, "-waker-core"); err != nil {
 		started <- err
 		return
 	}
