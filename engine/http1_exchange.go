@@ -30,6 +30,10 @@ type http1Exchange struct {
 	// written is the part of the request written when the answer came early, before the
 	// server took all of it (-1: all of it was written).
 	written int64
+	// plain, when hasPlain, is the answer an event loop read itself (readPlain), for answer
+	// to give in place of resp's.
+	plain    plainAnswer
+	hasPlain bool
 	// streamed are the requests of a Source, by Index, each prepared and measured the first
 	// time this exchange sends it (see loadStreamed).
 	streamed []streamedRequest
@@ -108,6 +112,13 @@ func (e *http1Exchange) roundTrip(now, deadline time.Time) error {
 // and the server's own whitespace are not counted, so it is a close lower bound of the wire
 // bytes.
 func (e *http1Exchange) answer(b *Batch) answer {
+	if e.hasPlain {
+		e.hasPlain = false
+		if e.plain.limits {
+			e.plain.recordLimits(&e.limits, b)
+		}
+		return answer{status: e.plain.status, body: e.plain.body, bytesIn: e.plain.bytesIn}
+	}
 	body := e.resp.Body()
 	if len(e.resp.Header.ContentEncoding()) > 0 {
 		// Only when the profile asked for compression (Accept-Encoding): errors are found in

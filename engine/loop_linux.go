@@ -77,7 +77,9 @@ type evLoop struct {
 	inWakes   bool
 	lazy      bool // this wait leaves the answers to the next wake
 	lazyWaits int  // how many waits did (a test reads it)
-	looked    bool // this wait has looked for work once, before it parks
+	// plainAnswers is how many answers readPlain read, without fasthttp (a test reads it).
+	plainAnswers int
+	looked       bool // this wait has looked for work once, before it parks
 	// fromWakes: the last wait's events are wakes' alone; the answers are still to be read.
 	fromWakes bool
 	// wallOff is the wall clock less the run's clock at the pass's clock read: it turns the

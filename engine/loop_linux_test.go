@@ -31,6 +31,13 @@ func loopRun(t *testing.T, cfg Config, workers bool) Summary {
 // loopRunOn is loopRun, with the event loop that sent (nil for the workers).
 func loopRunOn(t *testing.T, cfg Config, workers bool) (Summary, *evLoop) {
 	t.Helper()
+	snap, l := loopSnapshot(t, cfg, workers)
+	return snap.Totals, l
+}
+
+// loopSnapshot is loopRunOn, with the run's snapshot.
+func loopSnapshot(t *testing.T, cfg Config, workers bool) (*Snapshot, *evLoop) {
+	t.Helper()
 	cfg.Workers = workers
 	r, err := NewRunner(&cfg, RunOptions{})
 	if err != nil {
@@ -46,7 +53,7 @@ func loopRunOn(t *testing.T, cfg Config, workers bool) (Summary, *evLoop) {
 	if err := snap.Totals.CheckInvariant(); err != nil {
 		t.Errorf("workers=%v: %v", workers, err)
 	}
-	return snap.Totals, r.lanes[0].pool.loop
+	return snap, r.lanes[0].pool.loop
 }
 
 // loopConfig is a plan of n sends over 200 ms to url, one connection, a short timeout and a
@@ -102,6 +109,9 @@ func TestLoopCountsAsWorkers(t *testing.T) {
 		{"huge headers", "HTTP/1.1 200 OK\r\nX-Big: " + strings.Repeat("a", 2*readBufferSize) + "\r\nContent-Length: 0\r\n\r\n", "", closeConn, false},
 		{"bad header", "HTTP/1.1 200 OK\r\nX-Token value\r\nContent-Length: 0\r\n\r\n", "", closeConn, false},
 		{"extra bytes", ok + "HTTP/1.1 200 OK\r\n", "", hold, false},
+		{"nginx", "HTTP/1.1 200 OK\r\nServer: nginx/1.22.1\r\nDate: Wed, 25 Nov 2026 04:00:00 GMT\r\nContent-Type: application/json\r\nContent-Length: 36\r\nConnection: keep-alive\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n", "", hold, false},
+		{"limits", "HTTP/1.1 429 Too Many Requests\r\nx-ratelimit-remaining: 0\r\nRETRY-AFTER: 1\r\nContent-Length: 0\r\n\r\n", "", hold, false},
+		{"says close", "HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n", "", closeConn, false},
 	}
 	// Kinds whose requests stay out (no answer, one that never ends, a late reset) fill the
 	// connections, and the loop then reads as answers come: it need not be lazy there.
@@ -167,10 +177,22 @@ func loopAsWorkers(t *testing.T, answer, method string, then after, idleClosed, 
 		cfg.Connections = 4
 		cfg.Plan.Stages[0] = Stage{Rate: 500, Duration: time.Duration(n) * 2 * time.Millisecond}
 	}
-	loop, l := loopRunOn(t, cfg, false)
-	workers := loopRun(t, cfg, true)
+	loopSnap, l := loopSnapshot(t, cfg, false)
+	workersSnap, _ := loopSnapshot(t, cfg, true)
+	loop, workers := loopSnap.Totals, workersSnap.Totals
 	if wantLazy && l.lazyWaits == 0 {
 		t.Errorf("sends 2 ms apart: the loop never left its answers to the next wake")
+	}
+	// The answers readPlain takes are read without fasthttp (http1_plain.go), the others with.
+	var fr answerFrame
+	fr.reset(method == "HEAD")
+	end := fr.scan([]byte(answer), false, readBufferSize, cfg.MaxBodyBytes)
+	_, plain := readPlain([]byte(answer[:end]), readBufferSize, cfg.MaxBodyBytes)
+	if plain = plain && method != "HEAD" && fr.outcome() == frameWhole && fr.unread() == 0; plain != (l.plainAnswers > 0) {
+		t.Errorf("%d answers read without fasthttp; want them all read so: %v", l.plainAnswers, plain)
+	}
+	if a, b := fmt.Sprint(loopSnap.RateLimitHeaders), fmt.Sprint(workersSnap.RateLimitHeaders); a != b {
+		t.Errorf("rate-limit headers differ:\nloop    %s\nworkers %s", a, b)
 	}
 	if loop.Completed != int64(n) {
 		t.Errorf("loop: completed %d of %d: %s", loop.Completed, n, outcomes(loop))

@@ -390,29 +390,29 @@ func (l *evLoop) doneAt(s *loopSlot, now int64) int64 {
 	return min(max(s.stamp-l.wallOff, s.smp.Sent), now)
 }
 
-// answered parses slot i's answer, its first end bytes, with fasthttp, and files it. The
+// answered reads slot i's answer, its first end bytes (readPlain, or fasthttp's parse), and
+// files it. The
 // connection stays open for the next request unless either side said close, the server sent
 // more than the answer, or the connection ended.
 func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	s := &l.slots[i]
 	s.smp.Done = l.doneAt(s, now)
-	resp := &s.ex.resp
-	resp.Reset()
-	resp.SkipBody = s.head
-	l.src.Reset(s.in[:end])
-	l.br.Reset(&l.src)
-	err := resp.ReadLimitBody(l.br, l.maxBody())
-	if err == io.EOF {
-		err = fasthttp.ErrConnectionClosed
-	}
 	// An answer before the whole request went out (its write failed, or is still waiting for
 	// room) is an early answer: the rest of the request never leaves, and the connection is
 	// done for, as on the workers. Bytes after the answer (or left unread inside it,
 	// s.frame.unread) are ones nobody asked for: the connection is not fit for the next
 	// request either.
 	early := s.werr != nil || s.wn < len(s.wbuf)
+	var err error
+	var closing bool
+	if pa, ok := l.readPlain(s, end, early); ok {
+		s.ex.plain, s.ex.hasPlain, closing = pa, true, pa.close
+		l.plainAnswers++
+	} else {
+		closing, err = l.parse(s, end)
+	}
 	keep := err == nil && !early && !ended && end == len(s.in) && s.frame.unread() == 0 &&
-		!s.ex.cur.ConnectionClose() && !resp.ConnectionClose()
+		!s.ex.cur.ConnectionClose() && !closing
 	if err == nil && early {
 		s.ex.written = int64(s.wn)
 	}
@@ -425,6 +425,32 @@ func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	} else {
 		l.drop(i)
 	}
+}
+
+// readPlain reads slot s's answer, its first end bytes, without fasthttp when it is of the
+// plainest kind (http1_plain.go): a whole answer, all of it read, to a request that went out
+// whole and was not a HEAD.
+func (l *evLoop) readPlain(s *loopSlot, end int, early bool) (plainAnswer, bool) {
+	if early || s.head || s.frame.outcome() != frameWhole || s.frame.unread() != 0 {
+		return plainAnswer{}, false
+	}
+	return readPlain(s.in[:end], readBufferSize, l.maxBody())
+}
+
+// parse has fasthttp parse slot s's answer, its first end bytes, into the exchange's
+// response; closing: the server said it closes the connection.
+func (l *evLoop) parse(s *loopSlot, end int) (closing bool, err error) {
+	s.ex.hasPlain = false
+	resp := &s.ex.resp
+	resp.Reset()
+	resp.SkipBody = s.head
+	l.src.Reset(s.in[:end])
+	l.br.Reset(&l.src)
+	err = resp.ReadLimitBody(l.br, l.maxBody())
+	if err == io.EOF {
+		err = fasthttp.ErrConnectionClosed
+	}
+	return resp.ConnectionClose(), err
 }
 
 // fail files slot i's request as failed with err at now. A connection it was sent on is
