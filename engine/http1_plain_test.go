@@ -199,12 +199,16 @@ func FuzzPlainAnswer(f *testing.F) {
 	})
 }
 
-// fuzzPlain is one input of FuzzPlainAnswer: what the framer ends of in, as the loop hands it
-// to readPlain.
+// fuzzPlain is one input of FuzzPlainAnswer: in, and what the framer ends of it, as the loop
+// hands them to readPlain. The loop tries readPlain on all it has read before it frames: whatever readPlain takes, the
+// framer must end there too.
 func fuzzPlain(t *testing.T, in []byte, maxHeader, maxBody int) {
 	var fr answerFrame
 	fr.reset(false)
 	n := fr.scan(in, false, maxHeader, maxBody)
+	if _, ok := readPlain(in, maxHeader, maxBody); ok && (fr.outcome() != frameWhole || n != len(in) || fr.unread() != 0) {
+		t.Fatalf("readPlain took %q whole, the framer ends it at %d of %d (%v, %d unread)", in, n, len(in), fr.outcome(), fr.unread())
+	}
 	if fr.outcome() != frameWhole || fr.unread() != 0 {
 		return
 	}

@@ -317,6 +317,15 @@ func (l *evLoop) read(i int, hup bool, now int64) {
 		l.drop(i) // closed by the server, broken, or sent what nobody asked for
 		return
 	}
+	if !eof && rerr == nil && plainFits(s) {
+		// Nearly every answer: the plainest kind, whole in what came. It is read without
+		// the framer's pass over it too (http1_plain.go; FuzzPlainAnswer checks the framer
+		// would end it there).
+		if pa, ok := readPlain(s.in, readBufferSize, l.maxBody()); ok {
+			l.answered(i, len(s.in), false, now, &pa)
+			return
+		}
+	}
 	end := s.frame.scan(s.in, eof, readBufferSize, l.maxBody())
 	switch {
 	case end == 0 && len(s.in) > l.maxAnswer():
@@ -324,7 +333,7 @@ func (l *evLoop) read(i int, hup bool, now int64) {
 		// answer is over any size its body is allowed, as fasthttp would find it.
 		l.fail(i, fasthttp.ErrBodyTooLarge, now)
 	case end > 0:
-		l.answered(i, end, eof || rerr != nil, now)
+		l.answered(i, end, eof || rerr != nil, now, nil)
 	case rerr != nil && s.werr == nil:
 		l.fail(i, rerr, now)
 	case eof || rerr != nil:
@@ -390,11 +399,11 @@ func (l *evLoop) doneAt(s *loopSlot, now int64) int64 {
 	return min(max(s.stamp-l.wallOff, s.smp.Sent), now)
 }
 
-// answered reads slot i's answer, its first end bytes (readPlain, or fasthttp's parse), and
-// files it. The
-// connection stays open for the next request unless either side said close, the server sent
-// more than the answer, or the connection ended.
-func (l *evLoop) answered(i, end int, ended bool, now int64) {
+// answered reads slot i's answer, its first end bytes, and files it: pa if read already,
+// else with readPlain when it takes the answer, else with fasthttp. The connection stays open
+// for the next request unless either side said close, the server sent more than the answer, or
+// the connection ended.
+func (l *evLoop) answered(i, end int, ended bool, now int64, pa *plainAnswer) {
 	s := &l.slots[i]
 	s.smp.Done = l.doneAt(s, now)
 	// An answer before the whole request went out (its write failed, or is still waiting for
@@ -405,8 +414,15 @@ func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	early := s.werr != nil || s.wn < len(s.wbuf)
 	var err error
 	var closing bool
-	if pa, ok := l.readPlain(s, end, early); ok {
-		s.ex.plain, s.ex.hasPlain, closing = pa, true, pa.close
+	if pa == nil && (ended || end < len(s.in)) && s.frame.outcome() == frameWhole && s.frame.unread() == 0 && plainFits(s) {
+		// Bytes read did not try (see read): the answer is not all that came, or the
+		// connection ended after it.
+		if a, ok := readPlain(s.in[:end], readBufferSize, l.maxBody()); ok {
+			pa = &a
+		}
+	}
+	if pa != nil {
+		s.ex.plain, s.ex.hasPlain, closing = *pa, true, pa.close
 		l.plainAnswers++
 	} else {
 		closing, err = l.parse(s, end)
@@ -427,15 +443,9 @@ func (l *evLoop) answered(i, end int, ended bool, now int64) {
 	}
 }
 
-// readPlain reads slot s's answer, its first end bytes, without fasthttp when it is of the
-// plainest kind (http1_plain.go): a whole answer, all of it read, to a request that went out
-// whole and was not a HEAD.
-func (l *evLoop) readPlain(s *loopSlot, end int, early bool) (plainAnswer, bool) {
-	if early || s.head || s.frame.outcome() != frameWhole || s.frame.unread() != 0 {
-		return plainAnswer{}, false
-	}
-	return readPlain(s.in[:end], readBufferSize, l.maxBody())
-}
+// plainFits reports whether slot s's answer may be read by readPlain: its request went out
+// whole (an early answer is fasthttp's, as on the workers), and was not a HEAD.
+func plainFits(s *loopSlot) bool { return !s.head && s.werr == nil && s.wn == len(s.wbuf) }
 
 // parse has fasthttp parse slot s's answer, its first end bytes, into the exchange's
 // response; closing: the server said it closes the connection.
