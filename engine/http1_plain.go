@@ -83,27 +83,26 @@ func readPlain(b []byte, maxHeader, maxBody int) (a plainAnswer, ok bool) {
 		p = next
 		fieldSize := len(key) + 2 + len(value) + 2
 		bit := 0
-		switch {
-		case foldEqual(key, "content-length"):
-			if length, fok = plainLength(value); !fok {
+		switch plainKind(key) {
+		case plainLength:
+			if length, fok = parseDecimal(value); !fok {
 				return a, false
 			}
 			bit = seenLength
-		case foldEqual(key, "content-type"):
+		case plainType:
 			bit, typeSize = seenType, fieldSize
 			fieldSize = 0 // counted below: fasthttp reports its default for an empty one
-		case foldEqual(key, "server"):
+		case plainServer:
 			bit = seenServer
 			if len(value) == 0 {
 				fieldSize = 0 // fasthttp does not report an empty one
 			}
-		case foldEqual(key, "connection"):
+		case plainConnection:
 			a.close = string(value) == "close"
 			bit = seenConnection
-		case foldEqual(key, "transfer-encoding"), foldEqual(key, "content-encoding"),
-			foldEqual(key, "set-cookie"), foldEqual(key, "trailer"):
+		case plainRefused:
 			return a, false
-		case isRateLimitHeader(key):
+		case plainLimit:
 			if len(key) > plainLimitKey {
 				return a, false
 			}
@@ -141,7 +140,7 @@ func crlfAt(b []byte, p int) bool { return p+1 < len(b) && b[p] == '\r' && b[p+1
 // fasthttp refuses in the value, a line not ended by CRLF, or one folded onto the next.
 func plainField(b []byte, p int) (key, value []byte, next int, ok bool) {
 	k := p
-	for k < len(b) && isTokenByte(b[k]) {
+	for k < len(b) && plainBytes[b[k]]&byteToken != 0 {
 		k++
 	}
 	if k == p || k == len(b) || b[k] != ':' {
@@ -153,12 +152,10 @@ func plainField(b []byte, p int) (key, value []byte, next int, ok bool) {
 		v++
 	}
 	e := v
-	for e < len(b) && b[e] != '\r' {
-		if c := b[e]; c < ' ' && c != '\t' || c == 0x7f {
-			return nil, nil, 0, false // LF, NUL and the like: fasthttp's parse decides
-		}
+	for e < len(b) && plainBytes[b[e]]&byteValue != 0 {
 		e++
 	}
+	// The value ends at its CR, or at a byte fasthttp's parse must judge (LF, NUL, DEL …).
 	if !crlfAt(b, e) || e+2 < len(b) && (b[e+2] == ' ' || b[e+2] == '\t') {
 		return nil, nil, 0, false
 	}
@@ -169,9 +166,81 @@ func plainField(b []byte, p int) (key, value []byte, next int, ok bool) {
 	return key, b[v:end], e + 2, true
 }
 
-// plainLength reads a Content-Length: decimal digits only, few enough that fasthttp's parse
+// What a byte may be in a field (plainBytes).
+const (
+	byteToken = 1 << iota // in a key: RFC 9110's tchar (isTokenByte)
+	byteValue             // in a value, as fasthttp's validHeaderValueByte has it, but CR
+)
+
+// plainBytes classes every byte for plainField.
+var plainBytes = func() (t [256]uint8) {
+	for c := range 256 {
+		if isTokenByte(byte(c)) {
+			t[c] |= byteToken
+		}
+		if c == '\t' || c >= ' ' && c != 0x7f {
+			t[c] |= byteValue
+		}
+	}
+	return t
+}()
+
+// The fields readPlain tells apart (plainKind).
+const (
+	plainOther      = iota
+	plainLength     // Content-Length
+	plainType       // Content-Type
+	plainServer     // Server
+	plainConnection // Connection
+	plainRefused    // Transfer-Encoding, Content-Encoding, Set-Cookie, Trailer: fasthttp's to read
+	plainLimit      // a rate-limit header (isRateLimitHeader)
+)
+
+// plainKind says which field key is, by fasthttp's matching (foldEqual); its length and first
+// letter pick the one comparison to make.
+func plainKind(key []byte) int {
+	switch key[0] | 0x20 {
+	case 'c':
+		switch len(key) {
+		case len("content-length"):
+			if foldEqual(key, "content-length") {
+				return plainLength
+			}
+		case len("content-type"):
+			if foldEqual(key, "content-type") {
+				return plainType
+			}
+		case len("connection"):
+			if foldEqual(key, "connection") {
+				return plainConnection
+			}
+		case len("content-encoding"):
+			if foldEqual(key, "content-encoding") {
+				return plainRefused
+			}
+		}
+	case 's':
+		if foldEqual(key, "server") {
+			return plainServer
+		}
+		if foldEqual(key, "set-cookie") {
+			return plainRefused
+		}
+	case 't':
+		if foldEqual(key, "transfer-encoding") || foldEqual(key, "trailer") {
+			return plainRefused
+		}
+	case 'r', 'x':
+		if isRateLimitHeader(key) {
+			return plainLimit
+		}
+	}
+	return plainOther
+}
+
+// parseDecimal reads a Content-Length: decimal digits only, few enough that fasthttp's parse
 // cannot overflow.
-func plainLength(v []byte) (int, bool) {
+func parseDecimal(v []byte) (int, bool) {
 	if len(v) == 0 || len(v) > 15 {
 		return 0, false
 	}

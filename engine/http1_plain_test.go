@@ -214,3 +214,15 @@ func fuzzPlain(t *testing.T, in []byte, maxHeader, maxBody int) {
 	}
 	checkPlain(t, in[:n], maxHeader, maxBody)
 }
+
+// BenchmarkReadPlain reads the bench target's answer (bench/target).
+func BenchmarkReadPlain(b *testing.B) {
+	in := []byte("HTTP/1.1 200 OK\r\nServer: bench-target\r\nContent-Type: application/json\r\nContent-Length: 66\r\n\r\n" +
+		`{"jsonrpc":"2.0","result":{"context":{"slot":1},"value":0},"id":1}`)
+	b.ReportAllocs()
+	for b.Loop() {
+		if _, ok := readPlain(in, readBufferSize, 1<<20); !ok {
+			b.Fatal("not read")
+		}
+	}
+}
