@@ -343,7 +343,7 @@ STALL_TOOLS=$RATE_TOOLS
 TICK_TOOLS=$RATE_TOOLS
 has rpcstress && TICK_TOOLS="$TICK_TOOLS rpcstress-tick10"
 # and with --workers (a goroutine per connection, not the event loop) in the fixed rates: what the
-# event loop saves (bench/README, "The event loop"). The closed loop has no event loop yet.
+# event loop saves (bench/README, "The event loop"); scenario 1 runs the event loop alone.
 FIXED_TOOLS=$TICK_TOOLS
 has rpcstress && FIXED_TOOLS="$FIXED_TOOLS rpcstress-workers"
 has oha && STALL_TOOLS="$STALL_TOOLS oha-corrected"

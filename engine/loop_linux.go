@@ -85,13 +85,18 @@ type evLoop struct {
 	// wallOff is the wall clock less the run's clock at the pass's clock read: it turns the
 	// kernel's receive time of an answer (wall clock) into the run's.
 	wallOff int64
-	stamps  bool          // the last answer read had the kernel's receive time (SO_TIMESTAMPNS)
-	tick    int           // the schedule's timerfd, when the loop is the Scheduler's waker
-	tickC   chan struct{} // its expirations, to the Scheduler
-	ticked  bool          // it expired in this pass: let the Scheduler hand out sends first
-	events  [loopEvents]syscall.EpollEvent
-	nev     int
-	waitFn  func(uintptr) bool // pollWait, made once
+	stamps  bool // the last answer read had the kernel's receive time (SO_TIMESTAMPNS)
+	// stamping: the loop asks the kernel for receive times. The closed loop does not: it reads
+	// every answer as it comes (mayBeLazy), so the pass's clock is the answer's time, and
+	// recvmsg, with the timestamp it makes the kernel take of every packet received, cost it
+	// 3 % of its CPU per request (bench/README, "Reading plain answers").
+	stamping bool
+	tick     int           // the schedule's timerfd, when the loop is the Scheduler's waker
+	tickC    chan struct{} // its expirations, to the Scheduler
+	ticked   bool          // it expired in this pass: let the Scheduler hand out sends first
+	events   [loopEvents]syscall.EpollEvent
+	nev      int
+	waitFn   func(uintptr) bool // pollWait, made once
 
 	sleeping atomic.Bool // the loop is about to wait or waits: a kick must write efd
 	kickMu   sync.Mutex  // kick against close: efd is never written after it is closed
@@ -177,6 +182,7 @@ func newLoop(ctx context.Context, p *pool) *evLoop {
 	}
 	l.idle.init()
 	l.w = &worker{p: p, b: p.agg.getBatch()}
+	l.stamping = p.cfg.Mode != ModeClosed
 	l.waitFn = l.pollWait
 	return l
 }

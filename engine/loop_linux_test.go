@@ -148,7 +148,7 @@ func stampedConn(t *testing.T) (*evLoop, *loopSlot, net.Conn) {
 	if err := unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1); err != nil {
 		t.Skipf("no SO_TIMESTAMPNS here: %v", err)
 	}
-	l := &evLoop{p: &pool{start: time.Now()}, scratch: make([]byte, 1024)}
+	l := &evLoop{p: &pool{start: time.Now()}, scratch: make([]byte, 1024), stamping: true}
 	s := &loopSlot{fd: fd}
 	for deadline := time.Now().Add(5 * time.Second); s.stamp == 0; time.Sleep(time.Millisecond) {
 		if time.Now().After(deadline) {
@@ -544,5 +544,33 @@ func TestLoopWiresFixedRequests(t *testing.T) {
 	}
 	if l.wire[0] == nil || l.wire[1] == nil || l.wire[2] != nil {
 		t.Errorf("wired: a %v, b %v, t %v; want the two fixed entries only", l.wire[0] != nil, l.wire[1] != nil, l.wire[2] != nil)
+	}
+}
+
+// TestLoopClosedCountsAsWorkers: the closed loop reads without the kernel's receive times
+// (read(2), evLoop.stamping) and counts, sizes and times its answers as the workers do, plain
+// ones (readPlain) and others (fasthttp) alike.
+func TestLoopClosedCountsAsWorkers(t *testing.T) {
+	for _, answer := range []string{
+		"HTTP/1.1 200 OK\r\nServer: s\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n",
+		"HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n24\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n\r\n0\r\n\r\n",
+	} {
+		url := repeatServer(t, answer, hold).URL
+		cfg := loopConfig(url, 0, "")
+		cfg.Mode, cfg.MaxRequests, cfg.Connections, cfg.Plan = ModeClosed, 300, 3, Plan{Stages: []Stage{{Duration: 10 * time.Second}}}
+		snap, l := loopSnapshot(t, cfg, false)
+		workers, _ := loopSnapshot(t, cfg, true)
+		if l.stamping || l.stamps {
+			t.Errorf("closed loop: stamping %v, answers stamped %v; want neither", l.stamping, l.stamps)
+		}
+		if a, b := outcomes(snap.Totals), outcomes(workers.Totals); a != b || snap.Totals.Completed != 300 {
+			t.Errorf("%q:\nloop    %s\nworkers %s\nwant 300 completed alike", answer, a, b)
+		}
+		if _, plain := readPlain([]byte(answer), readBufferSize, cfg.MaxBodyBytes); plain != (l.plainAnswers == 300) {
+			t.Errorf("%q: %d of 300 read without fasthttp, want all: %v", answer, l.plainAnswers, plain)
+		}
+		if p50 := snap.Totals.Latency.P50; p50 <= 0 || p50 > 1000 {
+			t.Errorf("%q: p50 %v ms, want above 0 and under a second", answer, p50)
+		}
 	}
 }

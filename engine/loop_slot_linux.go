@@ -153,7 +153,7 @@ func (l *evLoop) dial(i int, deadline int64) {
 		if err == nil {
 			fd, err = detach(c)
 		}
-		if err == nil {
+		if err == nil && l.stamping {
 			// The kernel's receive times (recv): where it gives none, the loop reads every
 			// answer as it comes (mayBeLazy).
 			_ = unix.SetsockoptInt(fd, unix.SOL_SOCKET, unix.SO_TIMESTAMPNS, 1)
@@ -354,6 +354,9 @@ func (l *evLoop) maxAnswer() int { return 2*l.maxBody() + 4*readBufferSize }
 // recv reads what slot s's connection has into the loop's scratch, and notes when the kernel
 // received it (s.stamp).
 func (l *evLoop) recv(s *loopSlot) (int, syscall.Errno) {
+	if !l.stamping {
+		return l.read2(s)
+	}
 	l.iov.Base, l.iov.Len = &l.scratch[0], uint64(len(l.scratch))
 	l.msg.Iov, l.msg.Iovlen = &l.iov, 1
 	l.msg.Control, l.msg.Controllen = &l.oob[0], uint64(len(l.oob))
@@ -370,6 +373,17 @@ func (l *evLoop) recv(s *loopSlot) (int, syscall.Errno) {
 			l.stamps = s.stamp != 0
 		}
 		return int(n), e
+	}
+}
+
+// read2 is recv without the kernel's receive time: read(2), which spares recvmsg's message
+// header, its control message and the timestamp of every packet the machine receives.
+func (l *evLoop) read2(s *loopSlot) (int, syscall.Errno) {
+	for {
+		n, _, e := syscall.RawSyscall(syscall.SYS_READ, uintptr(s.fd), uintptr(unsafe.Pointer(&l.scratch[0])), uintptr(len(l.scratch)))
+		if e != syscall.EINTR {
+			return int(n), e
+		}
 	}
 }
 
