@@ -85,7 +85,8 @@ func readPlain(b []byte, maxHeader, maxBody int) (a plainAnswer, ok bool) {
 		bit := 0
 		switch plainKind(key) {
 		case plainLength:
-			if length, fok = parseDecimal(value); !fok {
+			// fasthttp's number (parseLength), of few enough digits that no overflow is near.
+			if length, fok = parseLength(value, len(value) <= 15); !fok {
 				return a, false
 			}
 			bit = seenLength
@@ -159,17 +160,13 @@ func plainField(b []byte, p int) (key, value []byte, next int, ok bool) {
 	if !crlfAt(b, e) || e+2 < len(b) && (b[e+2] == ' ' || b[e+2] == '\t') {
 		return nil, nil, 0, false
 	}
-	end := e
-	for end > v && (b[end-1] == ' ' || b[end-1] == '\t') {
-		end--
-	}
-	return key, b[v:end], e + 2, true
+	return key, trimBlanksRight(b[v:e]), e + 2, true
 }
 
 // What a byte may be in a field (plainBytes).
 const (
 	byteToken = 1 << iota // in a key: RFC 9110's tchar (isTokenByte)
-	byteValue             // in a value, as fasthttp's validHeaderValueByte has it, but CR
+	byteValue             // in a value (validFieldValue): not CR, LF or another control byte
 )
 
 // plainBytes classes every byte for plainField.
@@ -178,7 +175,7 @@ var plainBytes = func() (t [256]uint8) {
 		if isTokenByte(byte(c)) {
 			t[c] |= byteToken
 		}
-		if c == '\t' || c >= ' ' && c != 0x7f {
+		if validFieldValue([]byte{byte(c)}) {
 			t[c] |= byteValue
 		}
 	}
@@ -196,28 +193,20 @@ const (
 	plainLimit      // a rate-limit header (isRateLimitHeader)
 )
 
-// plainKind says which field key is, by fasthttp's matching (foldEqual); its length and first
-// letter pick the one comparison to make.
+// plainKind says which field key is, by fasthttp's matching (foldEqual); its first letter
+// picks the comparisons to make.
 func plainKind(key []byte) int {
 	switch key[0] | 0x20 {
-	case 'c':
-		switch len(key) {
-		case len("content-length"):
-			if foldEqual(key, "content-length") {
-				return plainLength
-			}
-		case len("content-type"):
-			if foldEqual(key, "content-type") {
-				return plainType
-			}
-		case len("connection"):
-			if foldEqual(key, "connection") {
-				return plainConnection
-			}
-		case len("content-encoding"):
-			if foldEqual(key, "content-encoding") {
-				return plainRefused
-			}
+	case 'c': // foldEqual compares lengths first
+		switch {
+		case foldEqual(key, "content-length"):
+			return plainLength
+		case foldEqual(key, "content-type"):
+			return plainType
+		case foldEqual(key, "connection"):
+			return plainConnection
+		case foldEqual(key, "content-encoding"):
+			return plainRefused
 		}
 	case 's':
 		if foldEqual(key, "server") {
@@ -236,22 +225,6 @@ func plainKind(key []byte) int {
 		}
 	}
 	return plainOther
-}
-
-// parseDecimal reads a Content-Length: decimal digits only, few enough that fasthttp's parse
-// cannot overflow.
-func parseDecimal(v []byte) (int, bool) {
-	if len(v) == 0 || len(v) > 15 {
-		return 0, false
-	}
-	n := 0
-	for _, c := range v {
-		if c < '0' || c > '9' {
-			return 0, false
-		}
-		n = n*10 + int(c-'0')
-	}
-	return n, true
 }
 
 // recordLimits records a's rate-limit headers into b under the names fasthttp gives them
