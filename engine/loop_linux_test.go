@@ -8,8 +8,10 @@ import (
 	"fmt"
 	"io"
 	"net"
+	"runtime"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"syscall"
 	"testing"
 	"time"
@@ -572,5 +574,53 @@ func TestLoopClosedCountsAsWorkers(t *testing.T) {
 		if p50 := snap.Totals.Latency.P50; p50 <= 0 || p50 > 1000 {
 			t.Errorf("%q: p50 %v ms, want above 0 and under a second", answer, p50)
 		}
+	}
+}
+
+// TestLoopClosedBlocks: while its requests are out, the closed loop waits in epoll_pwait
+// itself (block), at most blockWaitMs at a time and after yielding, so on one P the rest of
+// the process still runs on time while answers are slow.
+func TestLoopClosedBlocks(t *testing.T) {
+	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
+	const answer = "HTTP/1.1 200 OK\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n"
+	srv := hostile.Start(t, hostile.Config{Serve: func(c net.Conn, br *bufio.Reader) {
+		for readHTTPRequest(br) {
+			time.Sleep(100 * time.Millisecond) // a slow node: the loop waits with both requests out
+			io.WriteString(c, answer)
+		}
+	}})
+	cfg := loopConfig(srv.URL, 0, "")
+	cfg.Mode, cfg.Connections, cfg.Timeout = ModeClosed, 2, 5*time.Second
+	cfg.Plan = Plan{Stages: []Stage{{Duration: 500 * time.Millisecond}}}
+
+	// A goroutine due every millisecond: how often it ran says whether the loop's waits let it.
+	var ticks atomic.Int64
+	stop := make(chan struct{})
+	go func() {
+		tk := time.NewTicker(time.Millisecond)
+		defer tk.Stop()
+		for {
+			select {
+			case <-tk.C:
+				ticks.Add(1)
+			case <-stop:
+				return
+			}
+		}
+	}()
+	start := time.Now()
+	snap, l := loopSnapshot(t, cfg, false)
+	took := time.Since(start)
+	close(stop)
+	if !l.blocks || l.blockWaits == 0 {
+		t.Errorf("one loop on one P: blocks %v, %d blocking waits; want it to wait in epoll_pwait", l.blocks, l.blockWaits)
+	}
+	if c := snap.Totals.Completed; c < 4 || c != snap.Totals.OK {
+		t.Errorf("completed %d, ok %d: want at least 4, all ok (%s)", c, snap.Totals.OK, outcomes(snap.Totals))
+	}
+	// Unbounded, the wait would let it run only at the answers (every 100 ms) and the
+	// runtime's preemptions (every 10 ms): some 60 times.
+	if n, most := ticks.Load(), took.Milliseconds(); n < most/4 {
+		t.Errorf("a goroutine due every ms ran %d times in %v: the loop's waits held the P", n, took)
 	}
 }
