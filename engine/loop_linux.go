@@ -2,8 +2,8 @@
 
 package engine
 
-// The event loop: every connection of a lane on one goroutine, for the open loop's plain
-// HTTP/1.1 (issue 20). A goroutine per connection, woken through a channel for each request
+// The event loop: every connection of a lane on one goroutine, for plain HTTP/1.1, open loop
+// and closed (issue 20). A goroutine per connection, woken through a channel for each request
 // and parked on Go's netpoller for each answer, costs as much as all of rpcstress's own work
 // per request at 5,000/s: bench/cmd/floor measured that design alone at 1.11–1.25× the best
 // peer's CPU per request, and one goroutine that owns every connection at 0.61–0.81×
@@ -21,8 +21,8 @@ package engine
 // workers' round trip gives. The loop adds only the I/O: counted dials (the Client's dialer,
 // on a goroutine of their own), partial writes, an answer that comes before the whole request
 // went out, the answer's framing (http1_frame.go), deadlines and idle connections on its own
-// timerfd. TLS, HTTP/2, WebSocket, the closed loop, a streamed Source and a test's in-memory
-// dialer stay on the workers (pool.go).
+// timerfd. TLS, HTTP/2, WebSocket, a streamed Source and a test's in-memory dialer stay on
+// the workers (pool.go).
 
 import (
 	"bufio"
@@ -454,14 +454,13 @@ const blockWaitMs = 1
 
 // block is the closed loop's wait while requests are out: in epoll_pwait on all itself, not
 // parked on the netpoller. Parked, each answer's readiness climbed three epolls (all, wakes,
-// the runtime's) in the softirq of the target that sent it, and the loop's wake went through
-// the runtime's scheduler: against bench/target, which the closed loop keeps at 100 % of its
-// core, the target served 8 % fewer requests a second than it served wrk (176,600 against
-// 188,500; blocking: 191,200), its own CPU per request the higher for it (bench/README,
-// "Waiting in epoll_pwait"). The loop first yields, so the aggregator, the dashboard and the
-// timers due run (with one P they run only when the loop lets them), then waits at most
-// blockWaitMs, holding its P; a signal's EINTR returns to the run loop, where the runtime may
-// preempt it.
+// the runtime's) in the softirq of the target that sent it, and each wake went through the
+// runtime's scheduler. The closed loop keeps its target busy to the full, so what the target
+// spends waking the tester it takes from answering: bench/target spent 5 % more CPU per
+// request on rpcstress than on wrk and served it 7-8 % fewer a second (bench/README, "Waiting
+// in epoll_pwait"). The loop first yields, so the aggregator, the dashboard and the timers due
+// run (with one P they run only when the loop lets them), then waits at most blockWaitMs,
+// holding its P; a signal's EINTR returns to the run loop, where the runtime may preempt it.
 func (l *evLoop) block() {
 	if l.poll(l.all) && l.nev > 0 {
 		return
