@@ -80,9 +80,11 @@ type evLoop struct {
 	lazy      bool // this wait leaves the answers to the next wake
 	lazyWaits int  // how many waits did (a test reads it)
 	// blocks: the closed loop waits for its answers in epoll_pwait itself (block) while it has
-	// requests out; blockWaits counts the waits that did (a test reads it).
+	// requests out; blockWaits counts the waits that did (a test reads it). stalled: the last
+	// such wait ended with nothing, so the next parks on the netpoller until something comes.
 	blocks     bool
 	blockWaits int
+	stalled    bool
 	// plainAnswers is how many answers readPlain read, without fasthttp (a test reads it).
 	plainAnswers int
 	looked       bool // this wait has looked for work once, before it parks
@@ -358,11 +360,12 @@ func (l *evLoop) wait() {
 		l.sleeping.Store(false)
 		return
 	}
-	if l.blocks && l.busy > 0 {
+	if l.blocks && l.busy > 0 && !l.stalled {
 		l.block()
 		l.sleeping.Store(false)
 		return
 	}
+	l.stalled = false
 	// Read after sleeping is set: a Scheduler that sets a far wake after this kicks the loop.
 	l.setLazy(l.mayBeLazy())
 	l.looked = false
@@ -461,6 +464,9 @@ const blockWaitMs = 1
 // in epoll_pwait"). The loop first yields, so the aggregator, the dashboard and the timers due
 // run (with one P they run only when the loop lets them), then waits at most blockWaitMs,
 // holding its P; a signal's EINTR returns to the run loop, where the runtime may preempt it.
+// A wait that ends with nothing (a node that stalls) leaves the next to the netpoller, which
+// costs no wake until an answer, a deadline or a kick comes: blocking on, the loop would wake
+// a thousand times a second for nothing.
 func (l *evLoop) block() {
 	if l.poll(l.all) && l.nev > 0 {
 		return
@@ -470,7 +476,7 @@ func (l *evLoop) block() {
 	l.blockWaits++
 	n, _, e := syscall.RawSyscall6(syscall.SYS_EPOLL_PWAIT, uintptr(l.all), uintptr(unsafe.Pointer(&l.events[0])), loopEvents, blockWaitMs, 0, 0)
 	if e == 0 {
-		l.nev = int(n)
+		l.nev, l.stalled = int(n), n == 0
 	}
 }
 

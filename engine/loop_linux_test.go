@@ -579,7 +579,8 @@ func TestLoopClosedCountsAsWorkers(t *testing.T) {
 
 // TestLoopClosedBlocks: while its requests are out, the closed loop waits in epoll_pwait
 // itself (block), at most blockWaitMs at a time and after yielding, so on one P the rest of
-// the process still runs on time while answers are slow.
+// the process still runs on time while answers are slow, and a wait that finds nothing leaves
+// the next to the netpoller.
 func TestLoopClosedBlocks(t *testing.T) {
 	defer runtime.GOMAXPROCS(runtime.GOMAXPROCS(1))
 	const answer = "HTTP/1.1 200 OK\r\nContent-Length: 36\r\n\r\n{\"jsonrpc\":\"2.0\",\"id\":1,\"result\":1}\n"
@@ -612,8 +613,11 @@ func TestLoopClosedBlocks(t *testing.T) {
 	snap, l := loopSnapshot(t, cfg, false)
 	took := time.Since(start)
 	close(stop)
-	if !l.blocks || l.blockWaits == 0 {
-		t.Errorf("one loop on one P: blocks %v, %d blocking waits; want it to wait in epoll_pwait", l.blocks, l.blockWaits)
+	// Each answer 100 ms away: a wait in epoll_pwait that finds nothing in its millisecond
+	// leaves the rest to the netpoller, so the loop does not wake a thousand times a second.
+	if most := took.Milliseconds() / 10; !l.blocks || l.blockWaits == 0 || int64(l.blockWaits) > most {
+		t.Errorf("one loop on one P: blocks %v, %d blocking waits in %v; want some, at most %d",
+			l.blocks, l.blockWaits, took, most)
 	}
 	if c := snap.Totals.Completed; c < 4 || c != snap.Totals.OK {
 		t.Errorf("completed %d, ok %d: want at least 4, all ok (%s)", c, snap.Totals.OK, outcomes(snap.Totals))
