@@ -360,7 +360,7 @@ func (l *evLoop) wait() {
 		l.sleeping.Store(false)
 		return
 	}
-	if l.blocks && l.busy > 0 && !l.stalled {
+	if l.mayBlock() {
 		l.block()
 		l.sleeping.Store(false)
 		return
@@ -449,6 +449,15 @@ func (l *evLoop) nest(in bool) bool {
 	}
 	l.inWakes = in
 	return true
+}
+
+// mayBlock reports whether this wait may be block's: the closed loop's, with requests out, no
+// dial out and the last such wait not empty. A dial waits for its connection on the netpoller
+// (its own goroutine, through the Client's dialer), which a loop that holds the P keeps from
+// being polled but every 10 ms (sysmon): blocking through them, 50 dials at a headless run's
+// start took 1.99-2.35 ms on average, against 0.80-0.93 parked (three runs each).
+func (l *evLoop) mayBlock() bool {
+	return l.blocks && l.busy > 0 && l.dialing == 0 && !l.stalled
 }
 
 // blockWaitMs bounds one wait of block: how late a timer or a goroutine woken meanwhile may run

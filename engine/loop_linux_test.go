@@ -628,3 +628,27 @@ func TestLoopClosedBlocks(t *testing.T) {
 		t.Errorf("a goroutine due every ms ran %d times in %v: the loop's waits held the P", n, took)
 	}
 }
+
+// TestLoopMayBlock: the closed loop waits in epoll_pwait only with requests out, no dial out
+// (a dial's goroutine waits on the netpoller, which a loop holding the P keeps from being
+// polled) and the last such wait not empty; the open loop never does.
+func TestLoopMayBlock(t *testing.T) {
+	tests := []struct {
+		name          string
+		blocks        bool
+		busy, dialing int
+		stalled, want bool
+	}{
+		{"requests out", true, 3, 0, false, true},
+		{"nothing out", true, 0, 0, false, false},
+		{"a dial out", true, 3, 1, false, false},
+		{"the last wait found nothing", true, 3, 0, true, false},
+		{"the open loop", false, 3, 0, false, false},
+	}
+	for _, tt := range tests {
+		l := &evLoop{blocks: tt.blocks, busy: tt.busy, dialing: tt.dialing, stalled: tt.stalled}
+		if got := l.mayBlock(); got != tt.want {
+			t.Errorf("%s: mayBlock %v, want %v", tt.name, got, tt.want)
+		}
+	}
+}
