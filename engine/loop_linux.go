@@ -469,7 +469,7 @@ const blockWaitMs = 1
 // the runtime's) in the softirq of the target that sent it, and each wake went through the
 // runtime's scheduler. The closed loop keeps its target busy to the full, so what the target
 // spends waking the tester it takes from answering: bench/target spent 5 % more CPU per
-// request on rpcstress than on wrk and served it 7-8 % fewer a second (bench/README, "Waiting
+// request on rpcstress than on wrk and served it 6-7 % fewer a second (bench/README, "Waiting
 // in epoll_pwait"). The loop first yields, so the aggregator, the dashboard and the timers due
 // run (with one P they run only when the loop lets them), then waits at most blockWaitMs,
 // holding its P; a signal's EINTR returns to the run loop, where the runtime may preempt it.
