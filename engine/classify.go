@@ -35,6 +35,7 @@ type Classifier struct {
 	key      []byte // an answer's id key
 	answered []bool // per call of the batch being classified: an answer was matched to it
 	scratch  []byte // the text of a value an ExpectRule matches (see ExpectRule.Check)
+	memo     classMemo
 }
 
 // NewClassifier makes a Classifier for the given rate-limit rules. The limits are copied.
@@ -80,7 +81,16 @@ func (c *Classifier) Classify(s *Sample, status int, body []byte, calls *RPCCall
 		return
 	}
 	if calls != nil && status >= 200 && status <= 299 {
+		if !memoable(status, body, calls) {
+			c.classifyCalls(s, body, calls, sampleIdx, b)
+			return
+		}
+		if c.memo.recall(s, status, body, calls) {
+			return
+		}
+		records := len(b.RPCErrors) + len(b.Faults) + len(b.Invalid)
 		c.classifyCalls(s, body, calls, sampleIdx, b)
+		c.memo.remember(s, status, body, calls, len(b.RPCErrors)+len(b.Faults)+len(b.Invalid) != records)
 		return
 	}
 	c.classifyRaw(s, status, body, sampleIdx, b)

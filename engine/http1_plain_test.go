@@ -226,3 +226,26 @@ func BenchmarkReadPlain(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkPlainMemo reads the same answer through the event loop's memo (plainMemo): again,
+// the head the memo keeps; new, a head it does not (readPlain, and the head kept).
+func BenchmarkPlainMemo(b *testing.B) {
+	in := []byte("HTTP/1.1 200 OK\r\nServer: bench-target\r\nContent-Type: application/json\r\nContent-Length: 66\r\n\r\n" +
+		`{"jsonrpc":"2.0","result":{"context":{"slot":1},"value":0},"id":1}`)
+	for _, again := range []bool{true, false} {
+		name := "new"
+		if again {
+			name = "again"
+		}
+		b.Run(name, func(b *testing.B) {
+			var m plainMemo
+			b.ReportAllocs()
+			for b.Loop() {
+				m.valid = m.valid && again
+				if _, ok := m.read(in, readBufferSize, 1<<20); !ok {
+					b.Fatal("not read")
+				}
+			}
+		})
+	}
+}

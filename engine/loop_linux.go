@@ -87,7 +87,8 @@ type evLoop struct {
 	stalled    bool
 	// plainAnswers is how many answers readPlain read, without fasthttp (a test reads it).
 	plainAnswers int
-	looked       bool // this wait has looked for work once, before it parks
+	plain        plainMemo // the last plain answer's head, for all the connections
+	looked       bool      // this wait has looked for work once, before it parks
 	// fromWakes: the last wait's events are wakes' alone; the answers are still to be read.
 	fromWakes bool
 	// wallOff is the wall clock less the run's clock at the pass's clock read: it turns the

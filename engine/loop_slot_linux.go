@@ -321,7 +321,7 @@ func (l *evLoop) read(i int, hup bool, now int64) {
 		// Nearly every answer: the plainest kind, whole in what came. It is read without
 		// the framer's pass over it too (http1_plain.go; FuzzPlainAnswer checks the framer
 		// would end it there).
-		if pa, ok := readPlain(s.in, readBufferSize, l.maxBody()); ok {
+		if pa, ok := l.plain.read(s.in, readBufferSize, l.maxBody()); ok {
 			l.answered(i, len(s.in), false, now, &pa)
 			return
 		}
@@ -431,7 +431,7 @@ func (l *evLoop) answered(i, end int, ended bool, now int64, pa *plainAnswer) {
 	if pa == nil && (ended || end < len(s.in)) && s.frame.outcome() == frameWhole && s.frame.unread() == 0 && plainFits(s) {
 		// Bytes read did not try (see read): the answer is not all that came, or the
 		// connection ended after it.
-		if a, ok := readPlain(s.in[:end], readBufferSize, l.maxBody()); ok {
+		if a, ok := l.plain.read(s.in[:end], readBufferSize, l.maxBody()); ok {
 			pa = &a
 		}
 	}
