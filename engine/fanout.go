@@ -2,8 +2,8 @@ package engine
 
 // The fan-out of a run with several targets (see Target): the one schedule's requests, each
 // picked from the mix and rendered once, handed to every target's lane with the same intended
-// time and stage. It runs on the Scheduler's goroutine, in place of the single target's
-// backlog hand-off (schedRun.emit).
+// time and stage. It runs where the walk steps (Run's goroutine, or the first target's event
+// loop: scheduler_stepped.go), in place of the single target's backlog hand-off (schedRun.emit).
 
 import (
 	"math/rand/v2"

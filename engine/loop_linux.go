@@ -101,11 +101,15 @@ type evLoop struct {
 	// 3 % of its CPU per request (bench/README, "Reading plain answers").
 	stamping bool
 	tick     int           // the schedule's timerfd, when the loop is the Scheduler's waker
-	tickC    chan struct{} // its expirations, to the Scheduler
-	ticked   bool          // it expired in this pass: let the Scheduler hand out sends first
-	events   [loopEvents]syscall.EpollEvent
-	nev      int
-	waitFn   func(uintptr) bool // pollWait, made once
+	tickC    chan struct{} // its expirations, to the Scheduler, until it steps the walk itself …
+	ticked   bool          // … it expired in this pass: let the Scheduler hand out sends first
+	// stepper: the Scheduler whose walk the loop steps at every expiration (Scheduler.step),
+	// set by Run; steps counts them (a test reads it).
+	stepper atomic.Pointer[Scheduler]
+	steps   int
+	events  [loopEvents]syscall.EpollEvent
+	nev     int
+	waitFn  func(uintptr) bool // pollWait, made once
 
 	sleeping atomic.Bool // the loop is about to wait or waits: a kick must write efd
 	kickMu   sync.Mutex  // kick against close: efd is never written after it is closed
@@ -281,8 +285,8 @@ type loopWaker struct{ l *evLoop }
 
 func (w loopWaker) C() <-chan struct{} { return w.l.tickC }
 
-// Reset arms the tick timerfd, from the Scheduler's goroutine (a timerfd may be set from any
-// thread); not once the loop has closed it.
+// Reset arms the tick timerfd, from where the walk steps (Run's goroutine, or the loop's own:
+// a timerfd may be set from any thread); not once the loop has closed it.
 func (w loopWaker) Reset(d time.Duration) {
 	l := w.l
 	spec := unix.ItimerSpec{Value: unix.NsecToTimespec(max(int64(d), 1))}
@@ -306,6 +310,9 @@ func (l *evLoop) fire() {
 }
 
 func (loopWaker) Stop() {}
+
+// stepWith makes the loop step s's walk at its ticks (stepper).
+func (w loopWaker) stepWith(s *Scheduler) { w.l.stepper.Store(s) }
 
 // run sends and reads until the schedule has ended and every request is done, then closes
 // every connection. The batch is the loop's own while it works, and collect's to take while it
@@ -534,8 +541,13 @@ func (l *evLoop) handle(now int64) {
 			if tag == tagTick && n == len(x) {
 				// Only now, with the expiration read: the Scheduler's Reset may set the timer
 				// again at once, and an expiration of that setting must stay to be read.
-				l.ticked = true
-				l.fire()
+				if s := l.stepper.Load(); s != nil {
+					l.steps++
+					s.step() // what it hands out goes out in this pass (sendDue)
+				} else {
+					l.ticked = true
+					l.fire()
+				}
 			}
 		default:
 			l.ready1(tag, ev.Events, now)

@@ -111,7 +111,13 @@ type Scheduler struct {
 	// waker, when set before Run, is how Run sleeps: an event loop's tick (loopWaker), so the
 	// loop that sends is the one woken, not a goroutine of the timer's that wakes Run that
 	// wakes the loop. Nil: a waker of Run's own (newWaker).
-	waker waker
+	waker  waker
+	handed int64 // sends handed out as of the last kick (plan)
+	// stepped: the walk while a stepper's owner steps it at its wakes (runStepped), under
+	// walkMu; nil before and after. ended is closed when a step ends the schedule.
+	walkMu  sync.Mutex
+	stepped *schedRun
+	ended   chan struct{}
 }
 
 // NewScheduler prepares a scheduler; Run starts it.
@@ -326,19 +332,12 @@ func (s *Scheduler) Run(ctx context.Context) {
 		timer = newWaker()
 	}
 	defer timer.Stop()
-	var handed int64 // sends handed out as of the last kick
+	if w, ok := timer.(stepper); ok {
+		s.runStepped(ctx, r, w)
+		return
+	}
 	for !r.step(s.now()) {
-		if r.scheduled != handed {
-			handed = r.scheduled
-			s.kick()
-		}
-		now := s.now()
-		d := sleepFor(r.nextWake(), now, s.tick)
-		s.wakeAt.Store(now + int64(d))
-		if d > lazyHold {
-			s.kick() // a loop that waits for this wake to read its answers reads them now
-		}
-		timer.Reset(d)
+		s.plan(r, timer)
 		select {
 		case <-ctx.Done():
 			s.stopReason.CompareAndSwap(nil, ptr("cancelled"))
@@ -355,6 +354,21 @@ func (s *Scheduler) Run(ctx context.Context) {
 }
 
 func ptr(s string) *string { return &s }
+
+// plan hands out what the last step scheduled (a kick) and sets timer to the walk's next wake.
+func (s *Scheduler) plan(r *schedRun, timer waker) {
+	if r.scheduled != s.handed {
+		s.handed = r.scheduled
+		s.kick()
+	}
+	now := s.now()
+	d := sleepFor(r.nextWake(), now, s.tick)
+	s.wakeAt.Store(now + int64(d))
+	if d > lazyHold {
+		s.kick() // a loop that waits for this wake to read its answers reads them now
+	}
+	timer.Reset(d)
+}
 
 // kick wakes every event loop to take what the backlog holds.
 func (s *Scheduler) kick() {

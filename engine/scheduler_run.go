@@ -6,8 +6,9 @@ import (
 )
 
 // schedRun is the walk through the plan: the scheduler goroutine's private state. Only
-// Scheduler.Run touches it, so it needs no locks; what others may read is published through
-// atomics on the Scheduler. It never reads a clock: every call takes the time (now, ns since
+// Scheduler.Run touches it, so it needs no locks, but for a stepper's owner (an event loop
+// stepping it at its wakes, scheduler_stepped.go), which Run shares it with under walkMu;
+// what others may read is published through atomics on the Scheduler. It never reads a clock: every call takes the time (now, ns since
 // the run's start), so tests walk it on a fake clock exactly as Run does on the real one.
 type schedRun struct {
 	s          *Scheduler
