@@ -81,16 +81,15 @@ func (c *Classifier) Classify(s *Sample, status int, body []byte, calls *RPCCall
 		return
 	}
 	if calls != nil && status >= 200 && status <= 299 {
-		if !memoable(status, body, calls) {
-			c.classifyCalls(s, body, calls, sampleIdx, b)
+		memo := memoable(status, body, calls)
+		if memo && c.memo.recall(s, status, body, calls) {
 			return
 		}
-		if c.memo.recall(s, status, body, calls) {
-			return
-		}
-		records := len(b.RPCErrors) + len(b.Faults) + len(b.Invalid)
+		records := classRecords(b)
 		c.classifyCalls(s, body, calls, sampleIdx, b)
-		c.memo.remember(s, status, body, calls, len(b.RPCErrors)+len(b.Faults)+len(b.Invalid) != records)
+		if memo {
+			c.memo.remember(s, status, body, calls, classRecords(b) != records)
+		}
 		return
 	}
 	c.classifyRaw(s, status, body, sampleIdx, b)

@@ -53,6 +53,10 @@ func memoable(status int, body []byte, calls *RPCCalls) bool {
 		calls.notes == 0 && len(body) <= maxMemoBody
 }
 
+// classRecords counts what judging answers appended to b: a memo stands only for an answer
+// that appended nothing.
+func classRecords(b *Batch) int { return len(b.RPCErrors) + len(b.Faults) + len(b.Invalid) }
+
 // recall fills s from the memo when this answer is the one it remembers.
 func (m *classMemo) recall(s *Sample, status int, body []byte, calls *RPCCalls) bool {
 	if !m.valid || status != m.status || calls != m.calls || calls.spec(0) != m.spec ||
